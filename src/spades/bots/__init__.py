@@ -1,0 +1,70 @@
+"""Computer players: the ``Player`` protocol, and a driver that plays a game out.
+
+A player sees a ``SeatView`` (never the ``Game``) and a random generator it must use for
+every random choice, so the same seed and view always give the same move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from spades.cards import cards_of
+from spades.game import Game, Phase, SeatView
+from spades.moves import Draw, Look, MakeBid, Move, PassCards, Play
+
+__all__ = ["Player", "RandomPlayer", "play_out"]
+
+
+class Player(Protocol):
+    """Anything that chooses a move for a seat from what that seat can see."""
+
+    name: str
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        """The move to make; called only when the seat has something to do."""
+        ...
+
+
+class RandomPlayer:
+    """Uniform among legal moves: a baseline, and a fuzzer for the engine."""
+
+    name = "random"
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        """A uniformly random legal move (never a misdeal; it looks unless it bids blind)."""
+        if view.phase is Phase.PLAY:
+            return Play(rng.choice(list(cards_of(view.legal_plays))))
+        if view.phase is Phase.BID:
+            if view.can_look:
+                return Look() if rng.random() < 0.8 else MakeBid(view.legal_bids[0])
+            return MakeBid(rng.choice(view.legal_bids))
+        if view.phase is Phase.PASS:
+            cards = list(cards_of(view.hand))
+            return PassCards.of(*rng.sample(cards, view.pass_count))
+        return Draw(rng.random() < 0.5)
+
+
+def play_out(
+    game: Game,
+    players: Sequence[Player],
+    seed: int = 0,
+    *,
+    hands: int | None = None,
+) -> Game:
+    """Play the game on with one player per seat until it ends (or ``hands`` more hands)."""
+    rngs = [random.Random(seed * 1000 + s) for s in range(game.players)]
+    played = 0
+    while game.phase is not Phase.GAME_OVER:
+        if game.phase is Phase.HAND_OVER:
+            played += 1
+            if hands is not None and played >= hands:
+                break
+            game.next_hand()
+            continue
+        seat = game.turn
+        assert seat is not None
+        move = players[seat].choose(game.view(seat), rngs[seat])
+        game.apply(seat, move)
+    return game

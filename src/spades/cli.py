@@ -1,0 +1,96 @@
+"""The ``spades`` command line: play, serve, deal, and the tools for bots and scorekeeping."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from spades.bots import RandomPlayer, play_out
+from spades.cards import Card, cards_of
+from spades.errors import SpadesError
+from spades.game import Game, HandResult, seat_name
+from spades.rules import Rules, find_preset, preset_names
+
+__all__ = ["main"]
+
+
+def _rules_from_args(args: argparse.Namespace) -> Rules:
+    """The preset named by ``--rules``, with any ``--set name=value`` options applied."""
+    rules = find_preset(args.rules)
+    if not args.set:
+        return rules
+
+
+    changes: dict[str, object] = {"preset": rules.name}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SpadesError(f"--set takes name=value, not {item!r}.")
+        try:
+            changes[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            changes[key.strip()] = value
+    return Rules.from_dict(changes)
+
+
+def add_rules_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``--rules`` and ``--set`` options every game-playing command takes."""
+    p.add_argument("--rules", default="standard",
+                   help=f"rules preset: {', '.join(preset_names())} (default standard)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one rule option, e.g. --set blind_nil=true --set target=300")
+
+
+def _hand_text(r: HandResult, players: int) -> str:
+    """One finished hand as text: the bids, every trick, and the score line."""
+    lines = [f"Hand {r.number + 1} (dealer {seat_name(players, r.dealer)})"]
+    for seat in range(players):
+        cards = " ".join(c.symbol for c in sorted(cards_of(r.dealt[seat]), reverse=True))
+        lines.append(f"  {seat_name(players, seat):>5}: bid {r.bids[seat]!s:>9}  {cards}")
+    for i, t in enumerate(r.tricks):
+        played = "  ".join(f"{seat_name(players, s)[0]} {Card(c).symbol:>3}" for s, c in t.cards)
+        lines.append(f"  trick {i + 1:>2}: {played}   -> {seat_name(players, t.winner)}")
+    for s in r.score.sides:
+        lines.append(f"  side {s.side}: bid {s.contract}, took {s.tricks}, "
+                     f"{s.points:+d} (bags {s.bags_after}), total {r.scores_after[s.side]}")
+    return "\n".join(lines)
+
+
+def _cmd_deal(args: argparse.Namespace) -> int:
+    rules = _rules_from_args(args)
+    game = Game(rules, deal=args.number)
+    play_out(game, [RandomPlayer()] * rules.players, seed=args.number, hands=args.hands)
+    for r in game.history:
+        print(_hand_text(r, rules.players))
+        print()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="spades", description="Spades: play, score, and test bots.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("deal", help="play out a numbered deal between random players and print it")
+    p.add_argument("number", type=int, help="the deal number")
+    p.add_argument("--hands", type=int, default=1, help="how many hands to play (default 1)")
+    add_rules_arguments(p)
+    p.set_defaults(func=_cmd_deal)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; errors in what was asked print one clear line and exit 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except SpadesError as e:
+        print(f"spades: {e}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

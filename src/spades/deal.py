@@ -1,0 +1,92 @@
+"""Numbered deals: one number fixes every shuffle and draw of a whole game.
+
+The algorithm is part of the project's promise (a shared number must mean the same game in
+every later version), so it is written out here rather than borrowed from ``random``:
+
+* A stream is seeded from ``(deal, hand, attempt)`` by SplitMix64 mixing of
+  ``deal * 2**20 + (hand + 1) * 2**8 + attempt`` (``hand`` -1 is the draw for the first dealer).
+* ``below(n)`` draws 64-bit SplitMix64 outputs and rejects the top ``2**64 % n`` values,
+  so every result is exactly uniform.
+* A shuffle is Fisher-Yates from the last position down over the deck's cards sorted by
+  card number.
+
+Tests pin the hands of a few deal numbers as literals.
+
+>>> DealRng.for_hand(1, 0).below(52)
+46
+>>> daily_deal(date(2026, 12, 1))
+20261201
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from spades.cards import Card, cards_of
+from spades.errors import SpadesError
+
+__all__ = ["MAX_DEAL", "DealRng", "check_deal_number", "daily_deal", "shuffled"]
+
+MAX_DEAL = 2**53 - 1
+"""The largest deal number (the largest integer a browser's JavaScript holds exactly)."""
+
+_MASK64 = (1 << 64) - 1
+
+
+def _mix(z: int) -> int:
+    """The SplitMix64 finaliser."""
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & _MASK64
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _MASK64
+    return z ^ (z >> 31)
+
+
+class DealRng:
+    """The SplitMix64 generator that all deals are drawn from."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int) -> None:
+        self._state = seed & _MASK64
+
+    @classmethod
+    def for_hand(cls, deal: int, hand: int, attempt: int = 0) -> DealRng:
+        """The stream for one hand of a numbered game (and one redeal of that hand)."""
+        return cls(_mix((deal << 20) + ((hand + 1) << 8) + attempt & _MASK64))
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+        return _mix(self._state)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)``."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+
+def shuffled(deck_mask: int, rng: DealRng) -> list[Card]:
+    """The deck's cards in shuffled order (Fisher-Yates over the sorted cards)."""
+    cards = list(cards_of(deck_mask))
+    for i in range(len(cards) - 1, 0, -1):
+        j = rng.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def check_deal_number(deal: object) -> int:
+    """The deal number, or a SpadesError saying what is wrong with it."""
+    if isinstance(deal, bool) or not isinstance(deal, int):
+        raise SpadesError(f"A deal number is a whole number, not {deal!r}.")
+    if not 1 <= deal <= MAX_DEAL:
+        raise SpadesError(f"Deal numbers run from 1 to {MAX_DEAL}; {deal} is out of range.")
+    return deal
+
+
+def daily_deal(day: date) -> int:
+    """The deal everyone plays on a given day: its date written as YYYYMMDD."""
+    return day.year * 10000 + day.month * 100 + day.day

@@ -1,0 +1,798 @@
+"""The game state machine: draw (two players), bid, pass, play, score, and the next hand.
+
+Each action comes as a triple: ``verify_move`` raises a precise error, ``can_move`` answers
+yes or no, ``apply`` does it. A rejected move leaves the game exactly as it was.
+
+>>> g = Game(Rules(), deal=7)
+>>> g.phase, g.turn, g.dealer
+(<Phase.BID: 'bid'>, 2, 1)
+>>> g.apply(2, MakeBid(Bid(4)))
+>>> g.can_move(2, MakeBid(Bid(3)))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from spades.cards import Card, Suit, cards_of
+from spades.deal import DealRng, check_deal_number, shuffled
+from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
+from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
+from spades.rules import (
+    BidFormat,
+    ClubsFirstTrick,
+    DeckSpec,
+    FirstDealer,
+    FirstLead,
+    NilRule,
+    Rules,
+    TwoPlayerDraw,
+)
+from spades.scoring import Bid, HandScore, game_winner, score_hand
+
+__all__ = [
+    "SEAT_NAMES",
+    "Game",
+    "HandResult",
+    "Phase",
+    "SeatView",
+    "Trick",
+    "legal_play_mask",
+    "seat_name",
+    "trick_winner",
+]
+
+SEAT_NAMES: dict[int, tuple[str, ...]] = {
+    4: ("North", "East", "South", "West"),
+    3: ("East", "South", "West"),
+    2: ("North", "South"),
+}
+"""Seat names by player count, in clockwise order (seat numbers are the indices)."""
+
+SPADE = int(Suit.SPADES)
+CLUB = int(Suit.CLUBS)
+
+
+def seat_name(players: int, seat: int) -> str:
+    """A seat's name at a table of this many players."""
+    return SEAT_NAMES[players][seat]
+
+
+class Phase(Enum):
+    """Where a hand (or the game) is."""
+
+    DRAW = "draw"
+    BID = "bid"
+    PASS = "pass"
+    PLAY = "play"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the cards in the order played, and who won it."""
+
+    leader: int
+    cards: tuple[tuple[int, Card], ...]
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand, every card now face up: for score sheets and the hand review."""
+
+    number: int
+    dealer: int
+    dealt: tuple[int, ...]
+    """Each seat's cards as dealt (or drawn), before any pass."""
+    bids: tuple[Bid | None, ...]
+    tricks_won: tuple[int, ...]
+    tricks: tuple[Trick, ...]
+    score: HandScore
+    scores_after: tuple[int, ...]
+    set_aside: int
+    """The mask of cards out of play: the 3-player leftover, the 2-player discards."""
+    passes: tuple[tuple[int, int, int], ...]
+    """Each pass as (from seat, to seat, card mask)."""
+
+
+def trick_winner(spec: DeckSpec, cards: Sequence[tuple[int, int]]) -> int:
+    """The seat that wins a (possibly partial) trick: highest spade, else highest of the lead."""
+    led = spec.suit_of[cards[0][1]]
+    best_seat, best = cards[0]
+    for seat, card in cards[1:]:
+        if spec.beats(card, best, led):
+            best_seat, best = seat, card
+    return best_seat
+
+
+def legal_play_mask(
+    rules: Rules,
+    hand: int,
+    trick: Sequence[int],
+    broken: bool,
+    first_trick: bool,
+    opening_card: int | None,
+) -> int:
+    """The cards of ``hand`` that may be played now: the one rule every player obeys.
+
+    ``trick`` holds the cards played so far to this trick, in order; ``opening_card`` is
+    the card that must open the hand (the lowest club, under that rule) or None.
+    """
+    spec = rules.deck_spec
+    trumps = spec.suit_masks[SPADE]
+    if not trick:
+        if first_trick and opening_card is not None and hand >> opening_card & 1:
+            return 1 << opening_card
+        if broken or rules.spades_led_any_time:
+            return hand
+        side = hand & ~trumps
+        return side or hand
+    led = spec.suit_of[trick[0]]
+    follow = hand & spec.suit_masks[led]
+    if first_trick and rules.clubs_first_trick is not ClubsFirstTrick.OFF and led == CLUB:
+        if follow:
+            return follow & -follow
+        if rules.clubs_first_trick is ClubsFirstTrick.STRICT:
+            return (hand & ~trumps) or hand
+        return hand
+    allowed = follow or hand
+    if rules.must_beat:
+        best = trick[0]
+        for c in trick[1:]:
+            if spec.beats(c, best, led):
+                best = c
+        winners = 0
+        for c in cards_of(allowed):
+            if spec.beats(c, best, led):
+                winners |= 1 << c
+        if winners:
+            return winners
+    return allowed
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat can see: everything a person in that seat would know, and no more."""
+
+    rules: Rules
+    seat: int
+    phase: Phase
+    hand_number: int
+    dealer: int
+    turn: int | None
+    hand: int
+    """The seat's own cards (0 while a blind-nil candidate has not looked)."""
+    looked: bool
+    bids: tuple[Bid | None, ...]
+    tricks_won: tuple[int, ...]
+    trick: tuple[tuple[int, Card], ...]
+    """The cards played to the current trick, with their seats."""
+    tricks: tuple[Trick, ...]
+    """This hand's finished tricks."""
+    broken: bool
+    voids: tuple[int, ...]
+    """Per seat, a 4-bit mask of the suits it has shown out of this hand."""
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
+    passed: int
+    """Cards this seat passed this hand."""
+    received: int
+    """Cards this seat received in a pass this hand."""
+    offered: tuple[Card, ...]
+    """Two-player draw: the card(s) this seat is being shown now."""
+    discarded: int
+    """Two-player draw: the cards this seat discarded (only it knows them)."""
+    pass_count: int
+    """How many cards this seat must pass now (0 if none)."""
+    legal_bids: tuple[Bid, ...]
+    legal_plays: int
+    """The mask of cards this seat may play now (0 when not its turn to play)."""
+    can_look: bool
+    can_misdeal: bool
+    opening_card: Card | None
+    history: tuple[HandResult, ...]
+    winner: int | None
+
+    @property
+    def players(self) -> int:
+        """How many seats the table has."""
+        return self.rules.players
+
+    @property
+    def played(self) -> int:
+        """The mask of every card played this hand, the current trick included."""
+        m = 0
+        for t in self.tricks:
+            for _, c in t.cards:
+                m |= 1 << c
+        for _, c in self.trick:
+            m |= 1 << c
+        return m
+
+    @property
+    def unseen(self) -> int:
+        """Cards in play this seat cannot see: in other hands (or set aside) for all it knows."""
+        return self.rules.deck_spec.cards & ~self.hand & ~self.played & ~self.discarded
+
+
+class Game:
+    """A whole game of Spades, hand after hand, driven by moves from each seat.
+
+    ``deal`` is the deal number that fixes every shuffle; ``decks`` (instead) gives each
+    hand's deck order explicitly, as a game recorded from real cards would.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        deal: int | None = None,
+        *,
+        decks: Sequence[Sequence[int]] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        if (deal is None) == (decks is None):
+            raise SpadesError("A game needs a deal number or explicit decks (one of the two).")
+        self.rules = rules
+        self.spec = rules.deck_spec
+        self.deal_number = None if deal is None else check_deal_number(deal)
+        self.decks = None if decks is None else [list(d) for d in decks]
+        n = rules.players
+        self.scores = [0] * rules.sides
+        self.bags = [0] * rules.sides
+        self.history: list[HandResult] = []
+        self.winner: int | None = None
+        self.hand_number = 0
+        self.log: list[tuple[int, Move] | None] = []
+        """Every move applied, in order; None marks the deal of the next hand."""
+        self.redeals = 0
+        self.deck_draws = 0
+        self.first_dealer = first_dealer
+        """The first dealer when chosen by the caller; None when drawn from the deal number."""
+        if first_dealer is not None:
+            if isinstance(first_dealer, bool) or not 0 <= first_dealer < n:
+                raise SpadesError(f"No seat {first_dealer} at a table of {n}.")
+            self.dealer = first_dealer
+        else:
+            self.dealer = self._choose_first_dealer()
+        self._start_hand()
+
+    # -- dealing -------------------------------------------------------------------------
+
+    def _choose_first_dealer(self) -> int:
+        """Draw for the first dealer from the deal number's own stream."""
+        n = self.rules.players
+        if self.deal_number is None:
+            return n - 1
+        rng = DealRng.for_hand(self.deal_number, -1)
+        if self.rules.first_dealer is FirstDealer.RANDOM:
+            return rng.below(n)
+        deck = shuffled(self.spec.cards, rng)
+        drawing = list(range(n))
+        pos = 0
+        while True:
+            drawn = {s: deck[pos + i] for i, s in enumerate(drawing)}
+            pos += len(drawing)
+            top = max(self.spec.power[c] for c in drawn.values())
+            drawing = [s for s in drawing if self.spec.power[drawn[s]] == top]
+            if len(drawing) == 1 or pos + len(drawing) > len(deck):
+                return drawing[0]
+
+    def _next_deck(self) -> list[Card]:
+        """The shuffled deck for the current hand (and redeal)."""
+        if self.decks is not None:
+            if self.deck_draws >= len(self.decks):
+                raise SpadesError("The record's explicit decks have run out.")
+            order = self.decks[self.deck_draws]
+            if sorted(order) != sorted(cards_of(self.spec.cards)) or len(order) != len(set(order)):
+                raise SpadesError(f"Deck {self.deck_draws} is not a full {self.spec.kind.value} deck.")
+            self.deck_draws += 1
+            return [Card(c) for c in order]
+        assert self.deal_number is not None
+        self.deck_draws += 1
+        return shuffled(self.spec.cards, DealRng.for_hand(self.deal_number, self.hand_number,
+                                                          self.redeals))
+
+    def _start_hand(self) -> None:
+        """Deal (or lay out the draw) and open the first phase of a hand."""
+        r = self.rules
+        n = r.players
+        self.hands = [0] * n
+        self.bids: list[Bid | None] = [None] * n
+        self.tricks_won = [0] * n
+        self.trick: list[tuple[int, Card]] = []
+        self.tricks: list[Trick] = []
+        self.broken = False
+        self.voids = [0] * n
+        self.passes: list[tuple[int, int, int]] = []
+        self.pending_passes: list[tuple[int, int, int]] = []
+        self.discards = [0] * n
+        self.set_aside = 0
+        self.opening_card: Card | None = None
+        self.leader = (self.dealer + 1) % n
+        deck = self._next_deck()
+        self.stock: list[Card] = []
+        if n == 2:
+            self.stock = deck
+            self.stock_pos = 0
+            self.phase = Phase.DRAW
+            self.turn: int | None = (self.dealer + 1) % n
+            self.looked = [True] * n
+            return
+        per = r.hand_size
+        for i, card in enumerate(deck[: per * n]):
+            self.hands[(self.dealer + 1 + i) % n] |= 1 << card
+        for card in deck[per * n:]:
+            self.set_aside |= 1 << card
+        self._open_bidding()
+
+    def _open_bidding(self) -> None:
+        """After the deal or draw: start bidding, or go straight to play on a no-bid hand."""
+        self.dealt = tuple(self.hands)
+        r = self.rules
+        n = r.players
+        if r.first_hand_no_bids and self.hand_number == 0:
+            self.looked = [True] * n
+            self._open_play()
+            return
+        self.looked = [not self._blind_eligible(s) for s in range(n)]
+        self.phase = Phase.BID
+        self.turn = (self.dealer + 1) % n
+
+    def _blind_eligible(self, seat: int) -> bool:
+        """Whether a seat's side is far enough behind to bid blind nil this hand."""
+        r = self.rules
+        if not r.blind_nil:
+            return False
+        side = r.side_of(seat)
+        others = [s for i, s in enumerate(self.scores) if i != side]
+        return max(others) - self.scores[side] >= r.blind_nil_deficit
+
+    def _open_play(self) -> None:
+        r = self.rules
+        n = r.players
+        self.phase = Phase.PLAY
+        self.leader = self.dealer if r.first_lead is FirstLead.DEALER else (self.dealer + 1) % n
+        if r.first_lead is FirstLead.TWO_OF_CLUBS:
+            held = 0
+            for h in self.hands:
+                held |= h & self.spec.suit_masks[CLUB]
+            if held:
+                low = Card((held & -held).bit_length() - 1)
+                self.opening_card = low
+                self.leader = next(s for s in range(n) if self.hands[s] >> low & 1)
+        self.turn = self.leader
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """How many seats the table has."""
+        return self.rules.players
+
+    def partner(self, seat: int) -> int | None:
+        """The seat's partner, or None."""
+        return self.rules.partner(seat)
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise SpadesError(f"No seat {seat!r} at a table of {self.players}.")
+
+    def _name(self, seat: int) -> str:
+        return seat_name(self.players, seat)
+
+    def legal_bids(self, seat: int) -> list[Bid]:
+        """Every bid the seat may make now (empty if it is not its turn to bid)."""
+        if self.phase is not Phase.BID or self.turn != seat:
+            return []
+        return self._bid_options(seat)
+
+    def _bid_options(self, seat: int) -> list[Bid]:
+        r = self.rules
+        if not self.looked[seat]:
+            return [Bid.blind_nil()]
+        nil_ok = r.nil is NilRule.NIL
+        lowest = 0 if r.nil is NilRule.PLAIN else 1
+        numbers = list(range(lowest, r.max_bid + 1))
+        blind = self.rules.blind_nil and not self.looked[seat]
+        partner = r.partner(seat)
+        pbid = self.bids[partner] if partner is not None else None
+        p_nil = pbid is not None and self._is_nil(pbid)
+        spades = (self.hands[seat] & self.spec.trumps).bit_count()
+        if r.bid_format is BidFormat.WHIZ:
+            numbers = [spades] if spades else []
+        elif r.bid_format is BidFormat.MIRROR:
+            numbers = [spades] if spades else []
+            nil_ok = spades == 0
+        elif r.bid_format is BidFormat.SUICIDE:
+            if pbid is None:
+                numbers = [x for x in numbers if x >= 4]
+            elif p_nil:
+                numbers = [x for x in numbers if x >= 4]
+                nil_ok = blind = False
+            else:
+                numbers = []
+        if r.min_team_bid and partner is not None and pbid is not None:
+            need = r.min_team_bid - (0 if p_nil else pbid.tricks)
+            numbers = [x for x in numbers if x >= need]
+            if p_nil or need > 0:
+                nil_ok = blind = False
+        out: list[Bid] = []
+        if blind:
+            out.append(Bid.blind_nil())
+        if nil_ok:
+            out.append(Bid.nil())
+        out += [Bid(x) for x in numbers]
+        if r.ten_for_two_hundred and pbid is not None and not p_nil:
+            out.append(Bid.ten_for_200())
+        return out
+
+    def _is_nil(self, bid: Bid) -> bool:
+        return bid.blind or (bid.tricks == 0 and self.rules.nil is NilRule.NIL)
+
+    def legal_plays(self, seat: int) -> int:
+        """The mask of cards the seat may play now (0 if it is not its turn to play)."""
+        if self.phase is not Phase.PLAY or self.turn != seat:
+            return 0
+        return legal_play_mask(self.rules, self.hands[seat], [c for _, c in self.trick],
+                               self.broken, not self.tricks, self.opening_card)
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Every move the seat may make now."""
+        moves: list[Move] = []
+        if self.phase is Phase.BID:
+            if self.can_move(seat, Look()):
+                moves.append(Look())
+            if self.can_move(seat, Misdeal()):
+                moves.append(Misdeal())
+            moves += [MakeBid(b) for b in self.legal_bids(seat)]
+        elif self.phase is Phase.PLAY:
+            moves += [Play(c) for c in cards_of(self.legal_plays(seat))]
+        elif self.phase is Phase.DRAW and self.turn == seat:
+            moves += [Draw(True), Draw(False)]
+        elif self.phase is Phase.PASS and self.turn == seat:
+            k = self.pending_passes[0][2]
+            moves += [PassCards(m) for m in _subsets(self.hands[seat], k)]
+        return moves
+
+    def pass_count(self, seat: int) -> int:
+        """How many cards the seat must pass now, or 0."""
+        if self.phase is Phase.PASS and self.turn == seat:
+            return self.pending_passes[0][2]
+        return 0
+
+    def offered(self, seat: int) -> tuple[Card, ...]:
+        """Two-player draw: the cards this seat is shown now."""
+        if self.phase is not Phase.DRAW or self.turn != seat:
+            return ()
+        if self.rules.two_player_draw is TwoPlayerDraw.DRAW_TWO_KEEP_ONE:
+            return tuple(self.stock[self.stock_pos:self.stock_pos + 2])
+        return (self.stock[self.stock_pos],)
+
+    def play_reason(self, seat: int, card: Card) -> str | None:
+        """Why the seat may not play this card now, in plain English; None if it may."""
+        try:
+            self.verify_move(seat, Play(card))
+        except IllegalMoveError as e:
+            return str(e)
+        return None
+
+    # -- verify / can / apply -------------------------------------------------------------
+
+    def verify_move(self, seat: int, move: Move) -> None:
+        """Raise the precise error that forbids this move now; return if it is legal."""
+        self._check_seat(seat)
+        name = self._name(seat)
+        if self.phase is Phase.GAME_OVER:
+            raise WrongPhaseError("The game is over.")
+        if self.phase is Phase.HAND_OVER:
+            raise WrongPhaseError("The hand is over: deal the next hand first.")
+        if isinstance(move, Look):
+            if self.phase is not Phase.BID:
+                raise WrongPhaseError("Looking at your cards is for the bidding.")
+            if self.looked[seat]:
+                raise IllegalMoveError(f"{name} has already seen their cards.")
+            return
+        if isinstance(move, Misdeal):
+            self._verify_misdeal(seat, name)
+            return
+        want = _MOVE_PHASE.get(type(move))
+        if want is None:
+            raise SpadesError(f"Not a move: {move!r}.")
+        if self.phase is not want:
+            raise WrongPhaseError(
+                f"It is time to {_PHASE_VERB[self.phase]}, not to {_PHASE_VERB[want]}."
+            )
+        if self.turn != seat:
+            assert self.turn is not None
+            raise OutOfTurnError(f"It is {self._name(self.turn)}'s turn, not {name}'s.")
+        if isinstance(move, MakeBid):
+            self._verify_bid(seat, move.bid)
+        elif isinstance(move, Play):
+            self._verify_play(seat, move.card)
+        elif isinstance(move, PassCards):
+            k = self.pending_passes[0][2]
+            if move.cards & ~self.hands[seat]:
+                raise IllegalMoveError("You can only pass cards you hold.")
+            if move.cards.bit_count() != k:
+                raise IllegalMoveError(f"Pass exactly {k} cards to your partner.")
+
+    def _verify_misdeal(self, seat: int, name: str) -> None:
+        if not self.rules.misdeal_no_spades:
+            raise IllegalMoveError("These rules have no misdeal for a hand without spades.")
+        if self.phase is not Phase.BID:
+            raise WrongPhaseError("A misdeal is called before the bidding is done.")
+        if not self.looked[seat]:
+            raise IllegalMoveError("Look at your cards before you call a misdeal.")
+        if self.hands[seat] & self.spec.trumps:
+            raise IllegalMoveError(f"{name} holds a spade, so there is no misdeal.")
+        if any(self.bids[s] is not None for s in self.rules.seats_of(self.rules.side_of(seat))):
+            raise IllegalMoveError("A misdeal must be called before anyone on your team has bid.")
+
+    def _verify_bid(self, seat: int, bid: Bid) -> None:
+        options = self._bid_options(seat)
+        if bid in options:
+            return
+        r = self.rules
+        if bid.blind:
+            if not r.blind_nil:
+                raise IllegalMoveError("These rules do not allow blind nil.")
+            if self.looked[seat] and self._blind_eligible(seat):
+                raise IllegalMoveError("Blind nil must be bid before you look at your cards.")
+            if not self._blind_eligible(seat):
+                raise IllegalMoveError(
+                    f"Blind nil is only for a side at least {r.blind_nil_deficit} points behind."
+                )
+        if not self.looked[seat]:
+            raise IllegalMoveError("Look at your cards before you bid, or bid blind nil.")
+        if bid.ten_for_two_hundred and not r.ten_for_two_hundred:
+            raise IllegalMoveError("These rules do not have the 10 for 200 bid.")
+        if bid.ten_for_two_hundred:
+            raise IllegalMoveError("10 for 200 is bid by the second partner, after a number.")
+        if bid.tricks == 0 and r.nil is NilRule.NONE:
+            raise IllegalMoveError("These rules have no nil: bid at least 1.")
+        if not 0 <= bid.tricks <= r.max_bid:
+            raise IllegalMoveError(f"Bids run from 0 to {r.max_bid}.")
+        allowed = ", ".join(str(b) for b in options if not b.blind)
+        rule = {
+            BidFormat.WHIZ: "In Whiz you bid the number of spades you hold, or nil",
+            BidFormat.MIRROR: "In Mirror you bid exactly the number of spades you hold",
+            BidFormat.SUICIDE: "In Suicide one partner bids nil and the other at least 4",
+            BidFormat.STANDARD: f"Your team must bid at least {r.min_team_bid} (board)",
+        }[r.bid_format]
+        raise IllegalMoveError(f"{rule}: you may bid {allowed}.")
+
+    def _verify_play(self, seat: int, card: Card) -> None:
+        hand = self.hands[seat]
+        if not hand >> card & 1:
+            raise IllegalMoveError(f"You do not hold the {Card(card).name}.")
+        legal = self.legal_plays(seat)
+        if legal >> card & 1:
+            return
+        raise IllegalMoveError(self._illegal_reason(hand, Card(card), legal))
+
+    def _illegal_reason(self, hand: int, card: Card, legal: int) -> str:
+        spec = self.spec
+        r = self.rules
+        first = not self.tricks
+        if not self.trick:
+            if first and self.opening_card is not None and hand >> self.opening_card & 1:
+                return f"You must lead the {self.opening_card.name} to the first trick."
+            if first:
+                return "The first lead may not be a spade."
+            return "Spades have not been broken: lead another suit."
+        led = spec.suit_of[self.trick[0][1]]
+        follow = hand & spec.suit_masks[led]
+        if first and r.clubs_first_trick is not ClubsFirstTrick.OFF and led == CLUB:
+            if follow:
+                low = Card((follow & -follow).bit_length() - 1)
+                return f"On the first trick you must play your lowest club, the {low.name}."
+            return "No spades on the first trick: play a heart or a diamond."
+        if follow and not follow >> card & 1:
+            return f"You must follow suit: you hold a {Suit(led).singular}."
+        best = Card(self.trick[0][1])
+        for _, c in self.trick[1:]:
+            if spec.beats(c, best, led):
+                best = c
+        return f"You must beat the {best.name} when you can."
+
+    def can_move(self, seat: int, move: Move) -> bool:
+        """Whether the move is legal now."""
+        try:
+            self.verify_move(seat, move)
+        except SpadesError:
+            return False
+        return True
+
+    def apply(self, seat: int, move: Move) -> None:
+        """Make a move after checking it; an illegal one raises and changes nothing."""
+        self.verify_move(seat, move)
+        self.apply_unchecked(seat, move)
+
+    def apply_unchecked(self, seat: int, move: Move) -> None:
+        """Make a move the caller knows is legal (the fast path for simulations)."""
+        self.log.append((seat, move))
+        if isinstance(move, Play):
+            self._play(seat, move.card)
+        elif isinstance(move, MakeBid):
+            self._bid(seat, move.bid)
+        elif isinstance(move, PassCards):
+            self._pass(seat, move.cards)
+        elif isinstance(move, Draw):
+            self._draw(seat, move.keep_first)
+        elif isinstance(move, Look):
+            self.looked[seat] = True
+        elif isinstance(move, Misdeal):
+            self.redeals += 1
+            self._start_hand()
+
+    def _bid(self, seat: int, bid: Bid) -> None:
+        self.bids[seat] = bid
+        if not bid.blind:
+            self.looked[seat] = True
+        n = self.players
+        if all(b is not None for b in self.bids):
+            self.turn = None
+            self._open_passing()
+        else:
+            self.turn = (seat + 1) % n
+
+    def _open_passing(self) -> None:
+        r = self.rules
+        if r.has_partners:
+            first = (self.dealer + 1) % 4
+            for side in (first % 2, 1 - first % 2):
+                nil_seats = [s for s in r.seats_of(side) if self._is_nil(self.bids[s] or Bid(1))]
+                if len(nil_seats) != 1:
+                    continue
+                s = nil_seats[0]
+                bid = self.bids[s]
+                assert bid is not None
+                k = r.blind_nil_pass if bid.blind else r.nil_pass
+                if k:
+                    p = (s + 2) % 4
+                    self.pending_passes += [(s, p, k), (p, s, k)]
+        if self.pending_passes:
+            self.phase = Phase.PASS
+            self.turn = self.pending_passes[0][0]
+        else:
+            self._open_play()
+
+    def _pass(self, seat: int, cards: int) -> None:
+        giver, taker, _ = self.pending_passes.pop(0)
+        self.hands[giver] &= ~cards
+        self.hands[taker] |= cards
+        self.passes.append((giver, taker, cards))
+        if self.pending_passes:
+            self.turn = self.pending_passes[0][0]
+        else:
+            self._open_play()
+
+    def _draw(self, seat: int, keep_first: bool) -> None:
+        a, b = self.stock[self.stock_pos], self.stock[self.stock_pos + 1]
+        keep, drop = (a, b) if keep_first else (b, a)
+        self.hands[seat] |= 1 << keep
+        self.discards[seat] |= 1 << drop
+        self.set_aside |= 1 << drop
+        self.stock_pos += 2
+        if self.stock_pos >= len(self.stock):
+            self._open_bidding()
+        else:
+            self.turn = 1 - seat
+
+    def _play(self, seat: int, card: Card) -> None:
+        spec = self.spec
+        self.hands[seat] &= ~(1 << card)
+        if self.trick:
+            led = spec.suit_of[self.trick[0][1]]
+            if spec.suit_of[card] != led:
+                self.voids[seat] |= 1 << led
+        self.trick.append((seat, card))
+        if spec.suit_of[card] == SPADE:
+            self.broken = True
+        n = self.players
+        if len(self.trick) < n:
+            self.turn = (seat + 1) % n
+            return
+        winner = trick_winner(spec, self.trick)
+        self.tricks.append(Trick(self.trick[0][0], tuple(self.trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        if len(self.tricks) < self.rules.hand_size:
+            self.leader = self.turn = winner
+            return
+        self._finish_hand()
+
+    def _finish_hand(self) -> None:
+        r = self.rules
+        no_bids = r.first_hand_no_bids and self.hand_number == 0
+        score = score_hand(r, self.bids, self.tricks_won, self.bags, no_bids=no_bids)
+        for side, s in enumerate(score.sides):
+            self.scores[side] += s.points
+            self.bags[side] = s.bags_after
+        self.history.append(HandResult(
+            number=self.hand_number, dealer=self.dealer, dealt=self.dealt,
+            bids=tuple(self.bids), tricks_won=tuple(self.tricks_won), tricks=tuple(self.tricks),
+            score=score, scores_after=tuple(self.scores), set_aside=self.set_aside,
+            passes=tuple(self.passes),
+        ))
+        self.turn = None
+        self.winner = game_winner(r, self.scores)
+        self.phase = Phase.GAME_OVER if self.winner is not None else Phase.HAND_OVER
+
+    def next_hand(self) -> None:
+        """Deal the next hand, the deal passing to the left."""
+        if self.phase is not Phase.HAND_OVER:
+            raise WrongPhaseError("The next hand is dealt only once a hand is over.")
+        self.log.append(None)
+        self.hand_number += 1
+        self.redeals = 0
+        self.dealer = (self.dealer + 1) % self.players
+        self._start_hand()
+
+    # -- views -----------------------------------------------------------------------------
+
+    def view(self, seat: int) -> SeatView:
+        """Exactly what ``seat`` can see now."""
+        self._check_seat(seat)
+        looked = self.looked[seat] or self.phase not in (Phase.BID,)
+        hand = self.hands[seat] if looked else 0
+        return SeatView(
+            rules=self.rules, seat=seat, phase=self.phase, hand_number=self.hand_number,
+            dealer=self.dealer, turn=self.turn, hand=hand, looked=looked,
+            bids=tuple(self.bids), tricks_won=tuple(self.tricks_won), trick=tuple(self.trick),
+            tricks=tuple(self.tricks), broken=self.broken, voids=tuple(self.voids),
+            scores=tuple(self.scores), bags=tuple(self.bags),
+            passed=_mask_sum(c for g, _, c in self.passes if g == seat),
+            received=_mask_sum(c for _, t, c in self.passes if t == seat),
+            offered=self.offered(seat), discarded=self.discards[seat],
+            pass_count=self.pass_count(seat), legal_bids=tuple(self.legal_bids(seat)),
+            legal_plays=self.legal_plays(seat), can_look=self.can_move(seat, Look()),
+            can_misdeal=self.can_move(seat, Misdeal()), opening_card=self.opening_card,
+            history=tuple(self.history), winner=self.winner,
+        )
+
+    def copy(self) -> Game:
+        """An independent copy (cheap: masks and small lists)."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        for name in ("scores", "bags", "history", "hands", "bids", "tricks_won", "trick",
+                     "tricks", "voids", "passes", "pending_passes", "discards", "looked", "log"):
+            setattr(g, name, list(getattr(self, name)))
+        return g
+
+
+_MOVE_PHASE: dict[type, Phase] = {
+    MakeBid: Phase.BID, Play: Phase.PLAY, PassCards: Phase.PASS, Draw: Phase.DRAW,
+}
+
+_PHASE_VERB = {
+    Phase.DRAW: "draw", Phase.BID: "bid", Phase.PASS: "pass cards", Phase.PLAY: "play a card",
+    Phase.HAND_OVER: "deal the next hand", Phase.GAME_OVER: "start a new game",
+}
+
+
+def _mask_sum(masks: Iterator[int]) -> int:
+    m = 0
+    for x in masks:
+        m |= x
+    return m
+
+
+def _subsets(mask: int, k: int) -> Iterator[int]:
+    """Every k-card subset of a mask."""
+    cards = list(cards_of(mask))
+
+    def rec(start: int, left: int, acc: int) -> Iterator[int]:
+        if left == 0:
+            yield acc
+            return
+        for i in range(start, len(cards) - left + 1):
+            yield from rec(i + 1, left - 1, acc | 1 << cards[i])
+
+    yield from rec(0, k, 0)
+

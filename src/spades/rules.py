@@ -1,0 +1,487 @@
+"""Every rule option as one frozen value, the decks it implies, and named presets.
+
+Rules are data: the engine reads these named options and never asks which preset it is.
+
+>>> r = find_preset("pagat"); r.blind_nil, r.failed_bid.value
+(True, 'minus_bid')
+>>> Rules(players=3).replace(target=300).target
+300
+>>> Rules(nil=NilRule.NONE, blind_nil=True)
+Traceback (most recent call last):
+...
+spades.errors.RulesError: Blind nil needs nil bids: turn nil on or blind nil off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from spades.cards import BIG_JOKER, LITTLE_JOKER, STANDARD_DECK, Card, Suit
+from spades.errors import RulesError
+
+__all__ = [
+    "PRESETS",
+    "BidFormat",
+    "ClubsFirstTrick",
+    "DeckKind",
+    "DeckSpec",
+    "FailedBid",
+    "FailedNilTricks",
+    "FirstDealer",
+    "FirstLead",
+    "NilRule",
+    "RenegePenalty",
+    "Rules",
+    "TwoPlayerDraw",
+    "find_preset",
+    "preset_names",
+]
+
+
+class DeckKind(Enum):
+    """Which 52 cards are used and how the trumps rank."""
+
+    STANDARD = "standard"
+    """52 cards, no jokers; spades are trump, ace high."""
+    JOKERS = "jokers"
+    """Big and little joker above the ace of spades; the 2♣ and 2♦ are removed."""
+    JOKERS_HIGH_TWOS = "jokers_high_twos"
+    """2♣ and 2♥ removed; trumps run BJ, LJ, 2♦, 2♠, A♠...; the 2♦ counts as a spade."""
+    JOKERS_HIGH_SPADE_TWO = "jokers_high_spade_two"
+    """2♣ and 2♥ removed; trumps run BJ, LJ, 2♠, A♠...; the 2♦ stays a diamond."""
+
+
+class FirstDealer(Enum):
+    """How the first dealer is chosen (from the deal number, so it replays)."""
+
+    HIGH_CARD = "high_card"
+    RANDOM = "random"
+
+
+class NilRule(Enum):
+    """What a bid of 0 means."""
+
+    NIL = "nil"
+    """0 is nil: a bet of nil_value on taking no tricks, apart from the partner's bid."""
+    PLAIN = "plain"
+    """0 is an ordinary bid with no bonus (the basic 3-player game)."""
+    NONE = "none"
+    """The lowest bid is 1."""
+
+
+class BidFormat(Enum):
+    """Constraints on what each player may bid."""
+
+    STANDARD = "standard"
+    WHIZ = "whiz"
+    """Bid the number of spades you hold, or nil."""
+    MIRROR = "mirror"
+    """Bid exactly the number of spades you hold (none: nil)."""
+    SUICIDE = "suicide"
+    """One partner of each team bids nil, the other at least 4."""
+
+
+class FirstLead(Enum):
+    """Who leads the first trick of a hand."""
+
+    LEFT_OF_DEALER = "left_of_dealer"
+    TWO_OF_CLUBS = "two_of_clubs"
+    """The holder of the lowest club in play (the 2♣, else the 3♣) leads it."""
+    DEALER = "dealer"
+
+
+class ClubsFirstTrick(Enum):
+    """The "clubs on the first trick" house rule."""
+
+    OFF = "off"
+    STRICT = "strict"
+    """Everyone plays their lowest club; no clubs: a heart or diamond, never a spade."""
+    LOOSE = "loose"
+    """As strict, but a player with no clubs may play a spade."""
+
+
+class FailedBid(Enum):
+    """What a team that falls short of its bid scores."""
+
+    MINUS_BID = "minus_bid"
+    """Minus 10 per trick bid."""
+    ZERO = "zero"
+    """Nothing."""
+    MINUS_SHORT = "minus_short"
+    """Minus 10 per trick short (bid 6, win 4: minus 20)."""
+
+
+class FailedNilTricks(Enum):
+    """What the tricks a failed nil bidder won count for."""
+
+    BAGS = "bags"
+    """Not toward the partner's bid, but as bags for the team (the reference's main rule)."""
+    CONTRACT = "contract"
+    """Toward the team's contract, and as bags beyond it."""
+    NEITHER = "neither"
+    """For nothing at all."""
+
+
+class RenegePenalty(Enum):
+    """The penalty for failing to follow suit, for games played with real cards."""
+
+    SET = "set"
+    """The reneging team fails its bid."""
+    THREE_TRICKS = "three_tricks"
+    """Three tricks are added to the reneging team's bid."""
+
+
+class TwoPlayerDraw(Enum):
+    """How the two players draw their hands."""
+
+    KEEP_OR_REFUSE = "keep_or_refuse"
+    """See the top card: keep it and discard the next, or discard it and keep the next."""
+    DRAW_TWO_KEEP_ONE = "draw_two_keep_one"
+    """See the top two cards, keep one and discard the other."""
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """The cards of a deck and how they rank: derived from ``Rules.deck``, never stored.
+
+    ``suit_of[c]`` is the suit a card plays as (a joker or raised 2♦ plays as a spade) and
+    ``power[c]`` orders cards within that suit (higher wins).
+    """
+
+    kind: DeckKind
+    cards: int
+    suit_masks: tuple[int, int, int, int]
+    suit_of: tuple[int, ...]
+    power: tuple[int, ...]
+
+    @property
+    def trumps(self) -> int:
+        """The mask of every card that plays as a spade."""
+        return self.suit_masks[Suit.SPADES]
+
+    def sort_key(self, card: int) -> tuple[int, int]:
+        """Sort by playing suit, then power: how a player arranges a hand."""
+        return (self.suit_of[card], self.power[card])
+
+    def beats(self, a: int, b: int, led: int) -> bool:
+        """Whether card ``a`` beats card ``b`` in a trick whose led suit is ``led``."""
+        sa, sb = self.suit_of[a], self.suit_of[b]
+        if sa == sb:
+            return self.power[a] > self.power[b]
+        if sa == Suit.SPADES:
+            return True
+        if sb == Suit.SPADES:
+            return False
+        return sa == led
+
+
+def _build_deck(kind: DeckKind) -> DeckSpec:
+    """Tables for one deck kind."""
+    two = {s: Card.make(2, s) for s in Suit}
+    cards = STANDARD_DECK
+    raised: list[Card] = []  # trumps above the ace of spades, lowest first
+    if kind is DeckKind.JOKERS:
+        cards = cards & ~two[Suit.CLUBS].bit & ~two[Suit.DIAMONDS].bit
+    elif kind in (DeckKind.JOKERS_HIGH_TWOS, DeckKind.JOKERS_HIGH_SPADE_TWO):
+        cards = cards & ~two[Suit.CLUBS].bit & ~two[Suit.HEARTS].bit
+        raised = [two[Suit.SPADES]]
+        if kind is DeckKind.JOKERS_HIGH_TWOS:
+            raised.append(two[Suit.DIAMONDS])
+    if kind is not DeckKind.STANDARD:
+        cards |= LITTLE_JOKER.bit | BIG_JOKER.bit
+        raised += [LITTLE_JOKER, BIG_JOKER]
+    suit_of = [int(Card(c).suit) for c in range(54)]
+    power = [Card(c).rank for c in range(54)]
+    for i, card in enumerate(raised):
+        suit_of[card] = Suit.SPADES
+        power[card] = 15 + i
+    masks = [0, 0, 0, 0]
+    for n in range(54):
+        if cards >> n & 1:
+            masks[suit_of[n]] |= 1 << n
+    return DeckSpec(kind, cards, (masks[0], masks[1], masks[2], masks[3]), tuple(suit_of),
+                    tuple(power))
+
+
+_DECKS = {kind: _build_deck(kind) for kind in DeckKind}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """Every option of a game of Spades. Build it by keyword; invalid mixes raise RulesError.
+
+    The defaults are the reference's main rules: four players in two partnerships, nil worth
+    100, no blind nil, minus 10 per trick bid for a set, 10 bags cost 100, game to 500.
+    """
+
+    name: str = field(default="custom", compare=False)
+    players: int = 4
+    partnerships: bool = True
+    """With four players: two teams of partners (False: cutthroat). 2 and 3 play alone."""
+    deck: DeckKind = DeckKind.STANDARD
+    first_dealer: FirstDealer = FirstDealer.HIGH_CARD
+    two_player_draw: TwoPlayerDraw = TwoPlayerDraw.KEEP_OR_REFUSE
+
+    # Bidding
+    nil: NilRule = NilRule.NIL
+    nil_value: int = 100
+    blind_nil: bool = False
+    blind_nil_value: int = 200
+    blind_nil_deficit: int = 100
+    """How far behind a team must be to bid blind nil (0: any time)."""
+    blind_nil_pass: int = 2
+    """Cards a blind nil bidder and partner exchange (0: no passing)."""
+    nil_pass: int = 0
+    """Cards a plain nil bidder and partner exchange (online tables: 2 or 4)."""
+    min_team_bid: int = 0
+    """Board: the least a team may bid between its partners (4 where played)."""
+    bid_format: BidFormat = BidFormat.STANDARD
+    ten_for_two_hundred: bool = False
+    ten_for_two_hundred_or_more: bool = False
+    """With 10 for 200: whether 11 or more tricks also make it."""
+    first_hand_no_bids: bool = False
+    misdeal_no_spades: bool = False
+
+    # Play
+    first_lead: FirstLead = FirstLead.LEFT_OF_DEALER
+    spades_led_any_time: bool = False
+    clubs_first_trick: ClubsFirstTrick = ClubsFirstTrick.OFF
+    must_beat: bool = False
+    """Cutthroat option: you must beat the highest card so far whenever you can."""
+
+    # Scoring
+    failed_bid: FailedBid = FailedBid.MINUS_BID
+    bag_value: int = 1
+    """Points per bag (1; -1 where bags cost a point; -10 in the 3-player game)."""
+    bag_limit: int = 10
+    bag_penalty: int = 100
+    """Points lost each time bags reach the limit (0: no bag penalty)."""
+    failed_nil_tricks: FailedNilTricks = FailedNilTricks.BAGS
+    boston_bonus: int = 0
+    renege_penalty: RenegePenalty = RenegePenalty.SET
+    target: int = 500
+    low_mark: int | None = None
+    """A score at or below this loses the game (-200, -500), or None."""
+
+    def __post_init__(self) -> None:
+        for problem in self._problems():
+            raise RulesError(problem)
+
+    def _problems(self) -> list[str]:
+        """Every contradiction in these options, as messages."""
+        p: list[str] = []
+        if self.players not in (2, 3, 4):
+            p.append(f"Spades is played by 2, 3 or 4 players, not {self.players}.")
+            return p
+        teams = self.has_partners
+        if self.blind_nil and self.nil is not NilRule.NIL:
+            p.append("Blind nil needs nil bids: turn nil on or blind nil off.")
+        if self.blind_nil_pass not in (0, 1, 2, 3, 4) or self.nil_pass not in (0, 1, 2, 3, 4):
+            p.append("A nil pass is 0 to 4 cards.")
+        if self.nil_pass and self.nil is not NilRule.NIL:
+            p.append("A nil pass needs nil bids.")
+        if self.nil_pass and not teams:
+            p.append("A nil pass needs partners.")
+        if self.min_team_bid and not teams:
+            p.append("Board (a minimum team bid) needs partners.")
+        if not 0 <= self.min_team_bid <= 13:
+            p.append("The minimum team bid is 0 to 13.")
+        if self.bid_format is BidFormat.SUICIDE and not teams:
+            p.append("Suicide needs partners: one of each team bids nil.")
+        if self.bid_format in (BidFormat.SUICIDE, BidFormat.WHIZ, BidFormat.MIRROR) and (
+            self.nil is not NilRule.NIL
+        ):
+            p.append(f"{self.bid_format.value.title()} needs nil bids.")
+        if self.ten_for_two_hundred and not teams:
+            p.append("10 for 200 is a team bid and needs partners.")
+        if self.ten_for_two_hundred_or_more and not self.ten_for_two_hundred:
+            p.append("'10 or more makes it' needs the 10 for 200 option.")
+        if self.clubs_first_trick is not ClubsFirstTrick.OFF and (
+            self.first_lead is not FirstLead.TWO_OF_CLUBS
+        ):
+            p.append("Clubs on the first trick needs first_lead=two_of_clubs.")
+        if self.clubs_first_trick is not ClubsFirstTrick.OFF and self.deck is not DeckKind.STANDARD:
+            p.append("Clubs on the first trick needs the 2 of clubs, which joker decks remove.")
+        if self.must_beat and teams:
+            p.append("'Must beat the highest card' is a cutthroat rule; it needs partnerships=False.")
+        if self.bag_limit < 1:
+            p.append("The bag limit must be at least 1.")
+        if self.target < 1:
+            p.append("The target score must be positive.")
+        if self.low_mark is not None and self.low_mark >= self.target:
+            p.append("The low mark must be below the target.")
+        if self.bid_format is not BidFormat.STANDARD and self.min_team_bid:
+            p.append(f"{self.bid_format.value.title()} sets its own bids; it cannot add board.")
+        if self.bid_format is not BidFormat.STANDARD and self.ten_for_two_hundred:
+            p.append(f"{self.bid_format.value.title()} sets its own bids; it cannot add 10 for 200.")
+        return p
+
+    # Derived facts the engine reads
+
+    @property
+    def has_partners(self) -> bool:
+        """Whether seats play in two partnerships."""
+        return self.players == 4 and self.partnerships
+
+    @property
+    def sides(self) -> int:
+        """How many scores are kept: 2 teams, or one per player."""
+        return 2 if self.has_partners else self.players
+
+    @property
+    def hand_size(self) -> int:
+        """Cards per player: 13, or 17 in the 3-player game."""
+        return 17 if self.players == 3 else 13
+
+    @property
+    def max_bid(self) -> int:
+        """The highest bid one player may make."""
+        return self.hand_size
+
+    @property
+    def deck_spec(self) -> DeckSpec:
+        """The cards and trump order this game uses."""
+        return _DECKS[self.deck]
+
+    def side_of(self, seat: int) -> int:
+        """The score column a seat plays for."""
+        return seat % 2 if self.has_partners else seat
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """The seats that play for a side."""
+        return (side, side + 2) if self.has_partners else (side,)
+
+    def partner(self, seat: int) -> int | None:
+        """The seat across the table, or None without partnerships."""
+        return (seat + 2) % 4 if self.has_partners else None
+
+    # Text forms
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (checked again)."""
+        if "name" not in changes:
+            changes["name"] = "custom"
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready options: enums as their values."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = v.value if isinstance(v, Enum) else v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rebuild from ``to_dict`` output; unknown keys and bad values raise RulesError.
+
+        A ``preset`` key starts from that preset; the other keys change it.
+        """
+        if not isinstance(data, dict):
+            raise RulesError("Rules must be an object of option names and values.")
+        data = dict(data)
+        base = find_preset(str(data.pop("preset"))) if "preset" in data else cls()
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in known:
+                raise RulesError(f"Unknown rule option {key!r}.")
+            current = getattr(base, key)
+            if isinstance(current, Enum) or key in _ENUM_FIELDS:
+                enum_type = _ENUM_FIELDS[key]
+                try:
+                    changes[key] = enum_type(value)
+                except ValueError:
+                    allowed = ", ".join(e.value for e in enum_type)
+                    raise RulesError(f"Option {key} is one of {allowed}, not {value!r}.") from None
+            elif key == "low_mark":
+                if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                    raise RulesError("Option low_mark is a whole number or null.")
+                changes[key] = value
+            elif isinstance(current, bool):
+                if not isinstance(value, bool):
+                    raise RulesError(f"Option {key} is true or false, not {value!r}.")
+                changes[key] = value
+            elif isinstance(current, int):
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise RulesError(f"Option {key} is a whole number, not {value!r}.")
+                changes[key] = value
+            else:
+                if not isinstance(value, str):
+                    raise RulesError(f"Option {key} is text, not {value!r}.")
+                changes[key] = value
+        if "name" not in changes and changes:
+            changes["name"] = "custom"
+        return dataclasses.replace(base, **changes)
+
+
+_ENUM_FIELDS: dict[str, type[Enum]] = {
+    "deck": DeckKind,
+    "first_dealer": FirstDealer,
+    "two_player_draw": TwoPlayerDraw,
+    "nil": NilRule,
+    "bid_format": BidFormat,
+    "first_lead": FirstLead,
+    "clubs_first_trick": ClubsFirstTrick,
+    "failed_bid": FailedBid,
+    "failed_nil_tricks": FailedNilTricks,
+    "renege_penalty": RenegePenalty,
+}
+
+
+def _preset(name: str, **options: Any) -> Rules:
+    return Rules(name=name, **options)
+
+
+PRESETS: dict[str, Rules] = {
+    # The reference's "This page" column: its main rules.
+    "standard": _preset("standard"),
+    # Bicycle Cards: each player alone, a set scores 0, no nil, 10 bags cost 100.
+    "bicycle": _preset("bicycle", partnerships=False, nil=NilRule.NONE, failed_bid=FailedBid.ZERO),
+    # Pagat: partnerships, nil and blind nil, a random first dealer.
+    "pagat": _preset("pagat", blind_nil=True, first_dealer=FirstDealer.RANDOM),
+    # The game we measure ourselves against: a failed nil's tricks count toward the contract.
+    "parlor": _preset("parlor", failed_nil_tricks=FailedNilTricks.CONTRACT),
+    "cutthroat": _preset("cutthroat", partnerships=False),
+    "three-player": _preset("three-player", players=3, partnerships=False, nil=NilRule.PLAIN,
+                            first_lead=FirstLead.TWO_OF_CLUBS, bag_value=-10, bag_penalty=0),
+    "two-player": _preset("two-player", players=2, partnerships=False),
+    "jokers": _preset("jokers", deck=DeckKind.JOKERS),
+    "jokers-high-twos": _preset("jokers-high-twos", deck=DeckKind.JOKERS_HIGH_TWOS),
+    "online": _preset("online", blind_nil=True, nil_pass=2, min_team_bid=4),
+    "suicide": _preset("suicide", bid_format=BidFormat.SUICIDE),
+    "whiz": _preset("whiz", bid_format=BidFormat.WHIZ),
+    "mirror": _preset("mirror", bid_format=BidFormat.MIRROR),
+}
+
+_ALIASES = {
+    "main": "standard", "default": "standard", "partnership": "standard", "this-page": "standard",
+    "bicycle-cards": "bicycle", "solitaire-parlor": "parlor", "no-partners": "cutthroat",
+    "3": "three-player", "3p": "three-player", "three": "three-player",
+    "2": "two-player", "2p": "two-player", "two": "two-player", "joker": "jokers",
+    "high-twos": "jokers-high-twos", "4": "standard",
+}
+
+
+def preset_names() -> list[str]:
+    """The preset names, in the order listed."""
+    return list(PRESETS)
+
+
+def find_preset(name: str) -> Rules:
+    """A preset by name or alias, case and ``_``/space insensitive.
+
+    >>> find_preset("Bicycle Cards").failed_bid
+    <FailedBid.ZERO: 'zero'>
+    """
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = _ALIASES.get(key, key)
+    try:
+        return PRESETS[key]
+    except KeyError:
+        raise RulesError(
+            f"Unknown rules preset {name!r}. Known: {', '.join(PRESETS)}."
+        ) from None

@@ -1,0 +1,290 @@
+"""Scoring a hand, as a pure function of the rules, the bids, the tricks and the bags held.
+
+Bags are always passed in and returned as their own count; nothing here reads them off the
+last digit of a score.
+
+The reference's table of sample scores (team bid 5, 7 tricks: 52 points and 2 bags):
+
+>>> from spades.rules import Rules
+>>> r = Rules()
+>>> s = score_hand(r, [Bid(3), Bid(0, True), Bid(2), Bid(4)], [4, 3, 3, 3], [0, 0]).sides
+>>> (s[0].points, s[0].bags_added), (s[1].points, s[1].made)
+((52, 2), (-237, False))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from spades.errors import SpadesError
+from spades.rules import FailedBid, FailedNilTricks, NilRule, RenegePenalty, Rules
+
+__all__ = ["Bid", "HandScore", "NilResult", "SideScore", "game_winner", "score_hand"]
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """One player's bid: a number of tricks, nil (0), blind nil, or a team's 10 for 200.
+
+    >>> Bid.parse("blind nil"), str(Bid(4)), str(Bid.parse("10 for 200"))
+    (Bid(0, blind=True), '4', '10 for 200')
+    """
+
+    tricks: int
+    blind: bool = False
+    ten_for_two_hundred: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.tricks, bool) or not isinstance(self.tricks, int):
+            raise SpadesError(f"A bid is a number of tricks, not {self.tricks!r}.")
+        if not 0 <= self.tricks <= 17:
+            raise SpadesError(f"No bid of {self.tricks}: bids run from 0 to 13 (17 with three).")
+        if self.blind and self.tricks != 0:
+            raise SpadesError("A blind nil is a bid of no tricks.")
+        if self.ten_for_two_hundred and (self.tricks != 10 or self.blind):
+            raise SpadesError("10 for 200 is a bid of 10 tricks.")
+
+    @classmethod
+    def nil(cls) -> Bid:
+        """A plain nil."""
+        return cls(0)
+
+    @classmethod
+    def blind_nil(cls) -> Bid:
+        """A blind nil, made before looking at the cards."""
+        return cls(0, blind=True)
+
+    @classmethod
+    def ten_for_200(cls) -> Bid:
+        """The team bid of 10 for 200."""
+        return cls(10, ten_for_two_hundred=True)
+
+    @property
+    def is_zero(self) -> bool:
+        """A bid of no tricks (nil, blind nil, or a plain 0 where nil is not played)."""
+        return self.tricks == 0
+
+    @classmethod
+    def parse(cls, text: str) -> Bid:
+        """Read ``4``, ``nil``, ``blind nil`` (or ``bn``), ``10 for 200``."""
+        t = " ".join(str(text).strip().lower().replace("_", " ").replace("-", " ").split())
+        if t in ("nil", "0"):
+            return cls(0)
+        if t in ("blind nil", "bn", "blind"):
+            return cls(0, blind=True)
+        if t in ("10 for 200", "ten for two hundred", "10for200"):
+            return cls.ten_for_200()
+        if re.fullmatch(r"\d{1,2}", t):
+            return cls(int(t))
+        raise SpadesError(f"Not a bid: {text!r}. Bid a number, nil, blind nil or 10 for 200.")
+
+    def __str__(self) -> str:
+        if self.blind:
+            return "blind nil"
+        if self.ten_for_two_hundred:
+            return "10 for 200"
+        return "nil" if self.tricks == 0 else str(self.tricks)
+
+    def __repr__(self) -> str:
+        extra = ", blind=True" if self.blind else ""
+        extra += ", ten_for_two_hundred=True" if self.ten_for_two_hundred else ""
+        return f"Bid({self.tricks}{extra})"
+
+
+@dataclass(frozen=True, slots=True)
+class NilResult:
+    """How one nil or blind nil went."""
+
+    seat: int
+    blind: bool
+    tricks: int
+    points: int
+
+    @property
+    def made(self) -> bool:
+        """Whether the bidder took no tricks."""
+        return self.tricks == 0
+
+
+@dataclass(frozen=True, slots=True)
+class SideScore:
+    """One team's (or lone player's) result for a hand, broken down as a score sheet shows."""
+
+    side: int
+    contract: int
+    """Tricks bid by the side's non-nil bidders (with any renege penalty added)."""
+    tricks: int
+    """Tricks the side won in all, nil bidders included."""
+    counted: int
+    """Tricks that counted toward the contract."""
+    made: bool
+    ten_for_two_hundred: bool
+    contract_points: int
+    bags_added: int
+    bag_points: int
+    nils: tuple[NilResult, ...]
+    penalties: int
+    """How many times the bag limit was reached this hand."""
+    penalty_points: int
+    boston: bool
+    boston_points: int
+    bags_before: int
+    bags_after: int
+
+    @property
+    def nil_points(self) -> int:
+        """The nil bonuses and penalties of the hand."""
+        return sum(n.points for n in self.nils)
+
+    @property
+    def points(self) -> int:
+        """The side's score change for the hand."""
+        return (self.contract_points + self.bag_points + self.nil_points - self.penalty_points
+                + self.boston_points)
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """Every side's result for one hand."""
+
+    sides: tuple[SideScore, ...]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Each side's score change."""
+        return tuple(s.points for s in self.sides)
+
+    @property
+    def bags(self) -> tuple[int, ...]:
+        """Each side's bag count after the hand."""
+        return tuple(s.bags_after for s in self.sides)
+
+
+def _is_nil(rules: Rules, bid: Bid) -> bool:
+    return bid.blind or (bid.tricks == 0 and rules.nil is NilRule.NIL)
+
+
+def score_hand(
+    rules: Rules,
+    bids: Sequence[Bid | None],
+    tricks: Sequence[int],
+    bags: Sequence[int],
+    *,
+    no_bids: bool = False,
+    renege: int | None = None,
+) -> HandScore:
+    """Score one hand.
+
+    ``bids`` and ``tricks`` are per seat; ``bags`` per side, as held before the hand.
+    ``no_bids`` scores the "first hand without bidding" (10 per trick, nothing else);
+    ``renege`` names the side that reneged, penalised as ``rules.renege_penalty`` says.
+    """
+    if len(tricks) != rules.players or len(bids) != rules.players:
+        raise SpadesError(f"Scoring needs a bid and a trick count for each of {rules.players} seats.")
+    if len(bags) != rules.sides:
+        raise SpadesError(f"Scoring needs the bags of each of {rules.sides} sides.")
+    total_tricks = rules.hand_size
+    if any(t < 0 for t in tricks) or sum(tricks) != total_tricks:
+        raise SpadesError(f"The tricks won must add up to {total_tricks}.")
+    return HandScore(tuple(
+        _score_side(rules, side, bids, tricks, bags[side], no_bids, renege == side)
+        for side in range(rules.sides)
+    ))
+
+
+def _score_side(
+    rules: Rules,
+    side: int,
+    bids: Sequence[Bid | None],
+    tricks: Sequence[int],
+    bags_before: int,
+    no_bids: bool,
+    reneged: bool,
+) -> SideScore:
+    seats = rules.seats_of(side)
+    won = sum(tricks[s] for s in seats)
+    boston = won == rules.hand_size
+    boston_points = rules.boston_bonus if boston else 0
+    if no_bids:
+        return SideScore(side, 0, won, won, True, False, 10 * won, 0, 0, (), 0, 0, boston,
+                         boston_points, bags_before, bags_before)
+    seat_bids: list[Bid] = []
+    for s in seats:
+        bid = bids[s]
+        if bid is None:
+            raise SpadesError(f"Seat {s} has no bid to score.")
+        seat_bids.append(bid)
+    nils: list[NilResult] = []
+    contract = 0
+    ten = False
+    counted = 0
+    failed_nil_tricks = 0
+    for s, bid in zip(seats, seat_bids, strict=True):
+        if _is_nil(rules, bid):
+            value = rules.blind_nil_value if bid.blind else rules.nil_value
+            nils.append(NilResult(s, bid.blind, tricks[s], value if tricks[s] == 0 else -value))
+            failed_nil_tricks += tricks[s]
+        else:
+            contract += bid.tricks
+            counted += tricks[s]
+            ten = ten or bid.ten_for_two_hundred
+    if ten:
+        contract = 10
+    extra_bags = 0
+    if rules.failed_nil_tricks is FailedNilTricks.CONTRACT:
+        counted += failed_nil_tricks
+    elif rules.failed_nil_tricks is FailedNilTricks.BAGS:
+        extra_bags = failed_nil_tricks
+    if reneged and rules.renege_penalty is RenegePenalty.THREE_TRICKS:
+        contract += 3
+    if ten:
+        made = counted == 10 or (rules.ten_for_two_hundred_or_more and counted >= 10)
+    else:
+        made = counted >= contract
+    if reneged and rules.renege_penalty is RenegePenalty.SET:
+        made = False
+    if made:
+        contract_points = 200 if ten else 10 * contract
+        bags_added = counted - contract + extra_bags
+    else:
+        if ten:
+            contract_points = -200
+        elif rules.failed_bid is FailedBid.MINUS_BID:
+            contract_points = -10 * contract
+        elif rules.failed_bid is FailedBid.MINUS_SHORT:
+            contract_points = -10 * max(0, contract - counted)
+        else:
+            contract_points = 0
+        bags_added = extra_bags
+    held = bags_before + bags_added
+    penalties = held // rules.bag_limit if rules.bag_penalty else 0
+    return SideScore(
+        side=side, contract=contract, tricks=won, counted=counted, made=made,
+        ten_for_two_hundred=ten, contract_points=contract_points, bags_added=bags_added,
+        bag_points=bags_added * rules.bag_value, nils=tuple(nils), penalties=penalties,
+        penalty_points=penalties * rules.bag_penalty, boston=boston, boston_points=boston_points,
+        bags_before=bags_before, bags_after=held - penalties * rules.bag_limit,
+    )
+
+
+def game_winner(rules: Rules, scores: Sequence[int]) -> int | None:
+    """The side that has won, or None while the game goes on.
+
+    The game ends once a side reaches the target (or sinks to the low mark); the highest
+    score then wins, and a tie for the highest plays another hand.
+
+    >>> from spades.rules import Rules
+    >>> r = Rules()
+    >>> game_winner(r, [510, 520]), game_winner(r, [505, 505]), game_winner(r, [40, 141])
+    (1, None, None)
+    """
+    over = any(s >= rules.target for s in scores) or (
+        rules.low_mark is not None and any(s <= rules.low_mark for s in scores)
+    )
+    if not over:
+        return None
+    top = max(scores)
+    leaders = [i for i, s in enumerate(scores) if s == top]
+    return leaders[0] if len(leaders) == 1 else None
