@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from spades.cards import cards_of
+from spades.errors import SpadesError
 from spades.game import Game, Phase, SeatView
 from spades.moves import Draw, Look, MakeBid, Move, PassCards, Play
 
-__all__ = ["Player", "RandomPlayer", "play_out"]
+__all__ = ["LEVELS", "Hint", "Player", "RandomPlayer", "hint", "make_player", "play_out"]
 
 
 class Player(Protocol):
@@ -68,3 +70,28 @@ def play_out(
         move = players[seat].choose(game.view(seat), rngs[seat])
         game.apply(seat, move)
     return game
+
+
+LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
+"""The named strengths ``make_player`` knows."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move for a seat, with one short sentence saying why."""
+
+    move: Move
+    reason: str
+
+
+def make_player(level: str = "normal", *, bid_nil: bool = True) -> Player:
+    """A computer player of a named level; ``bid_nil=False`` stops it bidding nil."""
+    if level not in LEVELS:
+        raise SpadesError(f"Unknown player level {level!r}: choose one of {', '.join(LEVELS)}.")
+    return RandomPlayer()
+
+
+def hint(view: SeatView, level: str = "normal", seed: int = 0) -> Hint:
+    """The move a player of this level would make in the seat, and why."""
+    move = make_player(level).choose(view, random.Random(seed))
+    return Hint(move, "A legal move.")
