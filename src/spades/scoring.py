@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from spades.errors import SpadesError
 from spades.rules import FailedBid, FailedNilTricks, NilRule, RenegePenalty, Rules
 
-__all__ = ["Bid", "HandScore", "NilResult", "SideScore", "game_winner", "score_hand"]
+__all__ = ["Bid", "HandScore", "NilResult", "SideScore", "game_over", "game_winner", "score_hand"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +269,18 @@ def _score_side(
     )
 
 
+def game_over(rules: Rules, scores: Sequence[int]) -> bool:
+    """Whether a side has reached the target or sunk to the low mark (a tie then plays on).
+
+    >>> from spades.rules import Rules
+    >>> game_over(Rules(), [505, 505]), game_over(Rules(low_mark=-200), [-200, 30])
+    (True, True)
+    """
+    return any(s >= rules.target for s in scores) or (
+        rules.low_mark is not None and any(s <= rules.low_mark for s in scores)
+    )
+
+
 def game_winner(rules: Rules, scores: Sequence[int]) -> int | None:
     """The side that has won, or None while the game goes on.
 
@@ -280,10 +292,7 @@ def game_winner(rules: Rules, scores: Sequence[int]) -> int | None:
     >>> game_winner(r, [510, 520]), game_winner(r, [505, 505]), game_winner(r, [40, 141])
     (1, None, None)
     """
-    over = any(s >= rules.target for s in scores) or (
-        rules.low_mark is not None and any(s <= rules.low_mark for s in scores)
-    )
-    if not over:
+    if not game_over(rules, scores):
         return None
     top = max(scores)
     leaders = [i for i, s in enumerate(scores) if s == top]
