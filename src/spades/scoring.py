@@ -76,7 +76,7 @@ class Bid:
             return cls(0, blind=True)
         if t in ("10 for 200", "ten for two hundred", "10for200"):
             return cls.ten_for_200()
-        if re.fullmatch(r"\d{1,2}", t):
+        if re.fullmatch(r"\d{1,2}", str(text).strip()):
             return cls(int(t))
         raise SpadesError(f"Not a bid: {text!r}. Bid a number, nil, blind nil or 10 for 200.")
 
