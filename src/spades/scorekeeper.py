@@ -118,6 +118,20 @@ class TeamLine:
     players: tuple[PlayerLine, PlayerLine]
     tricks: int
 
+    @property
+    def bid_text(self) -> str:
+        """The team's bid as a score sheet shows it: ``7``, ``nil + 5``, ``BN + 4``, ``10 for 200``.
+
+        >>> _parse_team("nil/1 5 : 6").bid_text, _parse_team("3 4 : 7").bid_text
+        ('nil + 5', '7')
+        """
+        bids = [p.bid for p in self.players]
+        if any(b.ten_for_two_hundred for b in bids):
+            return "10 for 200"
+        if any(b.is_zero for b in bids):
+            return " + ".join("BN" if b.blind else str(b) for b in bids)
+        return str(sum(b.tricks for b in bids))
+
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {"players": [p.to_dict() for p in self.players], "tricks": self.tricks}

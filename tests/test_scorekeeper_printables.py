@@ -1,0 +1,63 @@
+"""The printable rule sheet and score sheet: real PDFs, one Letter page, with their headings.
+
+Checked with poppler's pdfinfo, pdftotext and pdftoppm (./scripts/test installs poppler-utils).
+"""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from spades.printables import RULE_SHEET_TITLE, SCORE_SHEET_TITLE, rule_sheet_pdf, score_sheet_pdf
+from spades.scorekeeper import HandEntry, ScoreGame
+
+
+def check_pdf(data: bytes, tmp_path: Path) -> str:
+    """Write the PDF, check it is one Letter page that renders, and return its text."""
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(data)
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert "Pages:           1\n" in info
+    assert "612 x 792 pts (letter)" in info
+    subprocess.run(["pdftoppm", "-r", "40", "-png", str(pdf), str(tmp_path / "page")], check=True)
+    assert [p.name for p in tmp_path.glob("page*.png")] == ["page-1.png"]
+    assert (tmp_path / "page-1.png").stat().st_size > 2000
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_rule_sheet(tmp_path: Path) -> None:
+    text = check_pdf(rule_sheet_pdf(), tmp_path)
+    for heading in (RULE_SHEET_TITLE, "The deal", "Bidding", "Playing the tricks", "Scoring each hand",
+                    "Winning", "House rules to settle before you start"):
+        assert heading in text
+
+
+def test_blank_score_sheet(tmp_path: Path) -> None:
+    text = check_pdf(score_sheet_pdf(), tmp_path)
+    assert SCORE_SHEET_TITLE in text
+    header = next(line for line in text.splitlines() if "Tricks" in line)
+    assert header.split() == ["Bid", "Tricks", "Points", "Bags", "Total"] * 2
+    assert "Team 1" in text and "Team 2" in text
+    assert [line.strip() for line in text.splitlines() if line.strip().isdigit()][-1] == "22"
+
+
+@pytest.mark.parametrize("hands", [3, 30])
+def test_filled_score_sheet(tmp_path: Path, hands: int) -> None:
+    game = ScoreGame(names=("Us", "Them"))
+    for a, b in [("2 2 : 8", "3 3 : 5"), ("2 2 : 7", "nil 5 : 6"), ("3 2 : 8", "3 2 : 5")]:
+        game = game.add(HandEntry.parse(a, b))
+    for _ in range(hands - 3):
+        game = game.add(HandEntry.parse("4 3 : 6", "4 4 : 7"))  # both set: no end
+    data = score_sheet_pdf(game)
+    if hands > 22:  # a long game runs on to a second page, headings repeated
+        pdf = tmp_path / "long.pdf"
+        pdf.write_bytes(data)
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+        assert "Pages:           2\n" in info
+        return
+    lines = check_pdf(data, tmp_path).splitlines()
+    assert any(line.split()[:2] == ["Us", "Them"] for line in lines if line.strip())
+    row = next(line.split() for line in lines if line.split()[:1] == ["2"])
+    assert row == ["2", "4", "7", "+43", "7", "87", "nil", "+", "5", "6", "+151", "1", "91"]
+    assert "Playing to: 500" in "\n".join(lines)
