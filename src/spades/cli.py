@@ -6,12 +6,15 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from spades.bots import RandomPlayer, play_out
 from spades.cards import Card, cards_of
 from spades.errors import SpadesError
 from spades.game import Game, HandResult, seat_name
+from spades.printables import rule_sheet_pdf, score_sheet_pdf
 from spades.rules import Rules, find_preset, preset_names
+from spades.scorekeeper import ScoreGame, run_terminal
 
 __all__ = ["main"]
 
@@ -68,6 +71,44 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_score_game(path: Path) -> ScoreGame:
+    """A scorekeeper game saved by ``spades score --file``."""
+    try:
+        return ScoreGame.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, json.JSONDecodeError) as e:
+        raise SpadesError(f"Cannot read the game in {path}: {e}") from None
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    path: Path | None = args.file
+    if path is not None and path.exists():
+        game = _load_score_game(path)
+        print(f"Resuming the game in {path} (its own rules and names).")
+    else:
+        game = ScoreGame(_rules_from_args(args), (args.teams[0], args.teams[1]))
+
+    def save(g: ScoreGame) -> None:
+        if path is not None:
+            path.write_text(json.dumps(g.to_dict(), indent=1), encoding="utf-8")
+
+    run_terminal(game, input, print, save)
+    return 0
+
+
+def _cmd_sheets(args: argparse.Namespace) -> int:
+    game = _load_score_game(args.game) if args.game else None
+    out: Path = args.out
+    files = {"spades-rules.pdf": rule_sheet_pdf(), "spades-score-sheet.pdf": score_sheet_pdf(game)}
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            (out / name).write_bytes(data)
+            print(out / name)
+    except OSError as e:
+        raise SpadesError(f"Cannot write the sheets to {out}: {e}") from None
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="spades", description="Spades: play, score, and test bots.")
@@ -77,6 +118,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=1, help="how many hands to play (default 1)")
     add_rules_arguments(p)
     p.set_defaults(func=_cmd_deal)
+    p = sub.add_parser("score", help="keep score in the terminal for a game played with real cards")
+    p.add_argument("--teams", nargs=2, default=["Us", "Them"], metavar="NAME", help="the two team names")
+    p.add_argument("--file", type=Path,
+                   help="save the game here after every hand, and resume it if it exists")
+    add_rules_arguments(p)
+    p.set_defaults(func=_cmd_score)
+    p = sub.add_parser("sheets", help="write the printable rule sheet and score sheet (PDF, Letter)")
+    p.add_argument("--out", type=Path, default=Path("."), help="the folder to write them to (default .)")
+    p.add_argument("--game", type=Path,
+                   help="fill the score sheet from a game saved by 'spades score --file'")
+    p.set_defaults(func=_cmd_sheets)
     return parser
 
 

@@ -19,6 +19,7 @@ The reference's three-hand example:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -35,6 +36,10 @@ __all__ = [
     "ScoreSheet",
     "ScorekeeperError",
     "TeamLine",
+    "parse_bids",
+    "run_terminal",
+    "sheet_text",
+    "status_text",
 ]
 
 FORMAT_VERSION = 1
@@ -179,11 +184,19 @@ class HandEntry:
 def _parse_team(text: str) -> TeamLine:
     """A team line from ``"<bid> <bid> : <tricks>"`` (``blind nil`` and ``10 for 200`` may be spelled out)."""
     bids, sep, tricks = text.partition(":")
-    words = bids.replace("blind nil", "bn").replace("10 for 200", "10for200").split()
-    if not sep or len(words) != 2 or not tricks.strip().isdigit():
+    if not sep or not tricks.strip().isdigit():
         raise ScorekeeperError(
             f"Write a team as two bids, a colon and its tricks (\"nil 5 : 6\"), not {text!r}.")
-    return TeamLine((PlayerLine.parse(words[0]), PlayerLine.parse(words[1])), int(tricks))
+    return TeamLine(parse_bids(bids), int(tricks))
+
+
+def parse_bids(text: str) -> tuple[PlayerLine, PlayerLine]:
+    """Both partners' bids from text such as ``"4 3"``, ``"nil 5"``, ``"blind nil 4"``, ``"10 for 200 3"``."""
+    t = " ".join(text.lower().split())
+    words = t.replace("blind nil", "bn").replace("10 for 200", "10for200").split()
+    if len(words) != 2:
+        raise ScorekeeperError(f"Give both partners' bids, such as \"4 3\" or \"nil 5\", not {text!r}.")
+    return PlayerLine.parse(words[0]), PlayerLine.parse(words[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +358,10 @@ class ScoreGame:
                 rest = 0
         return out
 
+    def is_nil(self, bid: Bid) -> bool:
+        """Whether a bid is a nil under these rules (a 0 is an ordinary bid where nil is plain)."""
+        return bid.blind or (bid.tricks == 0 and self.rules.nil is NilRule.NIL)
+
     def _check_player(self, name: str, p: PlayerLine, behind: int) -> bool:
         """Check one player's line against the rules; whether the bid is a nil."""
         r = self.rules
@@ -361,8 +378,7 @@ class ScoreGame:
                 f"{name}: blind nil is only for a team at least {r.blind_nil_deficit} points behind.")
         if bid.tricks == 0 and not bid.blind and r.nil is NilRule.NONE:
             raise ScorekeeperError(f"{name}: these rules have no nil; bid at least 1.")
-        is_nil = bid.blind or (bid.tricks == 0 and r.nil is NilRule.NIL)
-        if not is_nil:
+        if not self.is_nil(bid):
             if p.kept is not None or p.nil_tricks:
                 raise ScorekeeperError(f"{name}: only a nil bidder's tricks are entered apart (bid {bid}).")
             return False
@@ -397,3 +413,116 @@ class ScoreGame:
                    tuple(HandEntry.from_dict(h) for h in hands))
         game.sheet()
         return game
+
+
+def status_text(game: ScoreGame) -> str:
+    """Where the game stands, in one line: the totals and bags, the winner, or a tie to play off."""
+    sheet = game.sheet()
+    a, b = game.names
+    (ta, tb), (ba, bb) = sheet.totals, sheet.bags
+    if sheet.winner is not None:
+        w = sheet.winner
+        return f"{game.names[w]} win, {sheet.totals[w]} to {sheet.totals[1 - w]}."
+    if sheet.tied:
+        return f"Level at {ta} with the game over: play one more hand."
+    return f"{a} {ta} ({_bags(ba)}), {b} {tb} ({_bags(bb)})."
+
+
+def _bags(n: int) -> str:
+    return f"{n} bag" if n == 1 else f"{n} bags"
+
+
+def sheet_text(game: ScoreGame) -> str:
+    """The game as a score sheet in text: per hand and team the bid, tricks, points, bags and total.
+
+    >>> g = ScoreGame(names=("Us", "Them")).add(HandEntry.parse("2 2 : 8", "3 3 : 5"))
+    >>> print(sheet_text(g))
+    Hand | Us                             | Them
+         |    Bid Tricks Points Bags Total|    Bid Tricks Points Bags Total
+       1 |      4      8    +44    4    44|      6      5    -60    0   -60
+    Us 44 (4 bags), Them -60 (0 bags).
+    """
+    cols = "    Bid Tricks Points Bags Total"
+    lines = [f"Hand | {game.names[0]:<{len(cols) - 1}}| {game.names[1]}", f"     |{cols}|{cols}"]
+    for row in game.sheet().rows:
+        cells = [f"{t.bid_text:>7} {t.tricks:>6} {row.score.points[s]:>+6} {row.bags[s]:>4}"
+                 f" {row.totals[s]:>5}" for s, t in enumerate(row.entry.teams)]
+        lines.append(f"{row.number:>4} |{cells[0]}|{cells[1]}")
+    lines.append(status_text(game))
+    return "\n".join(lines)
+
+
+_TERMINAL_HELP = """Enter each hand after it is played. Bids: both partners, e.g. "4 3", "nil 5", "bn 4",
+"10 for 200 3". At the bids prompt you may also type: sheet, fix N (re-enter hand N),
+drop N (remove hand N), quit."""
+
+
+def _number(text: str, what: str, default: int | None = None) -> int:
+    """A number from 0 to 13 typed at a prompt (Enter takes the default, if any)."""
+    t = text.strip()
+    if not t and default is not None:
+        return default
+    if not t.isdigit() or int(t) > TRICKS:
+        raise ScorekeeperError(f"{what}: a number from 0 to {TRICKS}, not {text!r}.")
+    return int(t)
+
+
+def _ask_hand(game: ScoreGame, ask: Callable[[str], str], first_bids: str) -> HandEntry:
+    """Prompt for the rest of a hand whose first team's bids were already typed."""
+    teams: list[TeamLine] = []
+    for side, name in enumerate(game.names):
+        players = parse_bids(first_bids if side == 0 else ask(f"  {name} bids: "))
+        default = TRICKS - teams[0].tricks if side else None
+        prompt = f"  {name} tricks [{default}]: " if default is not None else f"  {name} tricks: "
+        tricks = _number(ask(prompt), f"Tricks for {name}", default)
+        lines = []
+        for p in players:
+            if game.is_nil(p.bid):
+                won = _number(ask(f"  {name}: tricks the {p.bid} bidder won [0]: "), "A nil's tricks", 0)
+                p = replace(p, nil_tricks=won)
+            lines.append(p)
+        teams.append(TeamLine((lines[0], lines[1]), tricks))
+    renege_text = ask(f"  Reneged? Enter for nobody, or 1 ({game.names[0]}) or 2 ({game.names[1]}): ").strip()
+    if renege_text not in ("", "1", "2"):
+        raise ScorekeeperError(f"Reneged is Enter, 1 or 2, not {renege_text!r}.")
+    return HandEntry((teams[0], teams[1]), int(renege_text) - 1 if renege_text else None)
+
+
+def run_terminal(game: ScoreGame, ask: Callable[[str], str], say: Callable[[str], None],
+                 save: Callable[[ScoreGame], None]) -> ScoreGame:
+    """Keep score at a terminal until the game is won, or ``quit``/end of input; returns the game.
+
+    ``ask`` prompts and returns a line (raising EOFError at the end), ``say`` prints, and
+    ``save`` is called after every change so an interrupted game can be resumed.
+    """
+    say(_TERMINAL_HELP)
+    if game.hands:
+        say(sheet_text(game))
+    while not game.sheet().over:
+        try:
+            line = ask(f"Hand {len(game.hands) + 1}. {game.names[0]} bids: ").strip()
+            command, _, arg = line.lower().partition(" ")
+            if command in ("quit", "q", "exit"):
+                break
+            if command == "sheet":
+                say(sheet_text(game))
+                continue
+            if command in ("fix", "drop"):
+                number = _number(arg, "The hand to " + command)
+                game._index(number)
+                if command == "drop":
+                    game = game.remove(number)
+                else:
+                    game = game.correct(number, _ask_hand(game, ask, ask(f"  {game.names[0]} bids: ")))
+                say(sheet_text(game))
+            else:
+                game = game.add(_ask_hand(game, ask, line))
+                say(status_text(game))
+        except EOFError:
+            break
+        except SpadesError as e:
+            say(f"  Not scored: {e}")
+            continue
+        save(game)
+    say(sheet_text(game))
+    return game
