@@ -1,7 +1,12 @@
-"""Computer players: the ``Player`` protocol, and a driver that plays a game out.
+"""Computer players: the ``Player`` protocol, the levels, hints, and a driver that plays a game out.
 
 A player sees a ``SeatView`` (never the ``Game``) and a random generator it must use for
 every random choice, so the same seed and view always give the same move.
+
+The levels: ``random`` (uniform among legal moves), ``easy`` (the heuristic without card
+counting, bag sense or score sense, and rougher bids), ``normal`` (the heuristic: the nine
+strategy tips as code), ``hard`` (search with a small budget) and ``expert`` (search with
+the default budget, well under a second a move).
 """
 
 from __future__ import annotations
@@ -11,12 +16,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from spades.bots.heuristic import HeuristicPlayer
+from spades.bots.search import SearchPlayer
 from spades.cards import cards_of
 from spades.errors import SpadesError
 from spades.game import Game, Phase, SeatView
 from spades.moves import Draw, Look, MakeBid, Move, PassCards, Play
 
-__all__ = ["LEVELS", "Hint", "Player", "RandomPlayer", "hint", "make_player", "play_out"]
+__all__ = [
+    "LEVELS",
+    "HeuristicPlayer",
+    "Hint",
+    "Player",
+    "RandomPlayer",
+    "SearchPlayer",
+    "hint",
+    "make_player",
+    "play_out",
+]
 
 
 class Player(Protocol):
@@ -84,14 +101,33 @@ class Hint:
     reason: str
 
 
+EXPERT_BUDGET = (400, 0.35)
+"""The expert's default budget per decision: (samples, seconds), whichever runs out first."""
+HARD_BUDGET = (40, 0.05)
+"""The hard level's smaller budget."""
+
+
 def make_player(level: str = "normal", *, bid_nil: bool = True) -> Player:
     """A computer player of a named level; ``bid_nil=False`` stops it bidding nil."""
-    if level not in LEVELS:
-        raise SpadesError(f"Unknown player level {level!r}: choose one of {', '.join(LEVELS)}.")
-    return RandomPlayer()
+    if level == "random":
+        return RandomPlayer()
+    if level == "easy":
+        return HeuristicPlayer("easy", bid_nil=bid_nil, careful=False)
+    if level == "normal":
+        return HeuristicPlayer("normal", bid_nil=bid_nil)
+    if level in ("hard", "expert"):
+        samples, seconds = HARD_BUDGET if level == "hard" else EXPERT_BUDGET
+        return SearchPlayer(level, samples=samples, seconds=seconds, bid_nil=bid_nil)
+    raise SpadesError(f"Unknown player level {level!r}: choose one of {', '.join(LEVELS)}.")
 
 
 def hint(view: SeatView, level: str = "normal", seed: int = 0) -> Hint:
-    """The move a player of this level would make in the seat, and why."""
-    move = make_player(level).choose(view, random.Random(seed))
-    return Hint(move, "A legal move.")
+    """The move a player of this level would make in the seat, and one short sentence why."""
+    if view.turn != view.seat or view.phase not in (Phase.BID, Phase.PASS, Phase.PLAY, Phase.DRAW):
+        raise SpadesError("There is nothing for this seat to do now, so there is no hint.")
+    player = make_player(level)
+    rng = random.Random(seed)
+    if isinstance(player, HeuristicPlayer | SearchPlayer):
+        move, why = player.decide(view, rng)
+        return Hint(move, why)
+    return Hint(player.choose(view, rng), "A random legal move.")

@@ -1,0 +1,325 @@
+"""Duplicate matches between computer players, and the statistics that measure them.
+
+Each deal is played at two tables with the seats swapped (at ``n`` tables, one per seat, for
+2 and 3 players), so the luck of the cards cancels. A deal is a whole game by default (every
+hand of it replays at each table, since a deal number fixes every shuffle), or a fixed number
+of hands with ``hands=``. The headline figure is the mean score margin per hand of side A
+over side B, with a 95% confidence interval over the deals.
+
+>>> result = run_match(("random", "random"), ("normal", "normal"), deals=2, hands=1)
+>>> result.deals, result.hands > 0, result.margin < 0
+(2, True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, TextIO
+
+from spades.bots import LEVELS, Player, make_player
+from spades.errors import SpadesError
+from spades.game import Game, Phase, SeatView
+from spades.moves import Move
+from spades.rules import Rules, find_preset
+
+__all__ = ["MatchResult", "SideStats", "format_table", "progress_bar", "run_match"]
+
+GAME_HAND_CAP = 40
+"""A whole-game deal stops after this many hands even if nobody has won."""
+
+
+@dataclass
+class SideStats:
+    """What one side's players did over a match."""
+
+    players: tuple[str, ...]
+    games_won: int = 0
+    games: int = 0
+    contracts: int = 0
+    made: int = 0
+    set: int = 0
+    nils: int = 0
+    nils_made: int = 0
+    blind_nils: int = 0
+    blind_nils_made: int = 0
+    bags: int = 0
+    hands: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    times: list[float] = field(default_factory=list, repr=False)
+
+    @property
+    def nil_rate(self) -> float:
+        """The share of nil bids (blind ones included) that succeeded."""
+        total = self.nils + self.blind_nils
+        return (self.nils_made + self.blind_nils_made) / total if total else 0.0
+
+    @property
+    def bags_per_hand(self) -> float:
+        """Bags taken per hand played."""
+        return self.bags / self.hands if self.hands else 0.0
+
+    @property
+    def mean_ms(self) -> float:
+        """Average decision time in milliseconds."""
+        return 1000 * self.seconds / self.decisions if self.decisions else 0.0
+
+    @property
+    def p95_ms(self) -> float:
+        """95th percentile of the decision time, in milliseconds."""
+        if not self.times:
+            return 0.0
+        ordered = sorted(self.times)
+        return 1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+    def merge(self, other: SideStats) -> None:
+        """Add another deal's counts to these."""
+        for name in ("games_won", "games", "contracts", "made", "set", "nils", "nils_made",
+                     "blind_nils", "blind_nils_made", "bags", "hands", "decisions", "seconds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.times += other.times
+
+    def summary(self) -> dict[str, Any]:
+        """The figures as JSON-ready values."""
+        out = {k: v for k, v in asdict(self).items() if k != "times"}
+        out |= {"players": list(self.players), "nil_rate": self.nil_rate,
+                "bags_per_hand": self.bags_per_hand, "mean_ms": self.mean_ms, "p95_ms": self.p95_ms}
+        return out
+
+
+@dataclass
+class MatchResult:
+    """A finished duplicate match: the margin per hand of A over B, and each side's figures."""
+
+    rules: Rules
+    deals: int
+    hands: int
+    margin: float
+    """Mean score margin per hand of side A over side B (over deals)."""
+    ci95: float
+    """Half-width of the 95% confidence interval of ``margin``."""
+    a: SideStats
+    b: SideStats
+
+    def to_dict(self) -> dict[str, Any]:
+        """The same figures as the table, for scripts."""
+        return {"rules": self.rules.to_dict(), "deals": self.deals, "hands": self.hands,
+                "margin_per_hand": self.margin, "ci95": self.ci95,
+                "ci95_low": self.margin - self.ci95, "ci95_high": self.margin + self.ci95,
+                "a": self.a.summary(), "b": self.b.summary()}
+
+
+class _Timed:
+    """A player wrapper that records how long each decision takes."""
+
+    def __init__(self, player: Player, stats: SideStats) -> None:
+        self.player = player
+        self.name = player.name
+        self.stats = stats
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        start = time.perf_counter()
+        move = self.player.choose(view, rng)
+        spent = time.perf_counter() - start
+        self.stats.decisions += 1
+        self.stats.seconds += spent
+        self.stats.times.append(spent)
+        return move
+
+
+def _layouts(rules: Rules) -> list[list[bool]]:
+    """Per table, which seats side A takes: swapped partnerships, or A in each seat in turn."""
+    n = rules.players
+    if n == 4:
+        a = [s % 2 == 0 for s in range(4)]
+        return [a, [not x for x in a]]
+    return [[s == t for s in range(n)] for t in range(n)]
+
+
+_PLAYERS: dict[tuple[str, bool], Player] = {}
+
+
+def _player(level: str, bid_nil: bool) -> Player:
+    """One player per level and process (the search players keep their tables)."""
+    key = (level, bid_nil)
+    if key not in _PLAYERS:
+        _PLAYERS[key] = make_player(level, bid_nil=bid_nil)
+    return _PLAYERS[key]
+
+
+def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]
+               ) -> tuple[float, int, SideStats, SideStats]:
+    """Play one deal at every table; return (margin, hands, A's stats, B's stats)."""
+    rules, a_levels, b_levels, deal, hands, bid_nil = job
+    stats = {True: SideStats(a_levels), False: SideStats(b_levels)}
+    margin = 0.0
+    played = 0
+    for layout in _layouts(rules):
+        seats: list[Player] = []
+        count = {True: 0, False: 0}
+        for s in range(rules.players):
+            side_a = layout[s]
+            levels = a_levels if side_a else b_levels
+            seats.append(_Timed(_player(levels[count[side_a] % len(levels)], bid_nil), stats[side_a]))
+            count[side_a] += 1
+        game = Game(rules, deal=deal)
+        _play(game, seats, deal, hands)
+        sides_a = {rules.side_of(s) for s in range(rules.players) if layout[s]}
+        sides_b = {rules.side_of(s) for s in range(rules.players) if not layout[s]}
+        for result in game.history:
+            played += 1
+            pts = result.score.points
+            margin += (sum(pts[i] for i in sides_a) / len(sides_a)
+                       - sum(pts[i] for i in sides_b) / len(sides_b))
+            for side in result.score.sides:
+                st = stats[side.side in sides_a]
+                st.hands += 1
+                st.bags += side.bags_added
+                if side.contract > 0:
+                    st.contracts += 1
+                    st.made += side.made
+                    st.set += not side.made
+                for nil in side.nils:
+                    if nil.blind:
+                        st.blind_nils += 1
+                        st.blind_nils_made += nil.made
+                    else:
+                        st.nils += 1
+                        st.nils_made += nil.made
+        if hands is None:
+            for side_a, sides in ((True, sides_a), (False, sides_b)):
+                stats[side_a].games += 1
+                stats[side_a].games_won += game.winner in sides
+    return margin / played if played else 0.0, played, stats[True], stats[False]
+
+
+def _play(game: Game, seats: Sequence[Player], deal: int, hands: int | None) -> None:
+    """Play the deal's game out: a fixed number of hands, or to the end (capped)."""
+    rngs = [random.Random(deal * 10 + s) for s in range(game.players)]
+    limit = GAME_HAND_CAP if hands is None else hands
+    while game.phase is not Phase.GAME_OVER:
+        if game.phase is Phase.HAND_OVER:
+            if len(game.history) >= limit:
+                return
+            game.next_hand()
+            continue
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, seats[seat].choose(game.view(seat), rngs[seat]))
+
+
+def _check_levels(levels: Sequence[str]) -> tuple[str, ...]:
+    """The levels as a tuple, each checked."""
+    for level in levels:
+        if level not in LEVELS:
+            raise SpadesError(f"Unknown player level {level!r}: choose one of {', '.join(LEVELS)}.")
+    if not levels:
+        raise SpadesError("Each side needs at least one player level.")
+    return tuple(levels)
+
+
+def run_match(
+    a: Sequence[str],
+    b: Sequence[str],
+    *,
+    rules: Rules | None = None,
+    deals: int = 100,
+    seed: int = 1,
+    hands: int | None = None,
+    jobs: int = 1,
+    bid_nil: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchResult:
+    """Play a duplicate match of side A's levels against side B's (one level each seat, in turn).
+
+    ``hands`` None plays whole games; a number plays that many hands per deal. ``jobs`` > 1
+    spreads the deals over that many processes. ``progress(done, total)`` is called per deal.
+    """
+    rules = rules or find_preset("standard")
+    a_levels, b_levels = _check_levels(a), _check_levels(b)
+    if deals < 1:
+        raise SpadesError("Play at least one deal.")
+    if hands is not None and hands < 1:
+        raise SpadesError("Play at least one hand per deal.")
+    if jobs < 1:
+        raise SpadesError("--jobs is at least 1.")
+    base = seed * 1_000_003
+    work = [(rules, a_levels, b_levels, base + i + 1, hands, bid_nil) for i in range(deals)]
+    sa, sb = SideStats(a_levels), SideStats(b_levels)
+    margins: list[float] = []
+    total_hands = 0
+    for done, (m, played, da, db) in enumerate(_results(work, jobs), 1):
+        margins.append(m)
+        total_hands += played
+        sa.merge(da)
+        sb.merge(db)
+        if progress is not None:
+            progress(done, deals)
+    mean = sum(margins) / len(margins)
+    var = sum((x - mean) ** 2 for x in margins) / (len(margins) - 1) if len(margins) > 1 else 0.0
+    return MatchResult(rules, deals, total_hands, mean, 1.96 * math.sqrt(var / len(margins)), sa, sb)
+
+
+def _results(work: list[tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]],
+             jobs: int) -> Iterator[tuple[float, int, SideStats, SideStats]]:
+    if jobs == 1:
+        yield from map(_play_deal, work)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap_unordered(_play_deal, work)
+
+
+def progress_bar(stream: TextIO = sys.stderr) -> Callable[[int, int], None]:
+    """A progress callback that draws a bar on a terminal stream."""
+    start = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        spent = time.perf_counter() - start
+        left = spent / done * (total - done)
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals, "
+                     f"{spent:.0f}s, {left:.0f}s left ")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def format_table(result: MatchResult) -> str:
+    """The match as a plain-text table: margin with its interval, then a row per figure."""
+    a, b = result.a, result.b
+    lines = [
+        f"{result.deals} duplicate deals, {result.hands} hands, rules {result.rules.name}",
+        f"margin per hand, A - B: {result.margin:+.1f}  "
+        f"(95% CI {result.margin - result.ci95:+.1f} .. {result.margin + result.ci95:+.1f})",
+        "",
+        f"{'':24}{'A: ' + '+'.join(a.players):>22}{'B: ' + '+'.join(b.players):>22}",
+    ]
+
+    def row(label: str, fa: str, fb: str) -> None:
+        lines.append(f"{label:24}{fa:>22}{fb:>22}")
+
+    def pct(x: int, y: int) -> str:
+        return f"{x}/{y} ({100 * x / y:.0f}%)" if y else "0/0"
+
+    if a.games or b.games:
+        row("games won", pct(a.games_won, a.games), pct(b.games_won, b.games))
+    row("bids made", pct(a.made, a.contracts), pct(b.made, b.contracts))
+    row("bids set", pct(a.set, a.contracts), pct(b.set, b.contracts))
+    row("nil bids made", pct(a.nils_made, a.nils), pct(b.nils_made, b.nils))
+    row("nil bids per 100 hands", f"{100 * a.nils / max(1, a.hands):.1f}",
+        f"{100 * b.nils / max(1, b.hands):.1f}")
+    row("blind nils made", pct(a.blind_nils_made, a.blind_nils), pct(b.blind_nils_made, b.blind_nils))
+    row("bags per hand", f"{a.bags_per_hand:.2f}", f"{b.bags_per_hand:.2f}")
+    row("decision ms, mean", f"{a.mean_ms:.1f}", f"{b.mean_ms:.1f}")
+    row("decision ms, p95", f"{a.p95_ms:.1f}", f"{b.p95_ms:.1f}")
+    return "\n".join(lines)
+

@@ -1,0 +1,450 @@
+"""The search player: sample the unseen cards, play each sample out fast, keep the best move.
+
+For a card (or a bid) it deals the cards it cannot see into the other hands, consistently with
+what the seat has seen (cards played, voids shown, cards it passed, and the bids as soft
+evidence), plays every sample out with a fast bit-mask policy, and picks the move whose
+expected outcome is best: the side's score change minus the opponents', with bags, nils,
+sets and the game situation (a side about to win or lose) counted. It stops at a sample or
+time budget.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from spades.bots.heuristic import HeuristicPlayer
+from spades.bots.knowledge import estimate_tricks, is_nil, nil_danger
+from spades.cards import Card, cards_of
+from spades.game import Phase, SeatView, legal_play_mask, trick_winner
+from spades.moves import MakeBid, Move, Play
+from spades.rules import FailedNilTricks, FirstLead, Rules
+from spades.scoring import Bid, game_winner, score_hand
+
+__all__ = ["SearchPlayer", "sample_hands"]
+
+SPADE = 3
+WIN_VALUE = 300.0
+"""What winning (or losing) the game is worth, in points, when a hand would end it."""
+
+
+def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
+    """One deal of the unseen cards into the other seats' hands, consistent with the view.
+
+    Each seat gets as many cards as it still holds; nobody gets a suit it has shown out of;
+    cards this seat passed to its partner stay with the partner. Cards left over are set aside
+    (the 3-player spare card, the 2-player discards).
+    """
+    r = view.rules
+    spec = r.deck_spec
+    n = r.players
+    played_by = [0] * n
+    for t in view.tricks:
+        for s, _ in t.cards:
+            played_by[s] += 1
+    for s, _ in view.trick:
+        played_by[s] += 1
+    hands = [0] * n
+    hands[view.seat] = view.hand
+    partner = r.partner(view.seat)
+    fixed = view.passed & view.unseen if partner is not None else 0
+    pool_all = view.unseen & ~fixed
+    needs = {s: r.hand_size - played_by[s] for s in range(n) if s != view.seat}
+    if partner is not None:
+        hands[partner] = fixed
+        needs[partner] -= fixed.bit_count()
+    allowed = {}
+    for s in needs:
+        banned = 0
+        for suit in range(4):
+            if view.voids[s] >> suit & 1:
+                banned |= spec.suit_masks[suit]
+        allowed[s] = pool_all & ~banned
+    order = sorted(needs, key=lambda s: allowed[s].bit_count() - needs[s])
+    for attempt in range(12):
+        pool = pool_all
+        out = dict.fromkeys(needs, 0)
+        ok = True
+        for s in order:
+            choices = list(cards_of(pool & (allowed[s] if attempt < 11 else pool_all)))
+            if len(choices) < needs[s]:
+                ok = False
+                break
+            for c in rng.sample(choices, needs[s]):
+                out[s] |= 1 << c
+            pool &= ~out[s]
+        if ok:
+            for s, m in out.items():
+                hands[s] |= m
+            return hands
+        rng.shuffle(order)
+    raise AssertionError("unreachable: the last attempt ignores voids and always fits")
+
+
+def _bid_weight(rules: Rules, bids: Sequence[Bid | None], original: Sequence[int], seat: int) -> float:
+    """How well sampled hands fit the bids made: the soft evidence the bids give."""
+    logw = 0.0
+    for s, bid in enumerate(bids):
+        if s == seat or bid is None:
+            continue
+        if is_nil(rules, bid):
+            if not bid.blind:
+                logw -= nil_danger(rules, original[s]) ** 2 / 2.0
+        elif not bid.ten_for_two_hundred:
+            logw -= (estimate_tricks(rules, original[s]) - bid.tricks) ** 2 / 4.5
+    return math.exp(logw)
+
+
+class _Sim:
+    """A fast playout of the rest of a hand, with bit masks, under a fixed policy for all."""
+
+    def __init__(self, rules: Rules) -> None:
+        spec = rules.deck_spec
+        self.rules = rules
+        self.suit_of = spec.suit_of
+        self.power = spec.power
+        self.suit_masks = spec.suit_masks
+        self.trumps = spec.trumps
+        self.n = rules.players
+        self.partner = [rules.partner(s) for s in range(self.n)]
+        self.side = [rules.side_of(s) for s in range(self.n)]
+        self.seats = [rules.seats_of(t) for t in range(rules.sides)]
+        cards = list(cards_of(spec.cards))
+        self.order = sorted(cards, key=lambda c: spec.power[c] * 4 + spec.suit_of[c])
+        self.higher = [0] * 54
+        for c in cards:
+            for d in cards:
+                if spec.suit_of[d] == spec.suit_of[c] and spec.power[d] > spec.power[c]:
+                    self.higher[c] |= 1 << d
+        self.contract_nil = rules.failed_nil_tricks is FailedNilTricks.CONTRACT
+
+    def lowest(self, mask: int) -> int:
+        """The lowest-powered card of a mask."""
+        for c in self.order:
+            if mask >> c & 1:
+                return c
+        raise ValueError("empty mask")
+
+    def highest(self, mask: int) -> int:
+        """The highest-powered card of a mask."""
+        for c in reversed(self.order):
+            if mask >> c & 1:
+                return c
+        raise ValueError("empty mask")
+
+    def needs(self, bids: Sequence[Bid | None], won: Sequence[int]) -> list[int]:
+        """Tricks each side still needs (a side with no bids always wants tricks)."""
+        out = []
+        for seats in self.seats:
+            contract = counted = 0
+            for s in seats:
+                bid = bids[s]
+                if bid is None:
+                    contract = 99
+                elif is_nil(self.rules, bid):
+                    counted += won[s] if self.contract_nil else 0
+                else:
+                    contract = 10 if bid.ten_for_two_hundred else contract + bid.tricks
+                    counted += won[s]
+            out.append(contract - counted)
+        return out
+
+    def choose(self, seat: int, hand: int, legal: int, trick: list[tuple[int, int]], best_seat: int,
+               best: int, others: int, nils: list[bool], won: list[int], need: int) -> int:
+        """The fast policy's card for a seat."""
+        trumps = self.trumps
+        p = self.partner[seat]
+        nil_me = nils[seat] and won[seat] == 0
+        p_nil = p is not None and nils[p] and won[p] == 0
+        if not trick:
+            side = legal & ~trumps or legal
+            if nil_me:
+                return self.lowest(side)
+            if p_nil:
+                return self.highest(side)
+            if need > 0:
+                for c in reversed(self.order):
+                    if side >> c & 1 and not self.higher[c] & others and self.suit_of[c] != SPADE:
+                        return c
+                spades = legal & trumps
+                if spades and others & trumps:
+                    top = self.highest(spades)
+                    if not self.higher[top] & others:
+                        return top
+            return self.lowest(side)
+        winners = legal & (self.higher[best] | (trumps if self.suit_of[best] != SPADE else 0))
+        losers = legal & ~winners
+        last = len(trick) == self.n - 1
+        if nil_me:
+            if losers:
+                return self.highest(losers)
+            return self.highest(winners) if last else self.lowest(winners)
+        if p_nil and winners:
+            if all(s != p for s, _ in trick):
+                return self.highest(winners)
+            if best_seat == p:
+                return self.lowest(winners)
+        if losers and best_seat != seat and nils[best_seat] and won[best_seat] == 0 and (
+                self.side[best_seat] != self.side[seat]):
+            return self.lowest(losers)
+        if need > 0:
+            if best_seat == p and (last or not self.higher[best] & others):
+                return self.lowest(losers & ~trumps or losers or legal)
+            if winners:
+                if last:
+                    return self.lowest(winners)
+                for c in self.order:
+                    if winners >> c & 1 and not self.higher[c] & others:
+                        return c
+                return self.highest(winners)
+            return self.lowest(legal & ~trumps or legal)
+        if losers:
+            return self.highest(losers)
+        return self.highest(winners) if last else self.lowest(winners)
+
+    def play(self, hands: list[int], bids: Sequence[Bid | None], won: list[int], seat: int,
+             trick: list[tuple[int, int]], broken: bool, first: bool, opening: int | None) -> list[int]:
+        """Play the hand out from this position, ``seat`` to move; return the tricks each seat won."""
+        n = self.n
+        rules = self.rules
+        suit_of = self.suit_of
+        nils = [is_nil(rules, b) for b in bids]
+        tricks_left = hands[seat].bit_count()
+        while tricks_left:
+            cards = [c for _, c in trick]
+            if trick:
+                led = suit_of[trick[0][1]]
+                best_seat, best = trick[0]
+                for s, c in trick[1:]:
+                    sc, sb = suit_of[c], suit_of[best]
+                    if (self.power[c] > self.power[best]) if sc == sb else (sc == SPADE or (
+                            sb != SPADE and sc == led)):
+                        best_seat, best = s, c
+            else:
+                best_seat, best = seat, -1
+            hand = hands[seat]
+            legal = legal_play_mask(rules, hand, cards, broken, first, opening)
+            others = 0
+            for s in range(n):
+                if s != seat:
+                    others |= hands[s]
+            needs = self.needs(bids, won)
+            card = self.choose(seat, hand, legal, trick, best_seat, best, others, nils, won,
+                               needs[self.side[seat]])
+            hands[seat] = hand & ~(1 << card)
+            if suit_of[card] == SPADE:
+                broken = True
+            trick.append((seat, card))
+            if len(trick) == n:
+                led = suit_of[trick[0][1]]
+                best_seat, best = trick[0]
+                for s, c in trick[1:]:
+                    sc, sb = suit_of[c], suit_of[best]
+                    if (self.power[c] > self.power[best]) if sc == sb else (sc == SPADE or (
+                            sb != SPADE and sc == led)):
+                        best_seat, best = s, c
+                won[best_seat] += 1
+                trick = []
+                first = False
+                seat = best_seat
+                tricks_left -= 1
+            else:
+                seat = (seat + 1) % n
+        return won
+
+
+class SearchPlayer:
+    """Flat Monte Carlo search over sampled deals; ``samples`` and ``seconds`` bound each decision."""
+
+    def __init__(self, name: str = "expert", *, samples: int = 200, seconds: float = 0.5,
+                 bid_nil: bool = True) -> None:
+        self.name = name
+        self.samples = samples
+        self.seconds = seconds
+        self.bid_nil = bid_nil
+        self.heuristic = HeuristicPlayer(name, bid_nil=bid_nil)
+        self._sims: dict[Rules, _Sim] = {}
+
+    def _sim(self, rules: Rules) -> _Sim:
+        sim = self._sims.get(rules)
+        if sim is None:
+            sim = self._sims[rules] = _Sim(rules)
+        return sim
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        """The searched move for the seat."""
+        return self.decide(view, rng)[0]
+
+    def decide(self, view: SeatView, rng: random.Random) -> tuple[Move, str]:
+        """The move and one short sentence saying why."""
+        base, why = self.heuristic.decide(view, rng)
+        if view.phase is Phase.PLAY and view.legal_plays & (view.legal_plays - 1):
+            return self._search_play(view, rng, base, why)
+        if view.phase is Phase.BID and isinstance(base, MakeBid) and len(view.legal_bids) > 1:
+            return self._search_bid(view, rng, base, why)
+        return base, why
+
+    def _value(self, view: SeatView, bids: Sequence[Bid | None], won: Sequence[int]) -> float:
+        """The outcome of a hand for the seat's side: its score change minus the others', in points,
+        with bags costed for the future and a game won or lost counted."""
+        r = view.rules
+        no_bids = all(b is None for b in bids)
+        full = [b if b is not None else Bid(1) for b in bids]
+        hs = score_hand(r, full, won, view.bags, no_bids=no_bids)
+        near_end = max(view.scores) >= r.target - 150
+        per_bag = r.bag_penalty / r.bag_limit
+        vals = []
+        for s in hs.sides:
+            if near_end:  # the penalties of this hand are real, later ones may never come
+                vals.append(s.points - 0.5 * per_bag * s.bags_added)
+            else:  # every bag costs its share of the penalty
+                vals.append(s.points + s.penalty_points - per_bag * s.bags_added)
+        mine = r.side_of(view.seat)
+        new = [a + s.points for a, s in zip(view.scores, hs.sides, strict=True)]
+        value = vals[mine] - sum(v for i, v in enumerate(vals) if i != mine) / (len(vals) - 1)
+        winner = game_winner(r, new)
+        if winner is not None:
+            value += WIN_VALUE if winner == mine else -WIN_VALUE
+        return value
+
+    def _deals(self, view: SeatView, rng: random.Random) -> list[int]:
+        """A sample of the other hands, the best fit to the bids out of a few tries."""
+        n = view.rules.players
+        if not any(b is not None for s, b in enumerate(view.bids) if s != view.seat):
+            return sample_hands(view, rng)
+        played = [0] * n
+        for t in view.tricks:
+            for s, c in t.cards:
+                played[s] |= 1 << c
+        for s, c in view.trick:
+            played[s] |= 1 << c
+        best, best_w = sample_hands(view, rng), -1.0
+        for _ in range(3):
+            hands = sample_hands(view, rng)
+            w = _bid_weight(view.rules, view.bids, [h | p for h, p in zip(hands, played, strict=True)],
+                            view.seat) * rng.random()
+            if w > best_w:
+                best, best_w = hands, w
+        return best
+
+    def _search_play(self, view: SeatView, rng: random.Random, base: Move, why: str) -> tuple[Move, str]:
+        sim = self._sim(view.rules)
+        candidates = list(cards_of(view.legal_plays))
+        totals = dict.fromkeys(candidates, 0.0)
+        start = time.perf_counter()
+        first = not view.tricks
+        n = view.rules.players
+        spec = view.rules.deck_spec
+        done = 0
+        while done < self.samples and (done < 8 or time.perf_counter() - start < self.seconds):
+            hands = self._deals(view, rng)
+            for card in candidates:
+                h = list(hands)
+                h[view.seat] &= ~(1 << card)
+                trick = [(s, int(c)) for s, c in view.trick] + [(view.seat, card)]
+                broken = view.broken or sim.suit_of[card] == SPADE
+                won = list(view.tricks_won)
+                if len(trick) < n:
+                    nxt, still_first = (view.seat + 1) % n, first
+                else:
+                    nxt, still_first = trick_winner(spec, trick), False
+                    won[nxt] += 1
+                    trick = []
+                if h[nxt]:
+                    won = sim.play(h, view.bids, won, nxt, trick, broken, still_first, view.opening_card)
+                totals[card] += self._value(view, view.bids, won)
+            done += 1
+        assert isinstance(base, Play)
+        totals[base.card] += 0.5 * done  # ties go to the heuristic's card
+        best = max(candidates, key=lambda c: totals[c])
+        if best == base.card:
+            return base, why
+        mean = (totals[best] - totals[base.card]) / done
+        return Play(Card(best)), (f"In {done} simulated deals the {Card(best).name} scores best, "
+                                  f"{mean:.0f} points more than the {base.card.name}.")
+
+    def _search_bid(self, view: SeatView, rng: random.Random, base: MakeBid, why: str) -> tuple[Move, str]:
+        r = view.rules
+        sim = self._sim(r)
+        legal = view.legal_bids
+        mid = base.bid.tricks
+        candidates = [b for b in legal if not b.blind and not b.ten_for_two_hundred and (
+            abs(b.tricks - mid) <= 1 and (not is_nil(r, b) or is_nil(r, base.bid)))]
+        if self.bid_nil and not is_nil(r, base.bid):
+            nil = next((b for b in legal if is_nil(r, b) and not b.blind), None)
+            if nil is not None and nil_danger(r, view.hand, r.nil_pass if r.has_partners else 0) <= 2.0:
+                candidates.append(nil)
+        if base.bid not in candidates:
+            candidates.append(base.bid)
+        if len(candidates) == 1:
+            return base, why
+        totals = dict.fromkeys(candidates, 0.0)
+        start = time.perf_counter()
+        done = 0
+        order = [(view.dealer + 1 + i) % r.players for i in range(r.players)]
+        while done < self.samples and (done < 8 or time.perf_counter() - start < self.seconds):
+            hands = self._deals(view, rng)
+            for bid in candidates:
+                bids = list(view.bids)
+                bids[view.seat] = bid
+                for s in order:
+                    if bids[s] is None:
+                        bids[s] = self._guess_bid(r, hands[s], bids, s)
+                h = list(hands)
+                self._exchange(sim, h, bids)
+                opening = self._opening(r, h)
+                leader = order[0] if opening is None else next(s for s in order if h[s] >> opening & 1)
+                if r.first_lead is FirstLead.DEALER:
+                    leader = view.dealer
+                won = sim.play(h, bids, [0] * r.players, leader, [], False, True, opening)
+                totals[bid] += self._value(view, bids, won)
+            done += 1
+        totals[base.bid] += 0.5 * done
+        best = max(candidates, key=lambda b: totals[b])
+        if best == base.bid:
+            return base, why
+        gain = (totals[best] - totals[base.bid]) / done
+        return MakeBid(best), (f"In {done} simulated deals bidding {best} scores best, "
+                               f"{gain:.0f} points more than {base.bid}.")
+
+    def _guess_bid(self, rules: Rules, hand: int, bids: list[Bid | None], seat: int) -> Bid:
+        """A quick bid for a sampled hand that has not bid yet."""
+        partner = rules.partner(seat)
+        if (self.bid_nil and rules.nil_value and partner is not None and not is_nil(rules, bids[partner])
+                and is_nil(rules, Bid(0)) and nil_danger(rules, hand, rules.nil_pass) <= 1.0):
+            return Bid(0)
+        return Bid(max(1, min(rules.max_bid, int(estimate_tricks(rules, hand) + 0.5))))
+
+    def _exchange(self, sim: _Sim, hands: list[int], bids: Sequence[Bid | None]) -> None:
+        """The nil passes of the hand, as the heuristic makes them: worst cards to the partner, low back."""
+        r = sim.rules
+        if not r.has_partners:
+            return
+        for side in (0, 1):
+            nil_seats = [s for s in r.seats_of(side) if is_nil(r, bids[s])]
+            if len(nil_seats) != 1:
+                continue
+            s = nil_seats[0]
+            bid = bids[s]
+            assert bid is not None
+            k = r.blind_nil_pass if bid.blind else r.nil_pass
+            if not k:
+                continue
+            p = (s + 2) % 4
+            give = take = 0
+            for _ in range(k):
+                give |= 1 << sim.highest(hands[s] & ~give)
+                take |= 1 << sim.lowest(hands[p] & ~take)
+            hands[s] = hands[s] & ~give | take
+            hands[p] = hands[p] & ~take | give
+
+    def _opening(self, rules: Rules, hands: list[int]) -> int | None:
+        """The card that must open the hand under the two-of-clubs rule, else None."""
+        if rules.first_lead is not FirstLead.TWO_OF_CLUBS:
+            return None
+        held = 0
+        for h in hands:
+            held |= h & rules.deck_spec.suit_masks[0]
+        return (held & -held).bit_length() - 1 if held else None
