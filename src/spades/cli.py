@@ -109,6 +109,22 @@ def _cmd_sheets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from spades.arena import format_table, progress_bar, run_match
+
+    rules = _rules_from_args(args)
+    result = run_match(args.a.split("+"), args.b.split("+"), rules=rules, deals=args.deals,
+                       seed=args.seed, hands=args.hands, jobs=args.jobs, bid_nil=not args.no_nil,
+                       progress=None if args.quiet else progress_bar())
+    print(format_table(result))
+    if args.json:
+        try:
+            args.json.write_text(json.dumps(result.to_dict(), indent=2) + "\n")
+        except OSError as e:
+            raise SpadesError(f"Cannot write {args.json}: {e}") from None
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="spades", description="Spades: play, score, and test bots.")
@@ -129,6 +145,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=Path,
                    help="fill the score sheet from a game saved by 'spades score --file'")
     p.set_defaults(func=_cmd_sheets)
+    p = sub.add_parser("arena", help="a duplicate match between computer players, with statistics")
+    p.add_argument("a", help="side A's level (random, easy, normal, hard, expert); 'expert+normal' mixes")
+    p.add_argument("b", help="side B's level, as for A")
+    p.add_argument("--deals", type=int, default=100, help="duplicate deals to play (default 100)")
+    p.add_argument("--hands", type=int, default=None,
+                   help="hands per deal (default: a whole game per deal)")
+    p.add_argument("--seed", type=int, default=1, help="picks the deal numbers (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
+    p.add_argument("--no-nil", action="store_true", help="bots never bid nil (as the seed's game)")
+    p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_rules_arguments(p)
+    p.set_defaults(func=_cmd_arena)
     return parser
 
 
