@@ -424,7 +424,7 @@ def status_text(game: ScoreGame) -> str:
         w = sheet.winner
         return f"{game.names[w]} win, {sheet.totals[w]} to {sheet.totals[1 - w]}."
     if sheet.tied:
-        return f"Level at {ta} with the game over: play one more hand."
+        return f"Level at {ta} at the end: one more hand decides it."
     return f"{a} {ta} ({_bags(ba)}), {b} {tb} ({_bags(bb)})."
 
 

@@ -1,0 +1,218 @@
+"""The scorekeeper page in a real headless Chromium, against a real server on a loopback port.
+
+Hands are entered through the page's own form, as a person at the table would.
+"""
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from spades.server.app import AppSettings, create_app
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--no-first-run", "--disable-sync"]
+THREE_HANDS = [("2 2 : 8", "3 3 : 5"), ("2 2 : 7", "nil 5 : 6"), ("3 2 : 8", "3 2 : 5")]
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("scorekeeper") / "db.sqlite3"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(AppSettings(db_path=db)), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser, base_url: str) -> Iterator[Page]:
+    context = browser.new_context(base_url=base_url)
+    pg = context.new_page()
+    pg.goto("/scorekeeper")
+    expect(pg.locator("body")).to_have_attribute("data-ready", "yes")
+    yield pg
+    context.close()
+
+
+def start(page: Page, names: tuple[str, str] = ("Us", "Them"), target: int = 500, **choices: str) -> None:
+    """Fill the new-game form and start."""
+    page.fill("input[name=name0]", names[0])
+    page.fill("input[name=name1]", names[1])
+    page.fill("input[name=target]", str(target))
+    for name, value in choices.items():
+        page.select_option(f"select[name={name}]", value)
+    page.click("[data-test=start]")
+    expect(page.locator("#game")).to_be_visible()
+
+
+def fill_team(page: Page, t: int, text: str) -> None:
+    """Enter a team's line written as the tests write it: "nil/3 5 : 7" is a nil broken with 3 tricks."""
+    bids, _, tricks = text.partition(":")
+    for p, bid in enumerate(bids.split()):
+        word, _, won = bid.partition("/")
+        page.select_option(f"[data-test=bid-{t}-{p}]", {"bn": "blind nil"}.get(word, word))
+        if "nil" in word or word == "bn":
+            page.set_checked(f"[data-test=kept-{t}-{p}]", not won)
+            page.fill(f"[data-test=niltricks-{t}-{p}]", won or "0")
+    page.fill(f"[data-test=tricks-{t}]", tricks.strip())
+
+
+def enter(page: Page, first: str, second: str) -> None:
+    """Enter one hand and wait until the server has scored it."""
+    rows = page.locator("#hands tbody tr").count()
+    fill_team(page, 0, first)
+    fill_team(page, 1, second)
+    page.click("[data-test=score-hand]")
+    expect(page.locator("#hands tbody tr")).to_have_count(rows + 1)
+
+
+def totals(page: Page) -> tuple[int, int]:
+    def read(sel: str) -> int:
+        return int(page.inner_text(sel).replace("−", "-"))
+    return read("[data-test=total-0]"), read("[data-test=total-1]")
+
+
+def column(page: Page, test: str) -> list[int]:
+    return [int(x.replace("−", "-")) for x in page.locator(f"[data-test={test}]").all_inner_texts()]
+
+
+def test_three_hands_reload_and_correct(page: Page) -> None:
+    start(page)
+    seen = []
+    for first, second in THREE_HANDS:
+        enter(page, first, second)
+        seen.append(totals(page))
+    assert seen == [(44, -60), (87, 91), (40, 141)]
+    assert page.inner_text("[data-test=total-1]") == "141"
+    expect(page.locator("[data-test=status]")).to_have_text("Us 40 (0 bags), Them 141 (1 bag).")
+    assert page.get_attribute("[data-test=plot-line-0]", "data-values") == "0,44,87,40"
+    assert page.get_attribute("[data-test=plot-line-1]", "data-values") == "0,-60,91,141"
+
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#hands tbody tr")).to_have_count(3)
+    assert totals(page) == (40, 141)
+
+    page.click("[data-test=edit-1]")
+    expect(page.locator("#hand-title")).to_have_text("Correcting hand 1")
+    assert page.input_value("[data-test=tricks-0]") == "8"
+    fill_team(page, 0, "2 2 : 7")
+    fill_team(page, 1, "3 3 : 6")
+    page.click("[data-test=score-hand]")
+    expect(page.locator("[data-test=total-0]")).to_have_text("139")
+    assert column(page, "row-total-0") == [43, 86, 139]
+    assert column(page, "row-total-1") == [60, 211, 261]
+    expect(page.locator("#hand-title")).to_have_text("Hand 4")
+
+    page.click("[data-test=remove-2]")
+    expect(page.locator("#hands tbody tr")).to_have_count(3)  # the first click only asks
+    page.click("[data-test=remove-2]")
+    expect(page.locator("#hands tbody tr")).to_have_count(2)
+    assert column(page, "row-total-0") == [43, 96]
+    page.reload()
+    expect(page.locator("#hands tbody tr")).to_have_count(2)
+    page.fill("[data-test=name-0]", "Ann & Bo")
+    page.press("[data-test=name-0]", "Tab")
+    expect(page.locator("[data-test=status]")).to_have_text("Ann & Bo 96 (6 bags), Them 110 (0 bags).")
+    expect(page.locator("[data-test=bid-0-0]")).to_have_attribute("aria-label", "Ann & Bo player 1 bid")
+
+
+def test_sample_scores_and_eight_plus_three_bags(page: Page) -> None:
+    start(page)
+    for bids, won in [("3 2", 5), ("3 2", 7), ("3 2", 8), ("4 3", 7), ("3 2", 4), ("2 2", 3)]:
+        enter(page, f"{bids} : {won}", f"1 1 : {13 - won}")
+    assert column(page, "points-0") == [50, 52, 53, 70, -50, -40]
+    page.click("[data-test=new-game]")
+    page.click("[data-test=new-game]")
+    start(page)
+    enter(page, "2 2 : 12", "1 1 : 1")
+    expect(page.locator("[data-test=bags-0]")).to_have_text("8 bags")
+    enter(page, "3 2 : 8", "3 2 : 5")
+    assert column(page, "points-0") == [48, -47]
+    expect(page.locator("[data-test=bags-0]")).to_have_text("1 bag")
+    assert "10 bags reached (-100)" in (page.get_attribute("[data-test=points-0] >> nth=1", "title") or "")
+
+
+@pytest.mark.parametrize(("reading", "total", "bags"), [
+    ("bags", -147, "3 bags"), ("contract", -48, "2 bags"), ("neither", -150, "0 bags")])
+def test_failed_nil_readings(page: Page, reading: str, total: int, bags: str) -> None:
+    start(page, failed_nil_tricks=reading)
+    enter(page, "nil/3 5 : 7", "3 3 : 6")
+    assert totals(page) == (total, 60)
+    expect(page.locator("[data-test=bags-0]")).to_have_text(bags)
+
+
+def test_impossible_hands_are_refused(page: Page) -> None:
+    start(page, blind_nil="200/100")
+    error = page.locator("[data-test=error]")
+    fill_team(page, 0, "2 2 : 8")
+    fill_team(page, 1, "3 3 : 6")
+    page.click("[data-test=score-hand]")
+    expect(error).to_have_text("Hand 1: The tricks add up to 8 + 6 = 14, not 13.")
+    fill_team(page, 0, "nil 4 : 7")
+    page.set_checked("[data-test=kept-0-0]", True)
+    page.fill("[data-test=niltricks-0-0]", "2")
+    page.click("[data-test=score-hand]")
+    expect(error).to_have_text("Hand 1: Us: a nil marked kept cannot have won 2 tricks.")
+    fill_team(page, 0, "bn 4 : 7")
+    page.click("[data-test=score-hand]")
+    expect(error).to_have_text("Hand 1: Us: blind nil is only for a team at least 100 points behind.")
+    page.select_option("[data-test=bid-0-0]", "")
+    page.click("[data-test=score-hand]")
+    expect(error).to_have_text("Choose both bids for Us.")
+    expect(page.locator("#hands tbody tr")).to_have_count(0)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#hands tbody tr")).to_have_count(0)
+
+
+def test_game_end_record_and_printables(page: Page, tmp_path: Path) -> None:
+    start(page, names=("North-South", "East-West"), target=130)
+    enter(page, "6 4 : 10", "2 1 : 3")
+    enter(page, "2 1 : 3", "6 4 : 10")
+    assert totals(page) == (130, 130)
+    status = page.locator("[data-test=status]")
+    expect(status).to_have_text("Level at 130 at the end: one more hand decides it.")
+    enter(page, "3 3 : 6", "4 3 : 7")
+    expect(page.locator("[data-test=status]")).to_have_text("East-West win, 200 to 190.")
+    expect(page.locator("#hand-form")).to_be_hidden()
+    for link in ("rule-sheet", "score-sheet"):
+        r = page.request.get(page.get_attribute(f"[data-test={link}]", "href") or "")
+        assert r.status == 200 and r.headers["content-type"] == "application/pdf"
+        assert r.body().startswith(b"%PDF-")
+    with page.expect_download() as download:
+        page.click("[data-test=print-game]")
+    saved = tmp_path / "game.pdf"
+    download.value.save_as(saved)
+    assert saved.read_bytes().startswith(b"%PDF-")
+    page.click("[data-test=keep]")
+    expect(page.locator("#setup")).to_be_visible()
+    record = page.locator("[data-test=record]")
+    expect(record).to_contain_text("North-South 190, East-West 200 (East-West won, 3 hands)")
+    page.reload()
+    expect(page.locator("[data-test=record]")).to_have_count(1)
+    start(page)
+    expect(page.locator("#hands tbody tr")).to_have_count(0)
