@@ -1,6 +1,8 @@
 """The scorekeeper: the reference's examples, corrections that rescore, and every refusal."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spades.rules import FailedNilTricks, NilRule, RenegePenalty, Rules
 from spades.scorekeeper import HandEntry, PlayerLine, ScoreGame, ScorekeeperError, TeamLine
@@ -138,3 +140,34 @@ def test_json_round_trip_and_bad_json() -> None:
         ScoreGame(Rules(partnerships=False))
     with pytest.raises(ScorekeeperError, match="There is no hand 4"):
         game.remove(4)
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> list[HandEntry]:
+    """Up to 12 plausible hands: numbers or nils, tricks that add up to 13, a nil's own tricks."""
+    out = []
+    for _ in range(draw(st.integers(0, 12))):
+        first = draw(st.integers(0, 13))
+        teams = []
+        for won in (first, 13 - first):
+            a = draw(st.sampled_from(["nil", *map(str, range(1, 7))]))
+            b = str(draw(st.integers(1, 6)))
+            nil = draw(st.integers(0, won)) if a == "nil" else 0
+            teams.append(TeamLine((PlayerLine.parse(f"{a}/{nil}" if nil else a), PlayerLine.parse(b)), won))
+        out.append(HandEntry((teams[0], teams[1])))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(hands())
+def test_totals_are_running_sums_and_bags_stay_under_the_limit(entries: list[HandEntry]) -> None:
+    game = ScoreGame(Rules(target=10_000))
+    for entry in entries:
+        game = game.add(entry)
+    rows = game.sheet().rows
+    for k, row in enumerate(rows):
+        assert row.totals == tuple(sum(r.score.points[s] for r in rows[:k + 1]) for s in (0, 1))
+        assert all(0 <= b < 10 for b in row.bags)
+    if rows:
+        assert game.remove(len(rows)).sheet().rows == rows[:-1]
+        assert game.correct(1, entries[0]).sheet() == game.sheet()

@@ -271,10 +271,6 @@ class ScoreGame:
         i = self._index(number)
         return self._checked(self.hands[:i] + self.hands[i + 1:])
 
-    def rename(self, names: tuple[str, str]) -> ScoreGame:
-        """The game with new team names."""
-        return replace(self, names=names)
-
     def _index(self, number: int) -> int:
         if not 1 <= number <= len(self.hands):
             raise ScorekeeperError(f"There is no hand {number}: the game has {len(self.hands)}.")
