@@ -188,6 +188,14 @@ def test_impossible_hands_are_refused(page: Page) -> None:
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     expect(page.locator("#hands tbody tr")).to_have_count(0)
 
+    # A saved game the server refuses (edited by hand, say) is set aside as a record, not lost.
+    nine = {"players": [{"bid": "3"}, {"bid": "3"}], "tricks": 9}
+    bad = {"records": [], "game": {"rules": {}, "names": ["A", "B"], "hands": [{"teams": [nine, nine]}]}}
+    page.evaluate("(g) => localStorage.setItem('spades.scorekeeper.v1', JSON.stringify(g))", bad)
+    page.reload()
+    expect(page.locator("#setup")).to_be_visible()
+    expect(page.locator("[data-test=record]")).to_contain_text("A 0, B 0 (unfinished, 1 hand)")
+
 
 def test_game_end_record_and_printables(page: Page, tmp_path: Path) -> None:
     start(page, names=("North-South", "East-West"), target=130)

@@ -327,12 +327,13 @@ function renderRecords() {
   state.records.forEach((rec, i) => {
     const [a, b] = rec.names;
     const who = rec.winner === null ? "unfinished" : `${rec.names[rec.winner]} won`;
+    const count = (rec.game.hands || []).length;
     const pdf = el("button", { type: "button" }, "Score sheet (PDF)");
     pdf.addEventListener("click", () => download(rec.game, "spades-game.pdf"));
     const drop = el("button", { type: "button" }, "Delete");
     drop.addEventListener("click", () => { state.records.splice(i, 1); save(); renderRecords(); });
     list.append(el("li", { "data-test": "record" },
-      `${rec.date}: ${a} ${num(rec.totals[0])}, ${b} ${num(rec.totals[1])} (${who}, ${(rec.game.hands || []).length} hands) `,
+      `${rec.date}: ${a} ${num(rec.totals[0])}, ${b} ${num(rec.totals[1])} (${who}, ${count} hand${count === 1 ? "" : "s"}) `,
       pdf, drop));
   });
 }
@@ -349,9 +350,10 @@ async function download(game, name) {
   }
 }
 
+/** Move the current game to the kept records (with its result, if the server scored it). */
 function keepRecord() {
-  state.records.unshift({ date: new Date().toISOString().slice(0, 10), names: state.game.names,
-    totals: sheet.totals, winner: sheet.winner, game: state.game });
+  state.records.unshift({ date: new Date().toISOString().slice(0, 10), names: state.game.names || ["?", "?"],
+    totals: sheet ? sheet.totals : [0, 0], winner: sheet ? sheet.winner : null, game: state.game });
   state.game = null;
   sheet = null;
   save();
@@ -405,11 +407,9 @@ async function init() {
     try {
       sheet = await (await post("/api/scorekeeper/score", state.game)).json();
       buildHandForm();
-    } catch (e) {  // a saved game the server refuses (another version): keep it as a record, start anew
-      state.records.unshift({ date: new Date().toISOString().slice(0, 10), names: state.game.names || ["?", "?"],
-        totals: [0, 0], winner: null, game: state.game });
-      state.game = null;
-      save();
+    } catch {  // a saved game the server refuses (another version): keep it as a record, start anew
+      sheet = null;
+      keepRecord();
     }
   }
   render();
