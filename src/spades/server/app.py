@@ -1,0 +1,111 @@
+"""Builds the FastAPI app: settings, the store, thin routers per resource, error mapping.
+
+>>> from spades.server.app import AppSettings, create_app
+>>> create_app(AppSettings(db_path=":memory:")).title
+'Spades'
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from spades.errors import SpadesError
+from spades.server.routes import games, meta, players
+from spades.server.scorekeeper import router as scorekeeper_router
+from spades.server.service import MoveRejected, NotFound, Service
+from spades.server.store import Store
+
+__all__ = ["STATIC_DIR", "AppSettings", "create_app", "default_db_path"]
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def default_db_path() -> Path:
+    """Where games and stats live: ``$SPADES_DB``, else a file in the user's data folder."""
+    env = os.environ.get("SPADES_DB")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("spades", appauthor=False)) / "spades.sqlite3"
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    """How the service is set up: the SQLite file that holds games, settings and stats."""
+
+    db_path: Path | str = field(default_factory=default_db_path)
+
+
+def create_app(settings: AppSettings | None = None) -> FastAPI:
+    """The app: the JSON API under ``/api``, OpenAPI at ``/docs``, the page at ``/``."""
+    settings = settings or AppSettings()
+    app = FastAPI(
+        title="Spades",
+        version="0.1.0",
+        description="Play Spades as South with a computer partner. The server is the referee: "
+        "a player only ever receives their own seat's view.",
+    )
+    app.state.settings = settings
+    app.state.service = Service(Store(settings.db_path))
+    app.include_router(players.router)
+    app.include_router(games.router)
+    app.include_router(meta.router)
+    app.include_router(scorekeeper_router)
+    _add_error_handlers(app)
+
+    @app.middleware("http")
+    async def server_timing(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        """Report the server's own time for each request (the benchmark reads it)."""
+        start = time.perf_counter()
+        response = await call_next(request)
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - start) * 1000:.2f}"
+        return response
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        """The table."""
+        return FileResponse(STATIC_DIR / "index.html")
+
+    @app.get("/rules", include_in_schema=False)
+    def rules_page() -> FileResponse:
+        """How to play, in our own words."""
+        return FileResponse(STATIC_DIR / "rules.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Map every error a client can cause to a 4xx with a message a person can read."""
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
+            parts.append(f"{where}: {err.get('msg', 'invalid')}" if where else str(err.get("msg")))
+        return JSONResponse({"detail": "Invalid request: " + "; ".join(parts)}, status_code=422)
+
+    @app.exception_handler(NotFound)
+    async def not_found(_: Request, exc: NotFound) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    @app.exception_handler(MoveRejected)
+    async def rejected(_: Request, exc: MoveRejected) -> JSONResponse:
+        return JSONResponse({"detail": str(exc), "state": exc.state.model_dump(mode="json")},
+                            status_code=409)
+
+    @app.exception_handler(SpadesError)
+    async def bad(_: Request, exc: SpadesError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=400)

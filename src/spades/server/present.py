@@ -1,0 +1,218 @@
+"""Turns the engine's state into the API's schemas, showing only what the player's seat may see.
+
+Everything here starts from ``game.view(seat)``, the engine's legal moves and reasons, and the
+finished hands' results; other seats' cards appear only in the review of a hand that is over.
+"""
+
+from __future__ import annotations
+
+from spades.cards import Card, cards_of
+from spades.game import Game, HandResult, Phase, SeatView, Trick, seat_name
+from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
+from spades.rules import DeckSpec, NilRule, Rules
+from spades.scoring import SideScore
+from spades.server.schemas import (
+    EventOut,
+    GameState,
+    HandReview,
+    PlayedCard,
+    SeatOut,
+    SheetRow,
+    SideOut,
+    TrickOut,
+)
+
+__all__ = ["event_of", "human_seat", "seat_label", "side_name", "state_of"]
+
+_POSITIONS: dict[int, tuple[str, ...]] = {
+    4: ("bottom", "left", "top", "right"),
+    3: ("bottom", "left", "right"),
+    2: ("bottom", "top"),
+}
+_SUIT_ORDER = {3: 0, 2: 1, 0: 2, 1: 3}  # spades, hearts, clubs, diamonds: colours alternate
+
+
+def human_seat(players: int) -> int:
+    """The seat the person plays: South at every table size."""
+    return seat_name_index(players, "South")
+
+
+def seat_name_index(players: int, name: str) -> int:
+    """The seat number of a named seat."""
+    return [seat_name(players, s) for s in range(players)].index(name)
+
+
+def seat_label(players: int, seat: int) -> str:
+    """How messages name a seat: "You" for South, else the seat's name."""
+    return "You" if seat == human_seat(players) else seat_name(players, seat)
+
+
+def side_name(rules: Rules, side: int) -> str:
+    """A score column's name: "You & North", "West & East", or a lone seat's name."""
+    seats = rules.seats_of(side)
+    names = [seat_label(rules.players, s) for s in seats]
+    if len(names) == 2 and names[1] == "You":
+        names.reverse()
+    return " & ".join(names)
+
+
+def _sorted(spec: DeckSpec, mask: int) -> list[str]:
+    """A hand as a player arranges it: by suit, colours alternating, high cards first."""
+    cards = sorted(cards_of(mask), key=lambda c: (_SUIT_ORDER[spec.suit_of[c]], -spec.power[c]))
+    return [str(c) for c in cards]
+
+
+def _played(cards: tuple[tuple[int, Card], ...]) -> list[PlayedCard]:
+    return [PlayedCard(seat=s, card=str(c)) for s, c in cards]
+
+
+def _trick(t: Trick) -> TrickOut:
+    return TrickOut(leader=t.leader, cards=_played(t.cards), winner=t.winner)
+
+
+def _bid_text(bid: object) -> str | None:
+    return None if bid is None else str(bid)
+
+
+def _nil_text(rules: Rules, s: SideScore) -> str:
+    parts = []
+    for n in s.nils:
+        kind = "blind nil" if n.blind else "nil"
+        who = seat_label(rules.players, n.seat)
+        parts.append(f"{who}: {kind} {'made' if n.made else 'failed'} {n.points:+d}")
+    return "; ".join(parts)
+
+
+def _sheet(rules: Rules, history: tuple[HandResult, ...]) -> list[list[SheetRow]]:
+    rows = []
+    for h in history:
+        line = []
+        for s in h.score.sides:
+            bids = [h.bids[seat] for seat in rules.seats_of(s.side)]
+            bid = " + ".join(str(b) for b in bids if b is not None) or "-"
+            line.append(SheetRow(
+                side=s.side, bid=bid, tricks=s.tricks, points=s.points, bags=s.bags_added,
+                bags_total=s.bags_after, penalties=s.penalty_points, nil=_nil_text(rules, s),
+                total=h.scores_after[s.side],
+            ))
+        rows.append(line)
+    return rows
+
+
+def _review(spec: DeckSpec, h: HandResult) -> HandReview:
+    return HandReview(
+        number=h.number, dealt=[_sorted(spec, m) for m in h.dealt],
+        tricks=[_trick(t) for t in h.tricks], set_aside=_sorted(spec, h.set_aside),
+    )
+
+
+def _message(game: Game, v: SeatView, human: int) -> str:
+    n = game.players
+    if v.phase is Phase.GAME_OVER:
+        assert v.winner is not None
+        if v.winner == game.rules.side_of(human):
+            return "You win the game!"
+        return f"{side_name(game.rules, v.winner)} win the game."
+    if v.phase is Phase.HAND_OVER:
+        return "The hand is over: see the score sheet."
+    if v.turn is None:
+        return ""
+    if v.turn != human:
+        return f"{seat_name(n, v.turn)} to {_VERB[v.phase]}."
+    if v.phase is Phase.BID and v.can_look:
+        return "Bid blind nil now, or look at your cards."
+    if v.phase is Phase.PASS:
+        return f"Choose {v.pass_count} cards to pass to your partner."
+    if v.phase is Phase.DRAW:
+        return "Keep this card or refuse it." if len(v.offered) == 1 else "Keep one of these two cards."
+    return f"Your turn to {_VERB[v.phase]}."
+
+
+_VERB = {Phase.DRAW: "draw", Phase.BID: "bid", Phase.PASS: "pass cards", Phase.PLAY: "play"}
+
+
+def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str) -> GameState:
+    """The state the human seat may see, with its legal moves and the reasons for the others."""
+    rules = game.rules
+    n = game.players
+    human = human_seat(n)
+    spec = game.spec
+    v = game.view(human)
+    positions = _POSITIONS[n]
+    seats = [
+        SeatOut(
+            seat=s, name=seat_label(n, s), position=positions[(s - human) % n],  # type: ignore[arg-type]
+            human=s == human, side=rules.side_of(s), bid=_bid_text(v.bids[s]), tricks=v.tricks_won[s],
+            cards=game.hands[s].bit_count(),
+        )
+        for s in range(n)
+    ]
+    sides = [
+        SideOut(side=i, name=side_name(rules, i), score=v.scores[i], bags=v.bags[i],
+                seats=list(rules.seats_of(i)))
+        for i in range(rules.sides)
+    ]
+    reasons: dict[str, str] = {}
+    if v.phase is Phase.PLAY and v.turn == human:
+        for c in cards_of(v.hand & ~v.legal_plays):
+            why = game.play_reason(human, c)
+            if why:
+                reasons[str(c)] = why
+    over = v.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+    return GameState(
+        id=game_id, version=len(game.log), deal=deal, daily=daily, level=level,
+        rules=rules.to_dict(), rules_name=rules.name, players=n, human=human, phase=v.phase.value,
+        turn=v.turn, dealer=v.dealer, hand_number=v.hand_number, seats=seats, sides=sides,
+        human_side=rules.side_of(human), hand=_sorted(spec, v.hand), legal=_sorted(spec, v.legal_plays),
+        reasons=reasons, legal_bids=[str(b) for b in v.legal_bids], can_look=v.can_look,
+        can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),
+        received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
+        two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
+        last_trick=_trick(v.tricks[-1]) if v.tricks and not v.trick else None,
+        broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history),
+        review=_review(spec, v.history[-1]) if over and v.history else None,
+        winner=v.winner, message=_message(game, v, human),
+    )
+
+
+def event_of(game: Game, seat: int, move: Move) -> EventOut:
+    """The event for a move just applied, as the human seat may see it."""
+    n = game.players
+    who = seat_label(n, seat)
+    you = who == "You"
+    card: str | None = None
+    winner: int | None = None
+    trick = _played(tuple(game.trick))
+    kind: str
+    if isinstance(move, Play):
+        kind = "play"
+        card = str(move.card)
+        text = f"{who} {'play' if you else 'plays'} the {move.card.name}."
+        if not game.trick and game.tricks:
+            last = game.tricks[-1]
+            trick = _played(last.cards)
+            winner = last.winner
+            takes = "take" if winner == human_seat(n) else "takes"
+            text += f" {seat_label(n, winner)} {takes} the trick."
+    elif isinstance(move, MakeBid):
+        kind = "bid"
+        text = f"{who} {'bid' if you else 'bids'} {move.bid}."
+        if move.bid.tricks == 0 and not move.bid.blind and game.rules.nil is not NilRule.NIL:
+            text = f"{who} {'bid' if you else 'bids'} 0."
+    elif isinstance(move, PassCards):
+        kind = "pass"
+        text = f"{who} {'pass' if you else 'passes'} {move.cards.bit_count()} cards."
+    elif isinstance(move, Draw):
+        kind = "draw"
+        text = f"{who} {'draw' if you else 'draws'}."
+    elif isinstance(move, Look):
+        kind = "look"
+        text = f"{who} {'look' if you else 'looks'} at {'your' if you else 'their'} cards."
+    else:
+        assert isinstance(move, Misdeal)
+        kind = "misdeal"
+        text = f"{who} {'call' if you else 'calls'} a misdeal: the cards are dealt again."
+    return EventOut(
+        seat=seat, kind=kind, text=text, card=card, trick=trick, winner=winner,  # type: ignore[arg-type]
+        bids=[_bid_text(b) for b in game.bids], tricks=list(game.tricks_won),
+    )

@@ -1,0 +1,52 @@
+"""Games: start (numbered, daily or fresh), resume, move, next hand, restart, hint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from spades.server.deps import ServiceDep, TokenDep
+from spades.server.schemas import GameState, HintOut, MoveIn, MoveOut, NewGameIn, NextHandIn
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+_CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {"description": "The move cannot be taken now; the body holds the current state."},
+}
+
+
+@router.post("", status_code=201)
+def new_game(body: NewGameIn, service: ServiceDep, token: TokenDep) -> MoveOut:
+    """Start a game with the player's rules; ``resume`` keeps a game of the same deal going."""
+    return service.new_game(token, deal=body.deal, daily=body.daily, resume=body.resume)
+
+
+@router.get("/current")
+def current_game(service: ServiceDep, token: TokenDep) -> GameState:
+    """The player's game, at the point they left it."""
+    return service.current(token)
+
+
+@router.post("/{game_id}/moves", responses=_CONFLICT)
+def make_move(game_id: int, body: MoveIn, service: ServiceDep, token: TokenDep) -> MoveOut:
+    """Make the player's move; the computer players answer up to the player's next decision."""
+    return service.move(token, game_id, body.move, body.version)
+
+
+@router.post("/{game_id}/next", responses=_CONFLICT)
+def next_hand(game_id: int, body: NextHandIn, service: ServiceDep, token: TokenDep) -> MoveOut:
+    """Deal the next hand once a hand is over."""
+    return service.next_hand(token, game_id, body.version)
+
+
+@router.post("/{game_id}/restart", status_code=201)
+def restart(game_id: int, service: ServiceDep, token: TokenDep) -> MoveOut:
+    """Play the same deal again from the first hand."""
+    return service.restart(token, game_id)
+
+
+@router.get("/{game_id}/hint", responses=_CONFLICT)
+def get_hint(game_id: int, service: ServiceDep, token: TokenDep) -> HintOut:
+    """The move the computer would make for the player, with its reason."""
+    return service.hint(token, game_id)

@@ -1,0 +1,266 @@
+"""The API's request and response bodies: typed, and separate from the engine's own types.
+
+Cards travel as their short text (``QH``, ``10S``, ``BJ``), bids and moves as the text forms
+the engine parses (``4``, ``nil``, ``play QH``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from spades.bots import LEVELS
+from spades.deal import MAX_DEAL
+
+__all__ = [
+    "EventOut",
+    "GameState",
+    "HandReview",
+    "HintOut",
+    "MoveIn",
+    "MoveOut",
+    "NewGameIn",
+    "NextHandIn",
+    "OptionOut",
+    "PlayedCard",
+    "PlayerOut",
+    "PresetOut",
+    "RulesChoice",
+    "RulesOut",
+    "SeatOut",
+    "SettingsIn",
+    "SheetRow",
+    "SideOut",
+    "StatsOut",
+    "TrickOut",
+]
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerOut(BaseModel):
+    """A new anonymous player token, which the browser keeps."""
+
+    token: str
+
+
+class NewGameIn(_In):
+    """Start a game: a deal number, the daily deal of a date, or (neither) a fresh number."""
+
+    deal: int | None = Field(default=None, ge=1, le=MAX_DEAL, description="the deal number to play")
+    daily: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2}$",
+                              description="play the daily deal of this date (YYYY-MM-DD)")
+    resume: bool = Field(default=False, description="keep the current game if it is this same deal")
+
+
+class MoveIn(_In):
+    """A move by the player's seat, checked against the table's version to catch stale tabs."""
+
+    move: str = Field(max_length=80, description="bid 4, bid nil, bid blind nil, play QH, pass AS KH, "
+                      "draw keep, draw refuse, look, misdeal")
+    version: int = Field(ge=0, description="the state version this move was chosen from")
+
+
+class NextHandIn(_In):
+    """Deal the next hand once the score sheet has been seen."""
+
+    version: int = Field(ge=0)
+
+
+class PlayedCard(BaseModel):
+    """A card on the table and the seat that played it."""
+
+    seat: int
+    card: str
+
+
+class TrickOut(BaseModel):
+    """A finished trick."""
+
+    leader: int
+    cards: list[PlayedCard]
+    winner: int
+
+
+class SeatOut(BaseModel):
+    """One seat as the table shows it."""
+
+    seat: int
+    name: str
+    position: Literal["bottom", "left", "top", "right"]
+    human: bool
+    side: int
+    bid: str | None
+    tricks: int
+    cards: int
+    """How many cards the seat holds (the backs the page draws)."""
+
+
+class SideOut(BaseModel):
+    """A team's (or lone player's) score line."""
+
+    side: int
+    name: str
+    score: int
+    bags: int
+    seats: list[int]
+
+
+class SheetRow(BaseModel):
+    """One side's line of the score sheet for one hand."""
+
+    side: int
+    bid: str
+    tricks: int
+    points: int
+    bags: int
+    bags_total: int
+    penalties: int
+    nil: str
+    total: int
+
+
+class HandReview(BaseModel):
+    """A finished hand face up: every seat's cards as dealt, each trick, what was set aside."""
+
+    number: int
+    dealt: list[list[str]]
+    tricks: list[TrickOut]
+    set_aside: list[str]
+
+
+class GameState(BaseModel):
+    """Everything the player's seat may see now, and what it may do."""
+
+    id: int
+    version: int
+    deal: int
+    daily: str | None
+    level: str
+    rules: dict[str, Any]
+    rules_name: str
+    players: int
+    human: int
+    phase: str
+    turn: int | None
+    dealer: int
+    hand_number: int
+    seats: list[SeatOut]
+    sides: list[SideOut]
+    human_side: int
+    hand: list[str]
+    legal: list[str]
+    reasons: dict[str, str]
+    """Why each card held but not playable now may not be played."""
+    legal_bids: list[str]
+    can_look: bool
+    can_misdeal: bool
+    pass_count: int
+    passed: list[str]
+    received: list[str]
+    offered: list[str]
+    two_player_draw: str
+    trick: list[PlayedCard]
+    last_trick: TrickOut | None
+    broken: bool
+    target: int
+    sheet: list[list[SheetRow]]
+    review: HandReview | None
+    """The hand just finished, face up (only once it is over)."""
+    winner: int | None
+    message: str
+
+
+class EventOut(BaseModel):
+    """One thing that happened at the table, with the table as it stood right after it."""
+
+    seat: int
+    kind: Literal["bid", "play", "pass", "draw", "look", "misdeal", "deal"]
+    text: str
+    card: str | None
+    trick: list[PlayedCard]
+    winner: int | None
+    """Set on the play that completes a trick."""
+    bids: list[str | None]
+    tricks: list[int]
+
+
+class MoveOut(BaseModel):
+    """The events a move caused (the player's own, then the computer players'), and the new state."""
+
+    events: list[EventOut]
+    state: GameState
+
+
+class HintOut(BaseModel):
+    """What the computer would do in the player's seat, and why."""
+
+    move: str
+    card: str | None
+    bid: str | None
+    reason: str
+
+
+class StatsOut(BaseModel):
+    """The player's record over finished games."""
+
+    played: int
+    won: int
+    win_rate: float
+    best_score: int | None
+    streak: int
+    best_streak: int
+
+
+class RulesChoice(_In):
+    """The rules for new games: a preset and options changed from it."""
+
+    preset: str = Field(default="standard", max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class SettingsIn(_In):
+    """The player's settings (all saved on the server under their token)."""
+
+    table_color: Literal["green", "blue", "red", "purple", "gray"] = "green"
+    card_back: Literal["blue", "red", "green", "black"] = "blue"
+    four_color: bool = False
+    sounds: bool = True
+    auto_play: bool = True
+    speed: Literal["slow", "normal", "fast", "instant"] = "normal"
+    level: str = Field(default="normal", description="the computer players' level: " + ", ".join(LEVELS))
+    bots_bid_nil: bool = False
+    rules: RulesChoice = Field(default_factory=RulesChoice)
+
+    @field_validator("level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        if value not in LEVELS:
+            raise ValueError(f"the level is one of {', '.join(LEVELS)}")
+        return value
+
+
+class PresetOut(BaseModel):
+    """A named preset and its options."""
+
+    name: str
+    options: dict[str, Any]
+
+
+class OptionOut(BaseModel):
+    """One rule option, for the settings form."""
+
+    name: str
+    kind: Literal["bool", "int", "choice", "int_or_null"]
+    choices: list[str]
+    default: Any
+
+
+class RulesOut(BaseModel):
+    """Every preset, every option, and the computer player levels."""
+
+    presets: list[PresetOut]
+    options: list[OptionOut]
+    levels: list[str]
