@@ -319,7 +319,7 @@ def format_table(result: MatchResult) -> str:
         f"{100 * b.nils / max(1, b.hands):.1f}")
     row("blind nils made", pct(a.blind_nils_made, a.blind_nils), pct(b.blind_nils_made, b.blind_nils))
     row("bags per hand", f"{a.bags_per_hand:.2f}", f"{b.bags_per_hand:.2f}")
-    row("decision ms, mean", f"{a.mean_ms:.1f}", f"{b.mean_ms:.1f}")
-    row("decision ms, p95", f"{a.p95_ms:.1f}", f"{b.p95_ms:.1f}")
+    row("decision ms, mean", f"{a.mean_ms:.2f}", f"{b.mean_ms:.2f}")
+    row("decision ms, p95", f"{a.p95_ms:.2f}", f"{b.p95_ms:.2f}")
     return "\n".join(lines)
 

@@ -132,12 +132,15 @@ class HeuristicPlayer:
         why = f"You count about {est:.1f} sure tricks."
         if not self.careful and rng.random() < 0.3:
             est += rng.choice((-1.0, 1.0))
-        others = sum(b.tricks for b in view.bids if b is not None)
-        room = r.hand_size - others
-        if est > room:
-            est = max(float(room), est - 1.0)
-            why = f"You count about {est:.1f} tricks, and the other bids leave little room."
         want = int(est + 0.5)
+        placed = [b for b in view.bids if b is not None]
+        others = sum(b.tricks for b in placed)
+        if self.careful and len(placed) == r.players - 1:
+            if others + est < r.hand_size - 2:
+                want = int(est + 0.99)
+                why = f"You count about {est:.1f} tricks, and the other bids leave tricks to spare."
+            elif others + want > r.hand_size:
+                why = f"You count about {est:.1f} tricks; with {others} bid already, someone will be set."
         if self.careful:
             side = r.side_of(view.seat)
             mine = view.scores[side]

@@ -14,9 +14,10 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import TypeVar
 
 from spades.bots.heuristic import HeuristicPlayer
-from spades.bots.knowledge import estimate_tricks, is_nil, nil_danger
+from spades.bots.knowledge import bag_cost, estimate_tricks, is_nil, nil_danger
 from spades.cards import Card, cards_of
 from spades.game import Phase, SeatView, legal_play_mask, trick_winner
 from spades.moves import MakeBid, Move, Play
@@ -26,6 +27,9 @@ from spades.scoring import Bid, game_winner, score_hand
 __all__ = ["SearchPlayer", "sample_hands"]
 
 SPADE = 3
+T = TypeVar("T", int, Bid)
+Z_SWITCH = 1.5
+"""How many standard errors better a move must score before the search overrides the heuristic."""
 WIN_VALUE = 300.0
 """What winning (or losing) the game is worth, in points, when a hand would end it."""
 
@@ -97,6 +101,23 @@ def _bid_weight(rules: Rules, bids: Sequence[Bid | None], original: Sequence[int
     return math.exp(logw)
 
 
+def _significant_best(values: dict[T, list[float]], base: T) -> tuple[T, float]:
+    """The candidate with the best mean, if it beats ``base`` clearly (paired over the same
+    samples, by more than 1.5 standard errors); else ``base``. Returns it and its mean gain."""
+    ref = values[base]
+    n = len(ref)
+    best, best_gain = base, 0.0
+    for cand, vals in values.items():
+        if cand == base or n < 2:
+            continue
+        diffs = [a - b for a, b in zip(vals, ref, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean > best_gain and mean > Z_SWITCH * math.sqrt(var / n):
+            best, best_gain = cand, mean
+    return best, best_gain
+
+
 class _Sim:
     """A fast playout of the rest of a hand, with bit masks, under a fixed policy for all."""
 
@@ -119,6 +140,7 @@ class _Sim:
                 if spec.suit_of[d] == spec.suit_of[c] and spec.power[d] > spec.power[c]:
                     self.higher[c] |= 1 << d
         self.contract_nil = rules.failed_nil_tricks is FailedNilTricks.CONTRACT
+        self.bags_free = bag_cost(rules) >= 0
 
     def lowest(self, mask: int) -> int:
         """The lowest-powered card of a mask."""
@@ -151,9 +173,16 @@ class _Sim:
             out.append(contract - counted)
         return out
 
+    def wants(self, bids: Sequence[Bid | None], won: Sequence[int], side: int, tricks_left: int) -> bool:
+        """Whether a side wants tricks: short of its contract, able to set a side, or bags are free."""
+        needs = self.needs(bids, won)
+        if needs[side] > 0 or self.bags_free:
+            return True
+        return any(x > 0 and tricks_left - x < 3 for i, x in enumerate(needs) if i != side)
+
     def choose(self, seat: int, hand: int, legal: int, trick: list[tuple[int, int]], best_seat: int,
-               best: int, others: int, nils: list[bool], won: list[int], need: int) -> int:
-        """The fast policy's card for a seat."""
+               best: int, others: int, nils: list[bool], won: list[int], want: bool) -> int:
+        """The fast policy's card for a seat; ``want`` says whether its side wants tricks."""
         trumps = self.trumps
         p = self.partner[seat]
         nil_me = nils[seat] and won[seat] == 0
@@ -164,7 +193,7 @@ class _Sim:
                 return self.lowest(side)
             if p_nil:
                 return self.highest(side)
-            if need > 0:
+            if want:
                 for c in reversed(self.order):
                     if side >> c & 1 and not self.higher[c] & others and self.suit_of[c] != SPADE:
                         return c
@@ -189,7 +218,7 @@ class _Sim:
         if losers and best_seat != seat and nils[best_seat] and won[best_seat] == 0 and (
                 self.side[best_seat] != self.side[seat]):
             return self.lowest(losers)
-        if need > 0:
+        if want:
             if best_seat == p and (last or not self.higher[best] & others):
                 return self.lowest(losers & ~trumps or losers or legal)
             if winners:
@@ -230,9 +259,8 @@ class _Sim:
             for s in range(n):
                 if s != seat:
                     others |= hands[s]
-            needs = self.needs(bids, won)
             card = self.choose(seat, hand, legal, trick, best_seat, best, others, nils, won,
-                               needs[self.side[seat]])
+                               self.wants(bids, won, self.side[seat], tricks_left))
             hands[seat] = hand & ~(1 << card)
             if suit_of[card] == SPADE:
                 broken = True
@@ -332,7 +360,7 @@ class SearchPlayer:
     def _search_play(self, view: SeatView, rng: random.Random, base: Move, why: str) -> tuple[Move, str]:
         sim = self._sim(view.rules)
         candidates = list(cards_of(view.legal_plays))
-        totals = dict.fromkeys(candidates, 0.0)
+        values: dict[int, list[float]] = {c: [] for c in candidates}
         start = time.perf_counter()
         first = not view.tricks
         n = view.rules.players
@@ -354,16 +382,14 @@ class SearchPlayer:
                     trick = []
                 if h[nxt]:
                     won = sim.play(h, view.bids, won, nxt, trick, broken, still_first, view.opening_card)
-                totals[card] += self._value(view, view.bids, won)
+                values[card].append(self._value(view, view.bids, won))
             done += 1
         assert isinstance(base, Play)
-        totals[base.card] += 0.5 * done  # ties go to the heuristic's card
-        best = max(candidates, key=lambda c: totals[c])
+        best, gain = _significant_best(values, base.card)
         if best == base.card:
             return base, why
-        mean = (totals[best] - totals[base.card]) / done
         return Play(Card(best)), (f"In {done} simulated deals the {Card(best).name} scores best, "
-                                  f"{mean:.0f} points more than the {base.card.name}.")
+                                  f"{gain:.0f} points more than the {base.card.name}.")
 
     def _search_bid(self, view: SeatView, rng: random.Random, base: MakeBid, why: str) -> tuple[Move, str]:
         r = view.rules
@@ -380,7 +406,7 @@ class SearchPlayer:
             candidates.append(base.bid)
         if len(candidates) == 1:
             return base, why
-        totals = dict.fromkeys(candidates, 0.0)
+        values: dict[Bid, list[float]] = {b: [] for b in candidates}
         start = time.perf_counter()
         done = 0
         order = [(view.dealer + 1 + i) % r.players for i in range(r.players)]
@@ -399,13 +425,11 @@ class SearchPlayer:
                 if r.first_lead is FirstLead.DEALER:
                     leader = view.dealer
                 won = sim.play(h, bids, [0] * r.players, leader, [], False, True, opening)
-                totals[bid] += self._value(view, bids, won)
+                values[bid].append(self._value(view, bids, won))
             done += 1
-        totals[base.bid] += 0.5 * done
-        best = max(candidates, key=lambda b: totals[b])
+        best, gain = _significant_best(values, base.bid)
         if best == base.bid:
             return base, why
-        gain = (totals[best] - totals[base.bid]) / done
         return MakeBid(best), (f"In {done} simulated deals bidding {best} scores best, "
                                f"{gain:.0f} points more than {base.bid}.")
 
