@@ -168,7 +168,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),
         received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
         two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
-        last_trick=_trick(v.tricks[-1]) if v.tricks and not v.trick else None,
+        last_trick=_trick(v.tricks[-1]) if v.tricks else None,
         broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history),
         review=_review(spec, v.history[-1]) if over and v.history else None,
         winner=v.winner, message=_message(game, v, human),

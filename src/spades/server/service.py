@@ -132,7 +132,7 @@ class Service:
         deal = check_deal_number(deal)
         if resume:
             row = self.store.active_game(token=token)
-            if row is not None and row.status == "active" and row.deal == deal and row.daily == daily:
+            if row is not None and row.status == "active" and row.deal == deal:
                 return MoveOut(events=[], state=self._table(row).state())
         settings = self.settings(token)
         return self._start(token, rules_of(settings), deal, daily, settings.level, settings.bots_bid_nil)

@@ -1,0 +1,528 @@
+// The table: renders the server's state for South, sends intents, animates the computer players.
+
+import { api, ApiError, ensureToken } from "./api.js";
+import { cardBack, cardFace, cardName, suitClass } from "./cards.js";
+import { play as sound } from "./sound.js";
+
+const SPEED_MS = { slow: 1000, normal: 550, fast: 160, instant: 0 };
+const $ = (id) => document.getElementById(id);
+
+let state = null;        // the last GameState the server sent
+let settings = null;     // the player's settings
+let rulesMeta = null;    // presets, options and levels, for the settings form
+let busy = false;        // true while a request or an animation runs
+let selected = new Set(); // cards chosen for a pass
+let hintCard = null;
+let hintBid = null;
+let showReview = false;
+let bidKeys = "";
+let bidKeyTimer = null;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+function say(text) {
+  $("message").textContent = text;
+}
+
+function seatOf(seat) {
+  return state.seats[seat];
+}
+
+function myTurn() {
+  return state && state.turn === state.human && !["hand_over", "game_over"].includes(state.phase);
+}
+
+// -- rendering ------------------------------------------------------------------------------
+
+function render(overlay = null) {
+  if (!state) return;
+  const bids = overlay ? overlay.bids : state.seats.map((s) => s.bid);
+  const tricks = overlay ? overlay.tricks : state.seats.map((s) => s.tricks);
+  const trick = overlay ? overlay.trick : state.trick;
+  const winner = overlay ? overlay.winner : null;
+  const turn = overlay ? null : state.turn;
+
+  $("deal-label").textContent = state.daily ? `Daily Deal ${state.daily} · #${state.deal}` : `Deal #${state.deal}`;
+  $("scores").innerHTML = state.sides.map((side) => `
+    <div class="score ${side.side === state.human_side ? "mine" : ""}" data-side="${side.side}">
+      <span class="team">${esc(side.name)}</span>
+      <span class="points" aria-label="score">${side.score}</span>
+      <span class="bags">bags ${side.bags}</span>
+    </div>`).join("") + `<div class="target">to ${state.target}</div>`;
+
+  for (const pos of ["top", "left", "right", "bottom"]) $(`seat-${pos}`).innerHTML = "";
+  for (const s of state.seats) {
+    const el = $(`seat-${s.position}`);
+    const bid = bids[s.seat];
+    const backs = s.human ? "" : `<div class="backs" aria-hidden="true">${cardBack().repeat(Math.min(s.cards, 13))}</div>`;
+    el.className = `seat pos-${s.position}${turn === s.seat ? " turn" : ""}${winner === s.seat ? " won" : ""}`;
+    el.innerHTML = `
+      <div class="nameplate" aria-label="${esc(s.name)}: ${bid === null ? "no bid yet" : "bid " + esc(bid)}, ${tricks[s.seat]} tricks">
+        <span class="name">${esc(s.name)}${state.dealer === s.seat ? ' <span class="dealer" title="Dealer">D</span>' : ""}</span>
+        <span class="bidline"><span class="bid">Bid ${bid === null ? "–" : esc(bid)}</span>
+        <span class="won-count">Won ${tricks[s.seat]}</span></span>
+      </div>${backs}`;
+  }
+
+  const byPos = {};
+  for (const p of trick) byPos[seatOf(p.seat).position] = p;
+  $("trick").innerHTML = Object.entries(byPos).map(([pos, p]) => `
+    <div class="played at-${pos}${winner === p.seat ? " winner" : ""}" data-card="${p.card}"
+         aria-label="${esc(seatOf(p.seat).name)}: ${cardName(p.card)}">${cardFace(p.card)}</div>`).join("");
+
+  renderHand();
+  renderPanel(overlay !== null);
+  $("btn-last").disabled = !state.last_trick;
+  $("btn-sheet").disabled = state.sheet.length === 0;
+}
+
+function renderHand() {
+  const hand = $("hand");
+  const playing = state.phase === "play" && myTurn();
+  const passing = state.phase === "pass" && myTurn();
+  const legal = new Set(state.legal);
+  let cards = state.hand;
+  if (cards.length === 0 && state.phase === "bid" && state.can_look) {
+    hand.innerHTML = `<div class="hidden-hand">${cardBack().repeat(state.seats[state.human].cards)}</div>`;
+    return;
+  }
+  hand.innerHTML = cards.map((c, i) => {
+    const dim = playing && !legal.has(c);
+    const cls = ["card", suitClass(c)];
+    if (dim) cls.push("dim");
+    if (playing && legal.has(c)) cls.push("legal");
+    if (passing && selected.has(c)) cls.push("selected");
+    if (hintCard === c) cls.push("hint");
+    if (state.received.includes(c)) cls.push("received");
+    const label = `${cardName(c)}${dim ? ", cannot be played now" : ""}${hintCard === c ? ", suggested" : ""}`;
+    return `<button type="button" class="${cls.join(" ")}" data-card="${c}" data-index="${i}"
+      aria-label="${label}" ${dim ? 'aria-disabled="true"' : ""} tabindex="${i === 0 ? 0 : -1}">${cardFace(c)}</button>`;
+  }).join("");
+  hand.style.setProperty("--count", cards.length);
+}
+
+function bidLabel(b) {
+  if (b === "nil") return "Nil";
+  if (b === "blind nil") return "Blind Nil";
+  return b;
+}
+
+function renderPanel(animating) {
+  const panel = $("panel");
+  if (animating) { panel.innerHTML = ""; return; }
+  say(state.message);
+  const parts = [];
+  if (myTurn() && state.phase === "bid") {
+    const bids = state.legal_bids.map((b) => `<button type="button" class="bid-btn${hintBid === b ? " hint" : ""}"
+        data-bid="${esc(b)}" aria-label="Bid ${esc(bidLabel(b))}">${esc(bidLabel(b))}</button>`).join("");
+    parts.push(`<div class="bids" role="group" aria-label="Your bid">${bids}</div>`);
+    if (state.can_look) parts.push(`<button type="button" class="action" data-move="look">Look at my cards</button>`);
+    if (state.can_misdeal) parts.push(`<button type="button" class="action" data-move="misdeal">Call a misdeal (no spades)</button>`);
+  } else if (myTurn() && state.phase === "pass") {
+    parts.push(`<button type="button" class="action primary" id="btn-pass" ${selected.size === state.pass_count ? "" : "disabled"}>
+      Pass ${selected.size}/${state.pass_count} cards</button>`);
+  } else if (myTurn() && state.phase === "draw") {
+    const offered = state.offered.map((c) => `<div class="offered" aria-label="${cardName(c)}">${cardFace(c)}</div>`).join("");
+    const buttons = state.offered.length === 1
+      ? `<button type="button" class="action primary" data-move="draw keep">Keep</button>
+         <button type="button" class="action" data-move="draw refuse">Refuse</button>`
+      : `<button type="button" class="action primary" data-move="draw keep">Keep the first</button>
+         <button type="button" class="action" data-move="draw refuse">Keep the second</button>`;
+    parts.push(`<div class="draw">${offered}<div>${buttons}</div></div>`);
+  } else if (state.phase === "hand_over") {
+    parts.push(`<button type="button" class="action primary" id="btn-panel-next">Next hand</button>`);
+  } else if (state.phase === "game_over") {
+    parts.push(`<button type="button" class="action primary" id="btn-panel-new">New Game</button>`);
+  }
+  if (state.passed.length || state.received.length) {
+    parts.push(`<p class="passinfo">${state.passed.length ? "You passed " + state.passed.map(cardName).join(", ") + ". " : ""}${
+      state.received.length ? "You received " + state.received.map(cardName).join(", ") + "." : ""}</p>`);
+  }
+  panel.innerHTML = parts.join("");
+}
+
+function sheetTable() {
+  if (!state.sheet.length) return "<p>No hand has been scored yet.</p>";
+  const head = state.sides.map((s) => `<th colspan="6" scope="colgroup">${esc(s.name)}</th>`).join("");
+  const sub = state.sides.map(() => "<th>Bid</th><th>Tricks</th><th>Points</th><th>Bags</th><th>Penalty</th><th>Total</th>").join("");
+  const rows = state.sheet.map((line, i) => `<tr><th scope="row">${i + 1}</th>${line.map((r) => `
+      <td>${esc(r.bid)}</td><td>${r.tricks}</td><td>${r.points > 0 ? "+" : ""}${r.points}${r.nil ? `<div class="nil">${esc(r.nil)}</div>` : ""}</td>
+      <td>${r.bags} (${r.bags_total})</td><td>${r.penalties ? "−" + r.penalties : ""}</td><td class="total">${r.total}</td>`).join("")}</tr>`).join("");
+  return `<div class="sheet-wrap"><table class="sheet"><thead><tr><th rowspan="2">Hand</th>${head}</tr><tr>${sub}</tr></thead>
+    <tbody>${rows}</tbody></table></div>`;
+}
+
+function reviewHtml() {
+  const r = state.review;
+  if (!r) return "";
+  const hands = state.seats.map((s) => `<div class="review-hand"><h3>${esc(s.name)}</h3>
+    <div class="mini-cards">${r.dealt[s.seat].map((c) => `<span class="mini ${suitClass(c)}" aria-label="${cardName(c)}">${cardFace(c)}</span>`).join("")}</div></div>`).join("");
+  const tricks = r.tricks.map((t, i) => `<li>Trick ${i + 1}: ${t.cards.map((p) => `${esc(seatOf(p.seat).name)} ${esc(p.card)}`).join(", ")}
+    — <strong>${esc(seatOf(t.winner).name)}</strong></li>`).join("");
+  const aside = r.set_aside.length ? `<p>Set aside: ${r.set_aside.join(" ")}</p>` : "";
+  return `<h3>Hand ${r.number + 1}, all hands</h3><div class="review">${hands}</div>${aside}<ol class="trick-list">${tricks}</ol>`;
+}
+
+function openSheet() {
+  $("sheet-body").innerHTML = sheetTable();
+  $("review-body").innerHTML = showReview ? reviewHtml() : "";
+  $("btn-review").hidden = !state.review;
+  $("btn-review").textContent = showReview ? "Hide all hands" : "Show all hands";
+  $("btn-next").hidden = state.phase !== "hand_over";
+  if (!$("dlg-sheet").open) $("dlg-sheet").showModal();
+}
+
+function openEnd() {
+  const won = state.winner === state.human_side;
+  $("end-title").textContent = won ? "You win!" : "Game over";
+  $("end-text").textContent = state.message;
+  $("end-scores").innerHTML = state.sides.map((s) => `<p class="end-score">${esc(s.name)}: <strong>${s.score}</strong></p>`).join("");
+  if (!$("dlg-end").open) $("dlg-end").showModal();
+}
+
+function afterState() {
+  render();
+  if (state.phase === "hand_over") openSheet();
+  else if (state.phase === "game_over") openEnd();
+  else if (myTurn()) {
+    sound("turn", settings.sounds);
+    focusFirst();
+  }
+}
+
+function focusFirst() {
+  if (state.phase === "bid") {
+    const b = document.querySelector(".bid-btn");
+    if (b) b.focus();
+  } else if (state.phase === "play") {
+    const c = document.querySelector("#hand .card.legal") || document.querySelector("#hand .card");
+    if (c) { c.tabIndex = 0; c.focus(); }
+  }
+}
+
+// -- talking to the server --------------------------------------------------------------------
+
+async function animate(events) {
+  const pause = SPEED_MS[settings.speed] ?? 500;
+  for (const ev of events) {
+    if (ev.kind === "deal") continue;
+    render(ev);
+    say(ev.text);
+    sound(ev.kind === "play" ? (ev.winner !== null ? "trick" : "card") : "card", settings.sounds);
+    if (pause) await sleep(ev.winner !== null ? pause * 2 : pause);
+  }
+}
+
+async function run(request) {
+  if (busy) return;
+  busy = true;
+  document.body.classList.add("busy");
+  try {
+    const out = await request();
+    hintCard = hintBid = null;
+    selected = new Set();
+    if (out && out.state) {
+      const fresh = !state || state.id !== out.state.id;
+      state = out.state;
+      if (fresh) syncAddress();
+      await animate(out.events || []);
+      afterState();
+    }
+  } catch (e) {
+    if (e instanceof ApiError && e.state) {
+      state = e.state;
+      afterState();
+    }
+    say(e instanceof ApiError ? e.message : "The server cannot be reached. Try again in a moment.");
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+function syncAddress() {
+  const url = new URL(location.href);
+  url.searchParams.set("deal", String(state.deal));
+  history.replaceState(null, "", url);
+}
+
+function sendMove(move) {
+  const version = state.version;
+  return run(() => api.post(`/api/games/${state.id}/moves`, { move, version }));
+}
+
+function localDate() {
+  const d = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+function closeDialogs() {
+  for (const d of document.querySelectorAll("dialog[open]")) d.close();
+}
+
+function newGame(body) {
+  closeDialogs();
+  showReview = false;
+  return run(() => api.post("/api/games", body));
+}
+
+// -- input ------------------------------------------------------------------------------------
+
+function onCard(card) {
+  if (busy || !state) return;
+  if (state.phase === "pass" && myTurn()) {
+    if (selected.has(card)) selected.delete(card);
+    else if (selected.size < state.pass_count) selected.add(card);
+    render();
+    const el = document.querySelector(`#hand .card[data-card="${card}"]`);
+    if (el) el.focus();
+    return;
+  }
+  if (state.phase !== "play") { say(state.message || "It is not time to play a card."); return; }
+  if (!myTurn()) { say(`Wait: it is ${seatOf(state.turn).name}'s turn.`); return; }
+  if (!state.legal.includes(card)) {
+    say(state.reasons[card] || "You cannot play that card now.");
+    return;
+  }
+  sendMove(`play ${card}`);
+}
+
+function onHandKey(e) {
+  const cards = [...document.querySelectorAll("#hand .card")];
+  const i = cards.indexOf(document.activeElement);
+  if (i < 0) return;
+  let j = null;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(cards.length - 1, i + 1);
+  if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
+  if (e.key === "Home") j = 0;
+  if (e.key === "End") j = cards.length - 1;
+  if (j !== null) {
+    e.preventDefault();
+    cards[i].tabIndex = -1;
+    cards[j].tabIndex = 0;
+    cards[j].focus();
+  }
+}
+
+function onBidKey(e) {
+  if (!state || state.phase !== "bid" || !myTurn() || e.target.tagName === "INPUT" || document.querySelector("dialog[open]")) return;
+  if (e.key === "n" || e.key === "N") { focusBid("nil"); return; }
+  if (!/^[0-9]$/.test(e.key)) return;
+  bidKeys += e.key;
+  clearTimeout(bidKeyTimer);
+  bidKeyTimer = setTimeout(() => { bidKeys = ""; }, 900);
+  const value = String(Number(bidKeys));
+  if (!focusBid(value === "0" ? "nil" : value)) { bidKeys = e.key; focusBid(e.key === "0" ? "nil" : e.key); }
+}
+
+function focusBid(bid) {
+  const b = document.querySelector(`.bid-btn[data-bid="${bid}"]`);
+  if (b) b.focus();
+  return Boolean(b);
+}
+
+async function showHint() {
+  if (!state || busy) return;
+  if (!myTurn()) { say("There is nothing for you to do right now."); return; }
+  try {
+    const h = await api.get(`/api/games/${state.id}/hint`);
+    hintCard = h.card;
+    hintBid = h.bid;
+    render();
+    say(`Hint: ${h.card ? cardName(h.card) : h.bid ? "bid " + bidLabel(h.bid) : h.move}. ${h.reason}`);
+  } catch (e) {
+    if (e instanceof ApiError && e.state) { state = e.state; render(); }
+    say(e.message);
+  }
+}
+
+function showLast() {
+  const t = state && state.last_trick;
+  if (!t) return;
+  $("last-body").innerHTML = t.cards.map((p) => `<figure class="last-card${p.seat === t.winner ? " winner" : ""}">
+      ${cardFace(p.card)}<figcaption>${esc(seatOf(p.seat).name)}${p.seat === t.winner ? " — won" : ""}</figcaption></figure>`).join("");
+  $("dlg-last").showModal();
+}
+
+async function showStats() {
+  const s = await api.get("/api/stats");
+  const rate = s.played ? `${Math.round(s.win_rate * 100)}%` : "–";
+  $("stats-body").innerHTML = `
+    <dt>Games played</dt><dd data-stat="played">${s.played}</dd>
+    <dt>Games won</dt><dd data-stat="won">${s.won}</dd>
+    <dt>Win rate</dt><dd data-stat="win_rate">${rate}</dd>
+    <dt>Best final score</dt><dd data-stat="best_score">${s.best_score ?? "–"}</dd>
+    <dt>Current win streak</dt><dd data-stat="streak">${s.streak}</dd>
+    <dt>Best win streak</dt><dd data-stat="best_streak">${s.best_streak}</dd>`;
+  $("dlg-stats").showModal();
+}
+
+// -- settings -----------------------------------------------------------------------------------
+
+function applySettings() {
+  const body = document.body;
+  body.className = body.className.replace(/\b(table|back)-\w+/g, "").trim();
+  body.classList.add(`table-${settings.table_color}`, `back-${settings.card_back}`);
+  body.classList.toggle("four-color", settings.four_color);
+}
+
+function optionLabel(name) {
+  return name.replaceAll("_", " ");
+}
+
+function fillRuleOptions(values) {
+  $("rule-options").innerHTML = rulesMeta.options.map((o) => {
+    const v = values[o.name];
+    let input;
+    if (o.kind === "bool") input = `<input type="checkbox" data-option="${o.name}" ${v ? "checked" : ""}>`;
+    else if (o.kind === "choice") input = `<select data-option="${o.name}">${o.choices.map((c) => `<option ${c === v ? "selected" : ""}>${c}</option>`).join("")}</select>`;
+    else input = `<input type="number" data-option="${o.name}" value="${v ?? ""}" ${o.kind === "int_or_null" ? 'placeholder="none"' : ""}>`;
+    return `<label class="opt">${o.kind === "bool" ? input + " " + optionLabel(o.name) : optionLabel(o.name) + " " + input}</label>`;
+  }).join("");
+}
+
+function presetValues(name) {
+  return rulesMeta.presets.find((p) => p.name === name).options;
+}
+
+async function openSettings() {
+  if (!rulesMeta) rulesMeta = await api.get("/api/rules");
+  const f = $("settings-form");
+  for (const key of ["table_color", "card_back", "speed"]) f.elements[key].value = settings[key];
+  for (const key of ["four_color", "sounds", "auto_play", "bots_bid_nil"]) f.elements[key].checked = settings[key];
+  $("level-select").innerHTML = rulesMeta.levels.map((l) => `<option ${l === settings.level ? "selected" : ""}>${l}</option>`).join("");
+  $("preset-select").innerHTML = rulesMeta.presets.map((p) => `<option ${p.name === settings.rules.preset ? "selected" : ""}>${p.name}</option>`).join("");
+  fillRuleOptions({ ...presetValues(settings.rules.preset), ...settings.rules.options });
+  $("settings-error").textContent = "";
+  $("dlg-settings").showModal();
+}
+
+function readSettings() {
+  const f = $("settings-form");
+  const preset = f.elements.preset.value;
+  const base = presetValues(preset);
+  const options = {};
+  for (const el of document.querySelectorAll("[data-option]")) {
+    const name = el.dataset.option;
+    let v;
+    if (el.type === "checkbox") v = el.checked;
+    else if (el.type === "number") v = el.value === "" ? null : Number(el.value);
+    else v = el.value;
+    if (v !== base[name]) options[name] = v;
+  }
+  return {
+    table_color: f.elements.table_color.value, card_back: f.elements.card_back.value,
+    four_color: f.elements.four_color.checked, sounds: f.elements.sounds.checked,
+    auto_play: f.elements.auto_play.checked, speed: f.elements.speed.value,
+    level: f.elements.level.value, bots_bid_nil: f.elements.bots_bid_nil.checked,
+    rules: { preset, options },
+  };
+}
+
+async function saveSettings() {
+  try {
+    settings = await api.put("/api/settings", readSettings());
+    applySettings();
+    $("dlg-settings").close();
+    say("Settings saved. New rules apply from the next new game.");
+    render();
+  } catch (e) {
+    $("settings-error").textContent = e.message;
+  }
+}
+
+// -- start --------------------------------------------------------------------------------------
+
+function wire() {
+  $("hand").addEventListener("click", (e) => {
+    const b = e.target.closest(".card");
+    if (b) onCard(b.dataset.card);
+  });
+  $("hand").addEventListener("keydown", onHandKey);
+  document.addEventListener("keydown", onBidKey);
+  $("panel").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (!b || busy) return;
+    if (b.dataset.bid) sendMove(`bid ${b.dataset.bid}`);
+    else if (b.dataset.move) sendMove(b.dataset.move);
+    else if (b.id === "btn-pass") sendMove(`pass ${[...selected].join(" ")}`);
+    else if (b.id === "btn-panel-next") nextHand();
+    else if (b.id === "btn-panel-new") newGame({});
+  });
+  $("btn-hint").addEventListener("click", showHint);
+  $("btn-last").addEventListener("click", showLast);
+  $("btn-sheet").addEventListener("click", () => { showReview = false; openSheet(); });
+  $("btn-restart").addEventListener("click", () => state && newGameRestart());
+  $("btn-new").addEventListener("click", () => newGame({}));
+  $("btn-daily").addEventListener("click", () => newGame({ daily: localDate(), resume: true }));
+  $("btn-stats").addEventListener("click", showStats);
+  $("btn-settings").addEventListener("click", openSettings);
+  $("btn-settings-save").addEventListener("click", saveSettings);
+  $("preset-select").addEventListener("change", (e) => fillRuleOptions(presetValues(e.target.value)));
+  $("btn-review").addEventListener("click", () => { showReview = !showReview; openSheet(); });
+  $("btn-next").addEventListener("click", nextHand);
+  $("btn-end-sheet").addEventListener("click", () => { $("dlg-end").close(); openSheet(); });
+  $("btn-end-new").addEventListener("click", () => newGame({}));
+  for (const b of document.querySelectorAll("[data-close]")) b.addEventListener("click", () => b.closest("dialog").close());
+}
+
+function nextHand() {
+  closeDialogs();
+  showReview = false;
+  const version = state.version;
+  return run(() => api.post(`/api/games/${state.id}/next`, { version }));
+}
+
+function newGameRestart() {
+  closeDialogs();
+  return run(() => api.post(`/api/games/${state.id}/restart`));
+}
+
+async function boot() {
+  wire();
+  try {
+    await ensureToken();
+    settings = await api.get("/api/settings");
+  } catch (e) {
+    say(e.message);
+    return;
+  }
+  applySettings();
+  const wanted = new URLSearchParams(location.search).get("deal");
+  if (wanted !== null) {
+    try {
+      const out = await api.post("/api/games", { deal: wanted.trim(), resume: true });
+      state = out.state;
+      await animate(out.events);
+      afterState();
+      return;
+    } catch (e) {
+      const url = new URL(location.href);
+      url.searchParams.delete("deal");
+      history.replaceState(null, "", url);
+      await resume();
+      say(`Deal "${wanted}" cannot be played: ${e.message}`);
+      return;
+    }
+  }
+  await resume();
+}
+
+async function resume() {
+  try {
+    state = await api.get("/api/games/current");
+    syncAddress();
+    afterState();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) await run(() => api.post("/api/games", {}));
+    else say(e.message);
+  }
+}
+
+document.body.dataset.ready = "loading";
+boot().finally(() => { document.body.dataset.ready = "yes"; });
