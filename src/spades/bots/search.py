@@ -37,25 +37,22 @@ WIN_VALUE = 300.0
 def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
     """One deal of the unseen cards into the other seats' hands, consistent with the view.
 
-    Each seat gets as many cards as it still holds; nobody gets a suit it has shown out of;
+    Each seat gets as many cards as it still holds (as many as this seat, one fewer if it has
+    played to the trick this seat has not); nobody gets a suit it has shown out of;
     cards this seat passed to its partner stay with the partner. Cards left over are set aside
     (the 3-player spare card, the 2-player discards).
     """
     r = view.rules
     spec = r.deck_spec
     n = r.players
-    played_by = [0] * n
-    for t in view.tricks:
-        for s, _ in t.cards:
-            played_by[s] += 1
-    for s, _ in view.trick:
-        played_by[s] += 1
+    in_trick = {s for s, _ in view.trick}
+    mine = view.hand.bit_count()
     hands = [0] * n
     hands[view.seat] = view.hand
     partner = r.partner(view.seat)
     fixed = view.passed & view.unseen if partner is not None else 0
     pool_all = view.unseen & ~fixed
-    needs = {s: r.hand_size - played_by[s] for s in range(n) if s != view.seat}
+    needs = {s: mine - (s in in_trick) for s in range(n) if s != view.seat}
     if partner is not None:
         hands[partner] = fixed
         needs[partner] -= fixed.bit_count()
@@ -284,9 +281,13 @@ class _Sim:
 
 
 class SearchPlayer:
-    """Flat Monte Carlo search over sampled deals; ``samples`` and ``seconds`` bound each decision."""
+    """Flat Monte Carlo search over sampled deals; ``samples`` and ``seconds`` bound each decision.
 
-    def __init__(self, name: str = "expert", *, samples: int = 200, seconds: float = 0.5,
+    With ``seconds=None`` only the sample budget counts, and the same seed and view always give
+    the same move; a time cap can cut a search short on a slow or busy machine.
+    """
+
+    def __init__(self, name: str = "expert", *, samples: int = 200, seconds: float | None = 0.5,
                  bid_nil: bool = True) -> None:
         self.name = name
         self.samples = samples
@@ -300,6 +301,12 @@ class SearchPlayer:
         if sim is None:
             sim = self._sims[rules] = _Sim(rules)
         return sim
+
+    def _more(self, done: int, start: float) -> bool:
+        """Whether the budget allows another sample (at least 8 are always taken)."""
+        if done >= self.samples:
+            return False
+        return self.seconds is None or done < 8 or time.perf_counter() - start < self.seconds
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         """The searched move for the seat."""
@@ -366,7 +373,7 @@ class SearchPlayer:
         n = view.rules.players
         spec = view.rules.deck_spec
         done = 0
-        while done < self.samples and (done < 8 or time.perf_counter() - start < self.seconds):
+        while self._more(done, start):
             hands = self._deals(view, rng)
             for card in candidates:
                 h = list(hands)
@@ -410,7 +417,7 @@ class SearchPlayer:
         start = time.perf_counter()
         done = 0
         order = [(view.dealer + 1 + i) % r.players for i in range(r.players)]
-        while done < self.samples and (done < 8 or time.perf_counter() - start < self.seconds):
+        while self._more(done, start):
             hands = self._deals(view, rng)
             for bid in candidates:
                 bids = list(view.bids)

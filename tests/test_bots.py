@@ -1,0 +1,361 @@
+"""The computer players: legal under every rule mix, blind to hidden cards, deterministic,
+and playing the strategy tips in set positions."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spades.bots import LEVELS, HeuristicPlayer, Player, RandomPlayer, SearchPlayer, hint, make_player
+from spades.bots.knowledge import estimate_tricks, nil_danger
+from spades.bots.search import sample_hands
+from spades.cards import Card, cards_of, parse_mask
+from spades.errors import RulesError, SpadesError
+from spades.game import Game, Phase, SeatView, Trick, legal_play_mask
+from spades.moves import Look, MakeBid, PassCards, Play
+from spades.rules import (
+    PRESETS,
+    BidFormat,
+    ClubsFirstTrick,
+    DeckKind,
+    FailedBid,
+    FailedNilTricks,
+    FirstLead,
+    NilRule,
+    Rules,
+)
+from spades.scoring import Bid
+
+
+def small_search(name: str = "hard") -> SearchPlayer:
+    """A search player with a tiny, time-free budget: quick and deterministic."""
+    return SearchPlayer(name, samples=6, seconds=None)
+
+
+def bot_line_up(n: int) -> list[Player]:
+    """Every kind of bot at one table (the search one with a tiny budget)."""
+    kinds: list[Player] = [small_search(), make_player("normal"), make_player("easy"), RandomPlayer()]
+    return kinds[:n]
+
+
+def play_hands(game: Game, players: list[Player], hands: int, seed: int) -> None:
+    """Play hands with ``Game.apply``, which refuses any illegal move."""
+    rngs = [random.Random(seed + s) for s in range(game.players)]
+    while game.phase is not Phase.GAME_OVER:
+        if game.phase is Phase.HAND_OVER:
+            if len(game.history) >= hands:
+                return
+            game.next_hand()
+            continue
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, players[seat].choose(game.view(seat), rngs[seat]))
+
+
+# -- legality -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_bot_is_legal_under_every_preset(name: str) -> None:
+    rules = PRESETS[name]
+    for rotation in range(2):
+        players = bot_line_up(4)[rotation:] + bot_line_up(4)[:rotation]
+        game = Game(rules, deal=101 + rotation)
+        play_hands(game, players[: rules.players], 2, seed=rotation)
+        assert len(game.history) >= 1
+
+
+_OPTIONS = st.fixed_dictionaries({
+    "players": st.sampled_from([2, 3, 4, 4]),
+    "partnerships": st.booleans(),
+    "deck": st.sampled_from(list(DeckKind)),
+    "nil": st.sampled_from(list(NilRule)),
+    "blind_nil": st.booleans(),
+    "blind_nil_deficit": st.sampled_from([0, 100]),
+    "blind_nil_pass": st.integers(0, 4),
+    "nil_pass": st.integers(0, 4),
+    "min_team_bid": st.sampled_from([0, 4]),
+    "bid_format": st.sampled_from(list(BidFormat)),
+    "ten_for_two_hundred": st.booleans(),
+    "first_hand_no_bids": st.booleans(),
+    "misdeal_no_spades": st.booleans(),
+    "first_lead": st.sampled_from(list(FirstLead)),
+    "spades_led_any_time": st.booleans(),
+    "clubs_first_trick": st.sampled_from(list(ClubsFirstTrick)),
+    "must_beat": st.booleans(),
+    "failed_bid": st.sampled_from(list(FailedBid)),
+    "bag_value": st.sampled_from([1, -1, -10]),
+    "bag_penalty": st.sampled_from([0, 100]),
+    "failed_nil_tricks": st.sampled_from(list(FailedNilTricks)),
+})
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=_OPTIONS, deal=st.integers(1, 10**6))
+def test_bots_are_legal_under_random_rule_mixes(options: dict[str, Any], deal: int) -> None:
+    rules = Rules()
+    for key, value in options.items():  # each option that contradicts those before is left out
+        try:
+            rules = rules.replace(**{key: value})
+        except RulesError:
+            continue
+    game = Game(rules, deal=deal)
+    play_hands(game, bot_line_up(4)[: rules.players], 2, seed=deal)
+    assert game.history
+
+
+def test_blind_nil_with_passing_is_bid_and_passed_legally() -> None:
+    rules = Rules(blind_nil=True, blind_nil_deficit=0, blind_nil_pass=2)
+    game = Game(rules, deal=5)
+    game.scores = [-300, 0]  # the bots' side (0 and 2) is far behind
+    game._start_hand()
+    normal = make_player("normal")
+    play_hands(game, [normal, normal, small_search(), normal], 1, seed=1)
+    first = game.history[0]
+    assert first.bids[0] == Bid.blind_nil()
+    assert first.passes and all(cards.bit_count() == 2 for _, _, cards in first.passes)
+
+
+# -- what a bot can see ------------------------------------------------------------------------
+
+
+def _deck_with_swap(swap: bool) -> list[int]:
+    """A deck dealt from seat 0 round the table; ``swap`` trades one card of seats 1 and 2."""
+    deck = list(range(52))
+    if swap:
+        deck[1], deck[2] = deck[2], deck[1]
+        deck[5], deck[10] = deck[10], deck[5]
+    return deck
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_games_differing_in_unseen_cards_give_a_bot_the_same_input(level: str) -> None:
+    rules = Rules()
+    games = [Game(rules, decks=[_deck_with_swap(s)], first_dealer=3) for s in (False, True)]
+    assert games[0].hands[1] != games[1].hands[1]
+    for g in games:
+        for seat in range(4):
+            g.apply(seat, MakeBid(Bid(3)))
+    views = [g.view(0) for g in games]
+    assert views[0] == views[1]
+    player = small_search(level) if level == "hard" else make_player(level)
+    moves = [player.choose(v, random.Random(9)) for v in views]
+    assert moves[0] == moves[1]
+
+
+def test_samples_respect_voids_passes_and_hand_sizes() -> None:
+    game = Game(Rules(nil_pass=2), deal=44)
+    normal = make_player("normal")
+    rng = random.Random(2)
+    while game.phase is not Phase.PLAY or len(game.tricks) < 4:
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, normal.choose(game.view(seat), rng))
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    spec = game.rules.deck_spec
+    for _ in range(20):
+        hands = sample_hands(view, rng)
+        assert [h.bit_count() for h in hands] == [h.bit_count() for h in game.hands]
+        for other in range(4):
+            for suit in range(4):
+                if view.voids[other] >> suit & 1:
+                    assert not hands[other] & spec.suit_masks[suit]
+        partner = (seat + 2) % 4
+        assert view.passed & view.unseen & ~hands[partner] == 0
+
+
+# -- determinism -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", [lv for lv in LEVELS if lv != "expert"])
+def test_same_seed_same_view_same_choice(level: str) -> None:
+    game = Game(Rules(), deal=77)
+    normal = make_player("normal")
+    rng = random.Random(0)
+    for _ in range(10):
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, normal.choose(game.view(seat), rng))
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    player = small_search() if level == "hard" else make_player(level)
+    assert len({player.choose(view, random.Random(5)) for _ in range(3)}) == 1
+
+
+def test_make_player_refuses_an_unknown_level() -> None:
+    with pytest.raises(SpadesError, match="Unknown player level"):
+        make_player("grandmaster")
+
+
+# -- strategy in set positions -----------------------------------------------------------------
+
+
+def position(hand: str, *, seat: int = 0, bids: tuple[Bid | None, ...] = (Bid(3),) * 4,
+             trick: str = "", leader: int = 1, won: tuple[int, ...] | None = None) -> SeatView:
+    """A consistent play-phase view for ``seat`` holding ``hand`` with ``trick`` on the table
+    (played from ``leader`` on); the earlier tricks are filled with other cards, won as ``won``
+    says (by default all by the opponents, alternately)."""
+    rules = Rules()
+    template = Game(rules, deal=1).view(seat)
+    cards = [Card.parse(t) for t in trick.split()]
+    on_table = tuple(((leader + i) % 4, c) for i, c in enumerate(cards))
+    mask = parse_mask(hand)
+    done = 13 - mask.bit_count()
+    winners = [1 + 2 * (i % 2) for i in range(done)]
+    if won is not None:
+        winners = [s for s in range(4) for _ in range(won[s])]
+    pool = [c for c in range(52) if not mask >> c & 1 and c not in cards]
+    random.Random(0).shuffle(pool)
+    earlier = tuple(Trick(0, tuple((j, Card(pool[4 * i + j])) for j in range(4)), winners[i])
+                    for i in range(done))
+    broken = any(c.suit == 3 for t in earlier for _, c in t.cards) or any(c.suit == 3 for c in cards)
+    legal = legal_play_mask(rules, mask, [c for _, c in on_table], broken, not earlier, None)
+    return dataclasses.replace(
+        template, phase=Phase.PLAY, turn=seat, hand=mask, looked=True, bids=bids,
+        trick=on_table, tricks=earlier, broken=broken, legal_plays=legal, legal_bids=(),
+        can_look=False, can_misdeal=False, tricks_won=tuple(winners.count(s) for s in range(4)),
+        voids=(0,) * 4,
+    )
+
+
+def test_covers_partners_nil_by_overtaking() -> None:
+    # North (0) covers South (2), who bid nil and is winning with the king of hearts.
+    view = position("AH 3H 4C 9D", bids=(Bid(4), Bid(3), Bid(0), Bid(3)), trick="5H KH 2H", leader=1)
+    h = hint(view, "normal")
+    assert h.move == Play(Card.parse("AH"))
+    assert h.reason == "Cover your partner's nil: the king of hearts is winning the trick."
+    assert small_search().choose(view, random.Random(1)) == Play(Card.parse("AH"))
+
+
+def test_plays_high_ahead_of_a_nil_partner() -> None:
+    view = position("AD 10D 3D 4C", bids=(Bid(4), Bid(3), Bid(0), Bid(3)), trick="6D", leader=3)
+    assert make_player("normal").choose(view, random.Random(1)) == Play(Card.parse("AD"))
+
+
+def test_does_not_trump_partners_sure_winner() -> None:
+    # East led, South (partner) won with the ace of diamonds, West followed: North plays last.
+    view = position("3S 9S 4C KC 8H", bids=(Bid(4), Bid(3), Bid(4), Bid(3)), trick="5D AD 3D", leader=1)
+    h = hint(view, "normal")
+    assert h.move == Play(Card.parse("8H"))  # the low card from the shortest side suit (tip 8)
+    assert h.reason == "Don't trump your partner's winning ace of diamonds: throw the 8 of hearts."
+    assert small_search().choose(view, random.Random(2)) in (Play(Card.parse("8H")), Play(Card.parse("4C")))
+
+
+def test_nil_bidder_plays_its_highest_losing_card() -> None:
+    view = position("QC 10C 3C 5D", bids=(Bid(0), Bid(3), Bid(4), Bid(3)), trick="KC", leader=3)
+    h = hint(view, "normal")
+    assert h.move == Play(Card.parse("QC"))
+    assert h.reason == ("You bid nil: the queen of clubs is the highest card that still loses "
+                        "to the king of clubs.")
+    assert small_search().choose(view, random.Random(3)) == Play(Card.parse("QC"))
+
+
+def test_lowest_spade_that_wins_when_playing_last() -> None:
+    view = position("3S 9S KS 4C 5C", trick="5H 7H AH", leader=1)
+    h = hint(view, "normal")
+    assert h.move == Play(Card.parse("3S"))
+    assert h.reason == "The 3 of spades is the lowest spade that wins the trick."
+
+
+def test_leads_a_side_ace_early() -> None:
+    view = position("AH 7H 4H 8C 5C 3D", trick="", leader=0)
+    h = hint(view, "normal")
+    assert h.move == Play(Card.parse("AH"))
+    assert "early" in h.reason
+
+
+def test_ducks_once_the_contract_is_made() -> None:
+    view = position("KD 9D 4C", bids=(Bid(1), Bid(3), Bid(1), Bid(3)), trick="2D", leader=3,
+                    won=(2, 4, 0, 4))
+    assert make_player("normal").choose(view, random.Random(1)) == Play(Card.parse("9D"))
+
+
+# -- bidding and passing -----------------------------------------------------------------------
+
+
+NIL_HAND = "2C 3C 4C 6C 9C 2D 3D 5D 7D 2H 4H 6H 3S"
+
+
+def bid_view(hand: str, *, seat: int = 0, bids: tuple[Bid | None, ...] = (None,) * 4,
+             rules: Rules | None = None) -> SeatView:
+    """A bid-phase view for ``seat``, by replacing the hand and bids of a real one."""
+    rules = rules or Rules()
+    game = Game(rules, deal=1, first_dealer=(seat - 1) % 4)
+    template = game.view(seat)
+    return dataclasses.replace(template, hand=parse_mask(hand), bids=bids)
+
+
+def test_counts_sure_tricks_as_the_tips_do() -> None:
+    rules = Rules()
+    # Tip 2: the ace and king of hearts with four small spades is about three tricks.
+    assert 2.5 <= estimate_tricks(rules, parse_mask("AH KH 7H 2S 3S 4S 5S 6C 7C 8C 6D 7D 8D")) <= 3.5
+    assert estimate_tricks(rules, parse_mask("AS KS QS JS 10S AH KH AD KD AC KC QC JC")) >= 10
+
+
+def test_bids_nil_with_a_hand_made_for_it_and_not_when_told_not_to() -> None:
+    view = bid_view(NIL_HAND, bids=(None, None, Bid(4), Bid(3)))
+    assert nil_danger(view.rules, view.hand) < 1
+    assert make_player("normal").choose(view, random.Random(1)) == MakeBid(Bid(0))
+    assert make_player("normal", bid_nil=False).choose(view, random.Random(1)) != MakeBid(Bid(0))
+    strong = bid_view("AS KS 9S 5S AH KH 3H AD 4D 6C 7C 8C 9C")
+    assert make_player("normal").choose(strong, random.Random(1)) not in (MakeBid(Bid(0)),)
+
+
+def test_blind_nil_only_when_far_behind() -> None:
+    rules = Rules(blind_nil=True, blind_nil_deficit=0)
+    game = Game(rules, deal=3)
+    seat = game.turn
+    assert seat is not None
+    assert make_player("normal").choose(game.view(seat), random.Random(1)) == Look()
+    game.scores = [0, 0]
+    game.scores[rules.side_of(seat)] = -250
+    game._start_hand()
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    assert view.can_look
+    assert make_player("normal").choose(view, random.Random(1)) == MakeBid(Bid.blind_nil())
+
+
+def test_passes_low_cards_to_a_nil_partner_and_high_ones_from_a_nil() -> None:
+    rules = Rules(blind_nil=True, blind_nil_deficit=0)
+    game = Game(rules, deal=8, first_dealer=3)
+    normal = make_player("normal")
+    game.apply(0, MakeBid(Bid.blind_nil()))
+    for seat in (1, 2, 3):
+        game.apply(seat, Look())
+        game.apply(seat, MakeBid(Bid(3)))
+    assert game.phase is Phase.PASS and game.turn == 0
+    nil_hand = game.hands[0]
+    move = normal.choose(game.view(0), random.Random(1))
+    assert isinstance(move, PassCards)
+    spec = rules.deck_spec
+    top = sorted(cards_of(nil_hand), key=lambda c: spec.power[c] + 20 * (spec.suit_of[c] == 3))[-2:]
+    assert set(cards_of(move.cards)) == set(top)
+    game.apply(0, move)
+    partner_hand = game.hands[2]
+    back = normal.choose(game.view(2), random.Random(1))
+    assert isinstance(back, PassCards)
+    low = sorted(cards_of(partner_hand & ~spec.trumps), key=lambda c: spec.power[c])
+    assert all(spec.power[c] <= spec.power[low[2]] for c in cards_of(back.cards))
+    assert not back.cards & spec.trumps
+
+
+def test_hint_needs_a_seat_with_something_to_do() -> None:
+    game = Game(Rules(), deal=2)
+    idle = (game.turn + 1) % 4  # type: ignore[operator]
+    with pytest.raises(SpadesError):
+        hint(game.view(idle), "normal")
+
+
+def test_heuristic_is_a_player() -> None:
+    player: Player = HeuristicPlayer()
+    assert player.name == "normal"
