@@ -125,10 +125,36 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from spades.server.run import free_port, run_server
+
+    run_server(host="127.0.0.1", port=args.port or free_port(), db_path=args.db,
+               open_browser=not args.no_browser)
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from spades.server.run import run_server
+
+    run_server(host=args.host, port=args.port, db_path=args.db, open_browser=False)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="spades", description="Spades: play, score, and test bots.")
     sub = parser.add_subparsers(dest="command", required=True)
+    db_help = "the SQLite file for games and stats (default: $SPADES_DB, else the user's data folder)"
+    p = sub.add_parser("play", help="play in the browser: starts the server and opens a tab on it")
+    p.add_argument("--port", type=int, default=0, help="the local port (default: a free one)")
+    p.add_argument("--db", type=Path, help=db_help)
+    p.add_argument("--no-browser", action="store_true", help="print the address without opening it")
+    p.set_defaults(func=_cmd_play)
+    p = sub.add_parser("serve", help="serve the browser game for others to reach")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    p.add_argument("--db", type=Path, help=db_help)
+    p.set_defaults(func=_cmd_serve)
     p = sub.add_parser("deal", help="play out a numbered deal between random players and print it")
     p.add_argument("number", type=int, help="the deal number")
     p.add_argument("--hands", type=int, default=1, help="how many hands to play (default 1)")
