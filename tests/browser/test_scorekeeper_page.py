@@ -3,6 +3,7 @@
 Hands are entered through the page's own form, as a person at the table would.
 """
 
+import re
 import socket
 import threading
 import time
@@ -224,3 +225,11 @@ def test_game_end_record_and_printables(page: Page, tmp_path: Path) -> None:
     expect(page.locator("[data-test=record]")).to_have_count(1)
     start(page)
     expect(page.locator("#hands tbody tr")).to_have_count(0)
+
+
+def test_reachable_from_the_game_menu(page: Page) -> None:
+    page.goto("/")
+    page.click("#link-scorekeeper")
+    expect(page).to_have_url(re.compile(r"/scorekeeper$"))
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#setup")).to_be_visible()
