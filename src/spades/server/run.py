@@ -11,15 +11,24 @@ import uvicorn
 
 from spades.server.app import AppSettings, create_app, default_db_path
 
-__all__ = ["free_port", "run_server"]
+__all__ = ["PLAY_PORT", "BackgroundServer", "free_port", "run_server"]
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port nobody is listening on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        port: int = s.getsockname()[1]
-        return port
+PLAY_PORT = 8421
+"""The port ``spades play`` prefers, so the page's address (and its saved token) stays the same."""
+
+
+def free_port(host: str = "127.0.0.1", prefer: int = 0) -> int:
+    """A TCP port nobody is listening on right now: ``prefer`` if it is free, else any."""
+    for port in (prefer, 0) if prefer else (0,):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+            found: int = s.getsockname()[1]
+            return found
+    raise OSError("No free port.")
 
 
 def run_server(*, host: str, port: int, db_path: Path | None, open_browser: bool) -> None:
@@ -40,3 +49,50 @@ def run_server(*, host: str, port: int, db_path: Path | None, open_browser: bool
 
         threading.Thread(target=open_when_up, daemon=True).start()
     server.run()
+
+
+class BackgroundServer:
+    """The real server on a loopback port in a thread: for the tests and the benchmark.
+
+    Stopping and starting it again on the same port and database is a server restart.
+    """
+
+    def __init__(self, db_path: Path, port: int | None = None, host: str = "127.0.0.1") -> None:
+        self.db_path = db_path
+        self.host = host
+        self.port = port or free_port(host)
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's base address, without the trailing slash."""
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> BackgroundServer:
+        """Start serving (a fresh app on the same database) and wait until it answers."""
+        app = create_app(AppSettings(db_path=self.db_path))
+        self._server = uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port,
+                                                     log_level="warning", access_log=False))
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        for _ in range(400):
+            if self._server.started:
+                return self
+            if not self._thread.is_alive():
+                break
+            threading.Event().wait(0.025)
+        raise RuntimeError(f"The server did not start on {self.url}.")
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread to end."""
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(timeout=10)
+        self._server = self._thread = None
+
+    def __enter__(self) -> BackgroundServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,6 +1,21 @@
 // The page's only way to the server: JSON over fetch, with the anonymous player token.
 
 const TOKEN_KEY = "spades.token";
+const COOKIE = "spades_token";
+
+// The token lives in localStorage, with a cookie copy: cookies ignore the port, so a server
+// restarted on another local port still finds the same player.
+function readToken() {
+  const stored = localStorage.getItem(TOKEN_KEY);
+  if (stored) return stored;
+  const m = document.cookie.match(new RegExp(`(?:^|; )${COOKIE}=([A-Za-z0-9_-]+)`));
+  return m ? m[1] : null;
+}
+
+function keepToken(token) {
+  localStorage.setItem(TOKEN_KEY, token);
+  document.cookie = `${COOKIE}=${token}; max-age=315360000; path=/; SameSite=Lax`;
+}
 
 export class ApiError extends Error {
   constructor(status, detail, state) {
@@ -12,7 +27,7 @@ export class ApiError extends Error {
 
 async function call(method, path, body) {
   const headers = { "Content-Type": "application/json" };
-  const token = localStorage.getItem(TOKEN_KEY);
+  const token = readToken();
   if (token) headers["X-Player-Token"] = token;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
@@ -25,10 +40,9 @@ async function call(method, path, body) {
 }
 
 export async function ensureToken() {
-  if (!localStorage.getItem(TOKEN_KEY)) {
-    const data = await call("POST", "/api/players");
-    localStorage.setItem(TOKEN_KEY, data.token);
-  }
+  const token = readToken();
+  if (token) keepToken(token);
+  else keepToken((await call("POST", "/api/players")).token);
 }
 
 export const api = {

@@ -1,0 +1,235 @@
+"""The API over real HTTP: the referee's checks, hidden cards, persistence, deals, stats, errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from api_client import Player, cards_in, simple_move
+
+from spades.deal import MAX_DEAL
+from spades.server.run import BackgroundServer
+
+
+def play_hand(p: Player, state: dict[str, Any]) -> dict[str, Any]:
+    """Play the person's seat with simple legal moves until the hand (or game) is over."""
+    while state["phase"] not in ("hand_over", "game_over"):
+        state = p.move(state, simple_move(state))["state"]
+    return state
+
+
+def test_first_hand_south_bids_first_and_sees_only_its_cards(client: httpx.Client) -> None:
+    p = Player(client)
+    s = p.new_game(deal=77)
+    assert s["phase"] == "bid" and s["turn"] == s["human"] and s["seats"][s["human"]]["name"] == "You"
+    assert len(s["hand"]) == 13 and s["legal_bids"][:2] == ["nil", "1"] and "13" in s["legal_bids"]
+    positions = {x["name"]: x["position"] for x in s["seats"]}
+    assert positions == {"You": "bottom", "West": "left", "North": "top", "East": "right"}
+    assert s["dealer"] == 1 and s["message"] == "Your turn to bid."
+
+
+def test_no_response_during_a_hand_holds_another_seats_cards(client: httpx.Client) -> None:
+    p = Player(client, level="normal")
+    state = p.new_game(deal=4242)
+    mine = set(state["hand"])
+    start = len(p.responses)
+    state = play_hand(p, state)
+    review = state["review"]
+    assert review is not None and sum(len(h) for h in review["dealt"]) == 52
+    others = set().union(*(set(h) for i, h in enumerate(review["dealt"]) if i != state["human"]))
+    assert set(review["dealt"][state["human"]]) == mine
+    played: set[str] = set()
+    for data in p.responses[start:-1]:  # every answer before the one that ends the hand
+        for ev in data.get("events", []):
+            if ev["card"]:
+                played.add(ev["card"])
+        visible = cards_in(data)
+        assert not (visible & others) - played, "another seat's unplayed card was sent"
+    last = p.responses[-1]
+    assert cards_in(last["state"]["review"]) >= others
+
+
+def test_illegal_card_gets_the_engines_reason_and_the_state(client: httpx.Client) -> None:
+    p = Player(client)
+    state = p.new_game(deal=42)
+    state = p.move(state, "bid 3")["state"]
+    assert state["phase"] == "play" and state["turn"] == state["human"]
+    dimmed = [c for c in state["hand"] if c not in state["legal"]]
+    assert dimmed and all(state["reasons"][c] for c in dimmed)
+    out = p.move(state, f"play {dimmed[0]}", expect=409)
+    assert out["detail"] == state["reasons"][dimmed[0]] and out["state"]["version"] == state["version"]
+
+
+def test_a_move_sent_twice_or_out_of_turn_returns_the_current_state(client: httpx.Client) -> None:
+    p = Player(client)
+    state = p.new_game(deal=9)
+    after = p.move(state, "bid 2")["state"]
+    again = p.move(state, "bid 2", expect=409)
+    assert "moved on" in again["detail"] and again["state"] == after
+    wrong = p.move(after, "bid 4", expect=409)
+    assert "not to bid" in wrong["detail"] and wrong["state"] == after
+
+
+def test_numbered_and_daily_deals_give_everyone_the_same_cards(client: httpx.Client) -> None:
+    a, b = Player(client), Player(client)
+    assert a.new_game(deal=123456)["hand"] == b.new_game(deal=123456)["hand"]
+    da, db = a.new_game(daily="2026-12-01"), b.new_game(daily="2026-12-01")
+    assert da["deal"] == db["deal"] == 20261201 and da["hand"] == db["hand"] and da["daily"] == "2026-12-01"
+    assert client.get("/api/daily", params={"day": "2026-12-01"}).json() == 20261201
+    fresh = a.new_game()
+    assert 1 <= fresh["deal"] <= MAX_DEAL
+
+
+def test_resume_keeps_the_same_deal_and_restart_starts_it_over(client: httpx.Client) -> None:
+    p = Player(client)
+    first = p.new_game(deal=31)
+    moved = p.move(first, "bid 4")["state"]
+    assert p.new_game(deal=31, resume=True) == moved
+    assert p.call("GET", "/api/games/current") == moved
+    restarted = p.call("POST", f"/api/games/{moved['id']}/restart", expect=201)["state"]
+    assert restarted["hand"] == first["hand"] and restarted["version"] == 0 and restarted["id"] != first["id"]
+    assert p.call("POST", f"/api/games/{moved['id']}/moves", {"move": "bid 3", "version": 1},
+                  expect=404)["detail"].startswith("Game")
+
+
+def test_a_restarted_server_brings_back_the_same_table(tmp_path: Any) -> None:
+    srv = BackgroundServer(tmp_path / "db.sqlite3").start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            p = Player(c)
+            state = p.new_game(deal=5)
+            for _ in range(4):
+                state = p.move(state, simple_move(state))["state"]
+        srv.stop()
+        srv.start()
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            assert c.get("/api/games/current", headers=p.headers).json() == state
+    finally:
+        srv.stop()
+
+
+def test_a_finished_game_counts_in_the_stats(client: httpx.Client) -> None:
+    p = Player(client, rules={"preset": "standard", "options": {"target": 60}})
+    assert p.call("GET", "/api/stats") == {"played": 0, "won": 0, "win_rate": 0.0, "best_score": None,
+                                           "streak": 0, "best_streak": 0}
+    state = p.new_game(deal=2024)
+    assert state["target"] == 60
+    hands = 0
+    while state["phase"] != "game_over":
+        state = play_hand(p, state)
+        hands += 1
+        assert len(state["sheet"]) == hands and state["review"] is not None
+        if state["phase"] == "hand_over":
+            state = p.next_hand(state)["state"]
+            assert state["review"] is None and state["hand_number"] == hands
+    stats = p.call("GET", "/api/stats")
+    won = state["winner"] == state["human_side"]
+    assert stats["played"] == 1 and stats["won"] == int(won) and stats["streak"] == int(won)
+    assert stats["best_score"] == state["sides"][state["human_side"]]["score"]
+    assert state["sheet"][-1][state["human_side"]]["total"] == stats["best_score"]
+    assert p.move(state, "play AS", expect=409)["state"]["phase"] == "game_over"
+
+
+def test_settings_persist_and_bad_rules_are_refused(client: httpx.Client) -> None:
+    p = Player(client)
+    assert p.call("GET", "/api/settings")["table_color"] == "green"
+    body = p.call("GET", "/api/settings") | {"table_color": "blue", "four_color": True, "level": "hard"}
+    p.call("PUT", "/api/settings", body)
+    assert p.call("GET", "/api/settings") == body
+    bad = body | {"rules": {"preset": "standard", "options": {"blind_nil": True, "nil": "none"}}}
+    assert "Blind nil" in p.call("PUT", "/api/settings", bad, expect=400)["detail"]
+    assert p.call("GET", "/api/settings") == body
+
+
+def test_hint_names_a_legal_bid_then_a_legal_card(client: httpx.Client) -> None:
+    p = Player(client)
+    state = p.new_game(deal=8)
+    h = p.call("GET", f"/api/games/{state['id']}/hint")
+    assert h["bid"] in state["legal_bids"] and h["reason"]
+    state = p.move(state, "bid 3")["state"]
+    h = p.call("GET", f"/api/games/{state['id']}/hint")
+    assert h["card"] in state["legal"] and h["move"] == f"play {h['card']}"
+
+
+@pytest.mark.parametrize(("preset", "seats", "cards"), [
+    ("three-player", ["bottom", "left", "right"], 17),
+    ("two-player", ["bottom", "top"], 0),
+    ("cutthroat", ["bottom", "left", "top", "right"], 13),
+])
+def test_every_table_size_plays_a_hand(client: httpx.Client, preset: str, seats: list[str],
+                                       cards: int) -> None:
+    p = Player(client, rules={"preset": preset, "options": {}})
+    state = p.new_game(deal=3)
+    assert [s["position"] for s in sorted(state["seats"], key=lambda s: (s["seat"] - state["human"])
+                                          % state["players"])] == seats
+    assert len(state["hand"]) == cards and len(state["sides"]) == state["players"]
+    if preset == "two-player":
+        assert state["phase"] == "draw" and len(state["offered"]) == 1 and state["turn"] == state["human"]
+    state = play_hand(p, state)
+    assert state["review"] is not None and len(state["sheet"]) == 1
+
+
+def test_blind_nil_is_offered_before_the_cards_and_then_the_exchange(client: httpx.Client) -> None:
+    p = Player(client, rules={"preset": "pagat", "options": {"blind_nil_deficit": 0}})
+    state = p.new_game(deal=6)
+    assert state["can_look"] and state["hand"] == [] and state["legal_bids"] == ["blind nil"]
+    assert not cards_in(p.responses[-1])
+    state = p.move(state, "bid blind nil")["state"]
+    assert state["phase"] == "pass" and state["pass_count"] == 2 and len(state["hand"]) == 13
+    state = p.move(state, "pass " + " ".join(state["hand"][:2]))["state"]
+    assert len(state["passed"]) == 2 and len(state["received"]) == 2
+    assert state["seats"][state["human"]]["bid"] == "blind nil"
+
+
+def test_every_bad_request_gets_a_4xx_with_a_message(client: httpx.Client, server: BackgroundServer) -> None:
+    p = Player(client)
+    other = Player(client)
+    state = p.new_game(deal=1)
+    gid = state["id"]
+    h = p.headers
+    cases: list[tuple[str, str, Any, dict[str, str] | None]] = [
+        ("GET", "/api/games/current", None, {}),
+        ("GET", "/api/games/current", None, {"X-Player-Token": "short"}),
+        ("GET", "/api/games/current", None, {"X-Player-Token": "x" * 200}),
+        ("GET", "/api/games/current", None, other.headers),
+        ("POST", "/api/games", {"deal": 0}, h),
+        ("POST", "/api/games", {"deal": MAX_DEAL + 1}, h),
+        ("POST", "/api/games", {"deal": "abc"}, h),
+        ("POST", "/api/games", {"deal": 5, "daily": "2026-01-01"}, h),
+        ("POST", "/api/games", {"daily": "2026-13-45"}, h),
+        ("POST", "/api/games", {"colour": "red"}, h),
+        ("POST", "/api/games", [1, 2], h),
+        ("POST", f"/api/games/{gid}/moves", {"move": "fly away", "version": 0}, h),
+        ("POST", f"/api/games/{gid}/moves", {"move": "play ZZ", "version": 0}, h),
+        ("POST", f"/api/games/{gid}/moves", {"move": "bid 99", "version": 0}, h),
+        ("POST", f"/api/games/{gid}/moves", {"move": "bid 3"}, h),
+        ("POST", f"/api/games/{gid}/moves", {"move": None, "version": -1}, h),
+        ("POST", f"/api/games/{gid}/moves", {"move": "bid 3", "version": 0}, other.headers),
+        ("POST", "/api/games/999999/moves", {"move": "bid 3", "version": 0}, h),
+        ("POST", "/api/games/notanumber/moves", {"move": "bid 3", "version": 0}, h),
+        ("POST", f"/api/games/{gid}/next", {"version": 0}, h),
+        ("PUT", "/api/settings", {"level": "godlike"}, h),
+        ("PUT", "/api/settings", {"rules": {"preset": "nope"}}, h),
+        ("PUT", "/api/settings", {"rules": {"options": {"target": "lots"}}}, h),
+        ("PUT", "/api/settings", {"speed": 3}, h),
+        ("GET", "/api/daily", None, h),
+        ("GET", "/api/daily?day=yesterday", None, h),
+    ]
+    for method, path, body, headers in cases:
+        r = client.request(method, path, json=body, headers=headers)
+        assert 400 <= r.status_code < 500, (method, path, body, r.status_code, r.text)
+        detail = r.json()["detail"]
+        assert isinstance(detail, str) and len(detail) > 5, (path, detail)
+    r = client.post("/api/games", content=b"{not json", headers=h | {"Content-Type": "application/json"})
+    assert r.status_code == 422 and isinstance(r.json()["detail"], str)
+
+
+def test_openapi_and_the_pages_are_served(client: httpx.Client) -> None:
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/games", "/api/games/{game_id}/moves", "/api/stats", "/api/settings"} <= set(paths)
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/js/main.js" in page.text
+    assert "Spades" in client.get("/rules").text
+    assert client.get("/static/js/cards.js").status_code == 200
