@@ -249,6 +249,9 @@ class Game:
         self.hand_number = 0
         self.log: list[tuple[int, Move] | None] = []
         """Every move applied, in order; None marks the deal of the next hand."""
+        self._legal_at = -1
+        """The log length at which ``_legal`` (the mask the seat to play may play) was computed."""
+        self._legal = 0
         self.redeals = 0
         self.deck_draws = 0
         self.first_dealer = first_dealer
@@ -426,7 +429,7 @@ class Game:
             out.append(Bid.blind_nil())
         if nil_ok:
             out.append(Bid.nil())
-        out += [Bid(x) for x in numbers]
+        out += [_NUMBER_BIDS[x] for x in numbers]
         if r.ten_for_two_hundred and pbid is not None and not p_nil:
             out.append(Bid.ten_for_200())
         return out
@@ -438,8 +441,11 @@ class Game:
         """The mask of cards the seat may play now (0 if it is not its turn to play)."""
         if self.phase is not Phase.PLAY or self.turn != seat:
             return 0
-        return legal_play_mask(self.rules, self.hands[seat], [c for _, c in self.trick],
-                               self.broken, not self.tricks, self.opening_card)
+        if self._legal_at != len(self.log):  # only the seat to play has cards to play: one cache
+            self._legal_at = len(self.log)
+            self._legal = legal_play_mask(self.rules, self.hands[seat], [c for _, c in self.trick],
+                                          self.broken, not self.tricks, self.opening_card)
+        return self._legal
 
     def legal_moves(self, seat: int) -> list[Move]:
         """Every move the seat may make now."""
@@ -486,7 +492,6 @@ class Game:
     def verify_move(self, seat: int, move: Move) -> None:
         """Raise the precise error that forbids this move now; return if it is legal."""
         self._check_seat(seat)
-        name = self._name(seat)
         if self.phase is Phase.GAME_OVER:
             raise WrongPhaseError("The game is over.")
         if self.phase is Phase.HAND_OVER:
@@ -495,10 +500,10 @@ class Game:
             if self.phase is not Phase.BID:
                 raise WrongPhaseError("Looking at your cards is for the bidding.")
             if self.looked[seat]:
-                raise IllegalMoveError(f"{name} has already seen their cards.")
+                raise IllegalMoveError(f"{self._name(seat)} has already seen their cards.")
             return
         if isinstance(move, Misdeal):
-            self._verify_misdeal(seat, name)
+            self._verify_misdeal(seat, self._name(seat))
             return
         want = _MOVE_PHASE.get(type(move))
         if want is None:
@@ -509,7 +514,7 @@ class Game:
             )
         if self.turn != seat:
             assert self.turn is not None
-            raise OutOfTurnError(f"It is {self._name(self.turn)}'s turn, not {name}'s.")
+            raise OutOfTurnError(f"It is {self._name(self.turn)}'s turn, not {self._name(seat)}'s.")
         if isinstance(move, MakeBid):
             self._verify_bid(seat, move.bid)
         elif isinstance(move, Play):
@@ -765,6 +770,9 @@ class Game:
             setattr(g, name, list(getattr(self, name)))
         return g
 
+
+_NUMBER_BIDS = tuple(Bid(x) for x in range(18))
+"""The plain bids 0-17, made once (bids are frozen values)."""
 
 _MOVE_PHASE: dict[type, Phase] = {
     MakeBid: Phase.BID, Play: Phase.PLAY, PassCards: Phase.PASS, Draw: Phase.DRAW,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 from spades.cards import BIG_JOKER, LITTLE_JOKER, STANDARD_DECK, Card, Suit
@@ -341,7 +342,7 @@ class Rules:
         """The highest bid one player may make."""
         return self.hand_size
 
-    @property
+    @cached_property
     def deck_spec(self) -> DeckSpec:
         """The cards and trump order this game uses."""
         return _DECKS[self.deck]
