@@ -126,9 +126,9 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from spades.server.run import free_port, run_server
+    from spades.server.run import PLAY_PORT, free_port, run_server
 
-    run_server(host="127.0.0.1", port=args.port or free_port(), db_path=args.db,
+    run_server(host="127.0.0.1", port=args.port or free_port(prefer=PLAY_PORT), db_path=args.db,
                open_browser=not args.no_browser)
     return 0
 
@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     db_help = "the SQLite file for games and stats (default: $SPADES_DB, else the user's data folder)"
     p = sub.add_parser("play", help="play in the browser: starts the server and opens a tab on it")
-    p.add_argument("--port", type=int, default=0, help="the local port (default: a free one)")
+    p.add_argument("--port", type=int, default=0, help="the local port (default 8421 if free, else any)")
     p.add_argument("--db", type=Path, help=db_help)
     p.add_argument("--no-browser", action="store_true", help="print the address without opening it")
     p.set_defaults(func=_cmd_play)

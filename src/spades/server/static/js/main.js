@@ -100,7 +100,7 @@ function renderHand() {
     if (state.received.includes(c)) cls.push("received");
     const label = `${cardName(c)}${dim ? ", cannot be played now" : ""}${hintCard === c ? ", suggested" : ""}`;
     return `<button type="button" class="${cls.join(" ")}" data-card="${c}" data-index="${i}"
-      aria-label="${label}" ${dim ? 'aria-disabled="true"' : ""} tabindex="${i === 0 ? 0 : -1}">${cardFace(c)}</button>`;
+      aria-label="${label}" tabindex="${i === 0 ? 0 : -1}">${cardFace(c)}</button>`;
   }).join("");
   hand.style.setProperty("--count", cards.length);
 }

@@ -1,0 +1,75 @@
+"""What a person does at the table, as Playwright steps: open it, change settings, bid, play."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+
+def open_table(page: Page, path: str = "/") -> None:
+    """Load the page and wait until it has drawn its table."""
+    page.goto(path)
+    page.wait_for_selector("body[data-ready=yes]")
+    settle(page)
+
+
+def settle(page: Page) -> None:
+    """Wait until no request or animation is running."""
+    page.wait_for_function(
+        "document.body.dataset.ready === 'yes' && !document.body.classList.contains('busy')"
+    )
+
+
+def change_settings(page: Page, *, speed: str | None = "instant", target: int | None = None,
+                    table_color: str | None = None, four_color: bool | None = None) -> None:
+    """Open Settings, change what is asked, and save."""
+    page.get_by_role("button", name="Settings").click()
+    dialog = page.locator("#dlg-settings")
+    expect(dialog).to_be_visible()
+    if speed is not None:
+        dialog.get_by_label("Animation speed").select_option(speed)
+    if table_color is not None:
+        dialog.get_by_label("Table colour").select_option(table_color)
+    if four_color is not None:
+        dialog.get_by_label("Four-colour suits").set_checked(four_color)
+    if target is not None:
+        dialog.locator("[data-option=target]").fill(str(target))
+    dialog.get_by_role("button", name="Save").click()
+    expect(dialog).to_be_hidden()
+
+
+def hand(page: Page) -> list[str]:
+    """The cards shown in the player's hand."""
+    cards: list[str] = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    return cards
+
+
+def take_turn(page: Page) -> str:
+    """Do the next thing a person would: bid 3, play a playable card, or deal on. Says what it did."""
+    settle(page)
+    if page.locator("#dlg-end").is_visible():
+        return "end"
+    if page.locator("#btn-next").is_visible():
+        page.locator("#btn-next").click()
+        return "next"
+    bids = page.locator(".bid-btn")
+    if bids.count():
+        three = page.locator(".bid-btn[data-bid='3']")
+        (three if three.count() else bids.first).click()
+        return "bid"
+    legal = page.locator("#hand .card.legal")
+    if legal.count():
+        legal.first.click()
+        return "play"
+    page.wait_for_timeout(50)
+    return "wait"
+
+
+def play_until(page: Page, stop: str, limit: int = 2000) -> None:
+    """Take turns until ``stop`` ("sheet" after a hand, "end" after the game)."""
+    for _ in range(limit):
+        settle(page)
+        if stop == "sheet" and page.locator("#dlg-sheet").is_visible():
+            return
+        if take_turn(page) == "end" and stop == "end":
+            return
+    raise AssertionError(f"Never reached {stop}")

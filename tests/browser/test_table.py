@@ -1,0 +1,199 @@
+"""The browser game, clicked as a person clicks it, in headless Chromium against the real server."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+from table import change_settings, hand, open_table, play_until, settle, take_turn
+
+from spades.server.run import BackgroundServer
+
+NewPage = Callable[[], Page]
+
+
+def table_snapshot(page: Page) -> dict[str, object]:
+    """What the table shows: the hand, the cards in the middle, the seats and the scores."""
+    return {
+        "hand": hand(page),
+        "trick": page.eval_on_selector_all("#trick .played", "els => els.map(e => e.dataset.card)"),
+        "seats": page.locator("#felt .nameplate").all_inner_texts(),
+        "scores": page.locator("#scores").inner_text(),
+        "deal": page.locator("#deal-label").inner_text(),
+    }
+
+
+def test_bid_by_keyboard_and_play_a_whole_hand_by_clicking(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=42")
+    change_settings(page)
+    expect(page.locator("#message")).to_have_text("Your turn to bid.")
+    expect(page.locator("#deal-label")).to_have_text("Deal #42")
+    assert len(hand(page)) == 13
+    page.keyboard.press("3")
+    expect(page.locator(".bid-btn[data-bid='3']")).to_be_focused()
+    page.keyboard.press("Enter")
+    settle(page)
+    expect(page.locator("#seat-bottom .bid")).to_have_text("Bid 3")
+    for pos in ("left", "top", "right"):
+        expect(page.locator(f"#seat-{pos} .bid")).not_to_have_text("Bid –")
+    first = page.locator("#hand .card.legal").first
+    first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    expect(first).to_be_focused()
+    page.keyboard.press("Enter")
+    settle(page)
+    assert len(hand(page)) == 12
+    play_until(page, "sheet")
+    sheet = page.locator("#dlg-sheet")
+    expect(sheet.locator("tbody tr")).to_have_count(1)
+    sheet.get_by_role("button", name="Show all hands").click()
+    expect(sheet.locator(".review-hand")).to_have_count(4)
+    expect(sheet.locator(".review-hand .mini")).to_have_count(52)
+    expect(sheet.locator(".trick-list li")).to_have_count(13)
+
+
+def test_a_whole_game_to_its_end_screen_then_stats_and_new_game(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page, target=60)
+    page.get_by_role("button", name="Stats").click()
+    expect(page.locator("[data-stat=played]")).to_have_text("0")
+    page.locator("#dlg-stats").get_by_role("button", name="Close").click()
+    page.get_by_role("button", name="New Game").click()
+    settle(page)
+    deal = page.locator("#deal-label").inner_text()
+    play_until(page, "end")
+    end = page.locator("#dlg-end")
+    expect(end.locator("#end-text")).to_contain_text("win")
+    expect(end.locator(".end-score")).to_have_count(2)
+    end.get_by_role("button", name="New Game").click()
+    settle(page)
+    expect(page.locator("#deal-label")).not_to_have_text(deal)
+    expect(page.locator("#message")).to_have_text("Your turn to bid.")
+    page.get_by_role("button", name="Stats").click()
+    expect(page.locator("[data-stat=played]")).to_have_text("1")
+    assert page.locator("[data-stat=best_score]").inner_text() != "–"
+
+
+def test_tapping_a_dimmed_card_says_why(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=42")
+    change_settings(page)
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    dimmed = page.locator("#hand .card.dim")
+    assert dimmed.count() > 0
+    expect(dimmed.first).to_have_attribute("aria-label", "3 of spades, cannot be played now")
+    dimmed.first.click()
+    expect(page.locator("#message")).to_have_text("The first lead may not be a spade.")
+    assert len(hand(page)) == 13
+
+
+def test_hint_suggests_a_bid_then_a_card(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=11")
+    change_settings(page)
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator(".bid-btn.hint")).to_have_count(1)
+    expect(page.locator("#message")).to_contain_text("Hint: bid")
+    page.locator(".bid-btn.hint").click()
+    settle(page)
+    page.get_by_role("button", name="Hint").click()
+    hinted = page.locator("#hand .card.hint")
+    expect(hinted).to_have_count(1)
+    expect(hinted).to_have_class(re.compile(r"\blegal\b"))
+    expect(page.locator("#message")).to_contain_text("Hint: ")
+
+
+def play_to_mid_trick(page: Page) -> None:
+    """Play on until it is the person's turn with cards already on the table."""
+    for _ in range(200):
+        if take_turn(page) == "play":
+            settle(page)
+            if page.locator("#trick .played").count() and page.locator("#hand .card.legal").count():
+                return
+    raise AssertionError("never reached a trick in progress")
+
+
+def test_reload_mid_trick_finds_the_same_table(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=5")
+    change_settings(page)
+    play_to_mid_trick(page)
+    before = table_snapshot(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready=yes]")
+    settle(page)
+    assert table_snapshot(page) == before
+
+
+def test_restarting_the_server_mid_hand_finds_the_same_table(fresh_page: NewPage,
+                                                             server: BackgroundServer) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=6")
+    change_settings(page)
+    play_to_mid_trick(page)
+    before = table_snapshot(page)
+    server.stop()
+    server.start()
+    page.reload()
+    page.wait_for_selector("body[data-ready=yes]")
+    settle(page)
+    assert table_snapshot(page) == before
+
+
+def test_a_shared_deal_number_gives_two_fresh_browsers_the_same_hands(fresh_page: NewPage) -> None:
+    a, b = fresh_page(), fresh_page()
+    open_table(a, "/?deal=987654")
+    open_table(b, "/?deal=987654")
+    assert hand(a) == hand(b) and len(hand(a)) == 13
+    expect(b.locator("#deal-label")).to_have_text("Deal #987654")
+    c = fresh_page()
+    open_table(c, "/?deal=987655")
+    assert hand(c) != hand(a)
+
+
+def test_a_bad_deal_number_gets_a_clear_message(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=banana")
+    expect(page.locator("#message")).to_contain_text('Deal "banana" cannot be played')
+    assert len(hand(page)) == 13
+    open_table(page, "/?deal=99999999999999999999")
+    expect(page.locator("#message")).to_contain_text("cannot be played")
+
+
+def test_the_daily_deal_is_the_same_in_two_browsers(fresh_page: NewPage) -> None:
+    a, b = fresh_page(), fresh_page()
+    for p in (a, b):
+        open_table(p)
+        p.get_by_role("button", name="Daily Deal").click()
+        settle(p)
+        expect(p.locator("#deal-label")).to_contain_text("Daily Deal")
+    assert hand(a) == hand(b)
+    assert a.locator("#deal-label").inner_text() == b.locator("#deal-label").inner_text()
+
+
+def test_settings_persist_across_a_reload(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page, speed="fast", table_color="blue", four_color=True)
+    expect(page.locator("body")).to_have_class("table-blue back-blue four-color")
+    page.reload()
+    page.wait_for_selector("body[data-ready=yes]")
+    expect(page.locator("body")).to_have_class("table-blue back-blue four-color")
+    page.get_by_role("button", name="Settings").click()
+    expect(page.get_by_label("Animation speed")).to_have_value("fast")
+    expect(page.get_by_label("Four-colour suits")).to_be_checked()
+
+
+def test_the_rules_page_is_reachable_from_the_table(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    page.get_by_role("link", name="How to play").click()
+    expect(page.get_by_role("heading", name="Bidding")).to_be_visible()
+    page.get_by_role("link", name="Back to the table").click()
+    page.wait_for_selector("body[data-ready=yes]")
+    assert len(hand(page)) == 13
