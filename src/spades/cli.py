@@ -133,6 +133,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from spades.benchmark import report
+
+    if args.seconds <= 0 or args.batch < 1:
+        raise SpadesError("--seconds must be positive and --batch at least 1.")
+    print(report(args.seconds, args.batch))
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from spades.server.run import run_server
 
@@ -184,6 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
     p.set_defaults(func=_cmd_arena)
+    p = sub.add_parser("bench", help="random hands per second: public API, fast path, OpenSpiel")
+    p.add_argument("--seconds", type=float, default=5.0, help="time per engine (default 5)")
+    p.add_argument("--batch", type=int, default=4096, help="hands per fast-path batch (default 4096)")
+    p.set_defaults(func=_cmd_bench)
     return parser
 
 

@@ -1,0 +1,143 @@
+"""Random full hands per second: the public API, the numpy fast path, and OpenSpiel's spades.
+
+Each rate plays whole hands (deal, four bids, 52 cards, the score) choosing uniformly among
+the legal moves. The engines take turns in short slices, so a machine whose load changes
+during the run slows them all alike. OpenSpiel is optional (``pip install 'spades[bench]'``);
+without it its rate is reported as missing.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from spades.cards import cards_of
+from spades.fast import PlayState, random_bids, random_hands, score_batch
+from spades.game import Game, Phase
+from spades.moves import MakeBid, Play
+from spades.rules import Rules
+
+__all__ = ["Rate", "Runner", "fast_runner", "measure", "openspiel_runner", "public_runner", "report"]
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Hands played and the seconds they took."""
+
+    name: str
+    hands: int
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        """Hands per second."""
+        return self.hands / self.seconds
+
+
+Runner = Callable[[int], int]
+"""Plays round ``i`` of an engine's work and returns how many hands it played."""
+
+
+def _timed(name: str, seconds: float, runner: Runner, first: int = 0) -> Rate:
+    """Call ``runner(first), runner(first + 1)...`` until ``seconds`` have passed."""
+    start = time.perf_counter()
+    hands, i = 0, first
+    while time.perf_counter() - start < seconds:
+        hands += runner(i)
+        i += 1
+    return Rate(name, hands, time.perf_counter() - start)
+
+
+def public_runner(rules: Rules | None = None) -> Runner:
+    """Numbered deals through ``Game``: every bid and card checked by ``apply``."""
+    rules = rules or Rules()
+    rng = random.Random(1)
+
+    def hand(i: int) -> int:
+        game = Game(rules, deal=i + 1)
+        while game.phase is Phase.BID:
+            seat = game.turn
+            assert seat is not None
+            game.apply(seat, MakeBid(rng.choice(game.legal_bids(seat))))
+        while game.phase is Phase.PLAY:
+            seat = game.turn
+            assert seat is not None
+            game.apply(seat, Play(rng.choice(list(cards_of(game.legal_plays(seat))))))
+        return 1
+
+    return hand
+
+
+def fast_runner(rules: Rules | None = None, batch: int = 4096) -> Runner:
+    """Batches of random deals played at once by ``spades.fast``, scored by ``score_batch``."""
+    rules = rules or Rules()
+    rng = np.random.default_rng(1)
+
+    def hands(i: int) -> int:
+        dealt = random_hands(rules, batch, rng)
+        bids = random_bids(rules, dealt, rng)
+        state = PlayState.start(rules, dealt, leader=rng.integers(0, rules.players, size=batch))
+        score_batch(rules, bids, state.play_out(rng), np.zeros((batch, rules.sides), dtype=np.int64))
+        return batch
+
+    return hands
+
+
+def openspiel_runner() -> Runner | None:
+    """OpenSpiel's spades (C++) driven from the same kind of Python loop; None if not installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+    rng = random.Random(1)
+
+    def hand(i: int) -> int:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        return 1
+
+    return hand
+
+
+def measure(seconds: float = 5.0, batch: int = 4096, slices: int = 5) -> list[Rate]:
+    """Each engine's rate over ``seconds`` in all, taken in ``slices`` turns; OpenSpiel last if present."""
+    runners: dict[str, Runner] = {
+        "public API (Game.apply)": public_runner(),
+        f"fast path (numpy, {batch} hands a batch)": fast_runner(batch=batch),
+    }
+    spiel = openspiel_runner()
+    if spiel is not None:
+        runners["OpenSpiel spades (pyspiel)"] = spiel
+    totals = {name: Rate(name, 0, 0.0) for name in runners}
+    done = dict.fromkeys(runners, 0)
+    for _ in range(slices):
+        for name, runner in runners.items():
+            r = _timed(name, seconds / slices, runner, first=done[name])
+            done[name] += max(1, r.hands)
+            t = totals[name]
+            totals[name] = Rate(name, t.hands + r.hands, t.seconds + r.seconds)
+    return list(totals.values())
+
+
+def report(seconds: float = 5.0, batch: int = 4096) -> str:
+    """Measure the rates in one run and describe them, with the ratios to OpenSpiel."""
+    rates = measure(seconds, batch)
+    lines = [f"{r.name:<40} {r.per_second:>12,.0f} hands/s  ({r.hands} in {r.seconds:.1f} s)"
+             for r in rates]
+    spiel = next((r for r in rates if r.name.startswith("OpenSpiel")), None)
+    if spiel is None:
+        lines.append("OpenSpiel is not installed: pip install 'spades[bench]' to compare.")
+    else:
+        for r in rates:
+            if r is not spiel:
+                lines.append(f"{r.name} / OpenSpiel: {r.per_second / spiel.per_second:.2f}x")
+    return "\n".join(lines)
