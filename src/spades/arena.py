@@ -44,6 +44,10 @@ class SideStats:
     contracts: int = 0
     made: int = 0
     set: int = 0
+    set_covering: int = 0
+    """Contracts set while the side's own nil bidder was being covered."""
+    set_breaking: int = 0
+    """Contracts set in hands where an opponent's nil was broken."""
     nils: int = 0
     nils_made: int = 0
     blind_nils: int = 0
@@ -80,7 +84,8 @@ class SideStats:
 
     def merge(self, other: SideStats) -> None:
         """Add another deal's counts to these."""
-        for name in ("games_won", "games", "contracts", "made", "set", "nils", "nils_made",
+        for name in ("games_won", "games", "contracts", "made", "set", "set_covering", "set_breaking",
+                     "nils", "nils_made",
                      "blind_nils", "blind_nils_made", "bags", "hands", "decisions", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.times += other.times
@@ -185,6 +190,9 @@ def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | No
                     st.contracts += 1
                     st.made += side.made
                     st.set += not side.made
+                    st.set_covering += bool(not side.made and side.nils)
+                    st.set_breaking += not side.made and any(
+                        not n.made for o in result.score.sides if o.side != side.side for n in o.nils)
                 for nil in side.nils:
                     if nil.blind:
                         st.blind_nils += 1
@@ -314,6 +322,8 @@ def format_table(result: MatchResult) -> str:
         row("games won", pct(a.games_won, a.games), pct(b.games_won, b.games))
     row("bids made", pct(a.made, a.contracts), pct(b.made, b.contracts))
     row("bids set", pct(a.set, a.contracts), pct(b.set, b.contracts))
+    row("set beside own nil", pct(a.set_covering, a.contracts), pct(b.set_covering, b.contracts))
+    row("set breaking their nil", pct(a.set_breaking, a.contracts), pct(b.set_breaking, b.contracts))
     row("nil bids made", pct(a.nils_made, a.nils), pct(b.nils_made, b.nils))
     row("nil bids per 100 hands", f"{100 * a.nils / max(1, a.hands):.1f}",
         f"{100 * b.nils / max(1, b.hands):.1f}")

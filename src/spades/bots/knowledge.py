@@ -7,6 +7,7 @@ bots built on it know exactly what a person in the seat would know.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from spades.cards import cards_of
 from spades.game import SeatView
@@ -45,8 +46,9 @@ def side_state(rules: Rules, bids: tuple[Bid | None, ...], tricks_won: tuple[int
     return contract, counted
 
 
+@cache
 def _top_powers(spec: DeckSpec, suit: int) -> list[int]:
-    """The powers of a suit's cards in this deck, highest first."""
+    """The powers of a suit's cards in this deck, highest first (worked out once per deck)."""
     return sorted((spec.power[c] for c in cards_of(spec.suit_masks[suit])), reverse=True)
 
 

@@ -238,46 +238,46 @@ class _Sim:
         suit_of = self.suit_of
         nils = [is_nil(rules, b) for b in bids]
         tricks_left = hands[seat].bit_count()
-        while tricks_left:
-            cards = [c for _, c in trick]
-            if trick:
-                led = suit_of[trick[0][1]]
-                best_seat, best = trick[0]
-                for s, c in trick[1:]:
-                    sc, sb = suit_of[c], suit_of[best]
-                    if (self.power[c] > self.power[best]) if sc == sb else (sc == SPADE or (
-                            sb != SPADE and sc == led)):
-                        best_seat, best = s, c
-            else:
-                best_seat, best = seat, -1
+        all_cards = 0
+        for h in hands:
+            all_cards |= h
+        best_seat, best = -1, -1
+        if trick:
+            best_seat, best = trick[0]
+            for s, c in trick[1:]:
+                if self.beats(c, best, suit_of[trick[0][1]]):
+                    best_seat, best = s, c
+        wants = [self.wants(bids, won, t, tricks_left) for t in range(rules.sides)]
+        while True:
             hand = hands[seat]
-            legal = legal_play_mask(rules, hand, cards, broken, first, opening)
-            others = 0
-            for s in range(n):
-                if s != seat:
-                    others |= hands[s]
-            card = self.choose(seat, hand, legal, trick, best_seat, best, others, nils, won,
-                               self.wants(bids, won, self.side[seat], tricks_left))
+            legal = legal_play_mask(rules, hand, [c for _, c in trick], broken, first, opening)
+            card = self.choose(seat, hand, legal, trick, best_seat, best, all_cards & ~hand, nils, won,
+                               wants[self.side[seat]])
             hands[seat] = hand & ~(1 << card)
+            all_cards &= ~(1 << card)
             if suit_of[card] == SPADE:
                 broken = True
+            if not trick or self.beats(card, best, suit_of[trick[0][1]]):
+                best_seat, best = seat, card
             trick.append((seat, card))
-            if len(trick) == n:
-                led = suit_of[trick[0][1]]
-                best_seat, best = trick[0]
-                for s, c in trick[1:]:
-                    sc, sb = suit_of[c], suit_of[best]
-                    if (self.power[c] > self.power[best]) if sc == sb else (sc == SPADE or (
-                            sb != SPADE and sc == led)):
-                        best_seat, best = s, c
-                won[best_seat] += 1
-                trick = []
-                first = False
-                seat = best_seat
-                tricks_left -= 1
-            else:
+            if len(trick) < n:
                 seat = (seat + 1) % n
-        return won
+                continue
+            won[best_seat] += 1
+            tricks_left -= 1
+            if not tricks_left:
+                return won
+            seat = best_seat
+            trick = []
+            first = False
+            wants = [self.wants(bids, won, t, tricks_left) for t in range(rules.sides)]
+
+    def beats(self, a: int, b: int, led: int) -> bool:
+        """Whether card ``a`` beats card ``b`` in a trick of the led suit."""
+        sa, sb = self.suit_of[a], self.suit_of[b]
+        if sa == sb:
+            return self.power[a] > self.power[b]
+        return sa == SPADE or (sb != SPADE and sa == led)
 
 
 class SearchPlayer:
