@@ -88,6 +88,18 @@ def legal_follow(game: Game, seat: int, card: int) -> None:
             assert not hand & ~spec.trumps
 
 
+def check_view_hides(game: Game, seat: int) -> None:
+    """A seat's view holds no card hidden from it: others' hands, the set-aside cards, others' discards."""
+    v = game.view(seat)
+    hidden = game.set_aside & ~game.discards[seat]
+    for other in range(game.players):
+        if other != seat:
+            hidden |= game.hands[other] & ~v.passed
+    shown = v.hand | v.received | v.discarded | v.played | sum(1 << c for c in v.offered)
+    assert not shown & hidden, "a view shows a hidden card"
+    assert v.hand == (game.hands[seat] if v.looked else 0)
+
+
 def snapshot(game: Game) -> tuple[object, ...]:
     return (*(game.view(s) for s in range(game.players)), list(game.log), list(game.hands))
 
@@ -116,6 +128,7 @@ def play_random(rules: Rules, deal: int, seed: int, hands: int = 2) -> Game:
             if callers and rng.random() < 0.5:
                 game.apply(callers[0], Misdeal())
                 continue
+        check_view_hides(game, rng.randrange(rules.players))
         moves = game.legal_moves(seat)
         assert moves, f"no legal move for the seat to act in {game.phase}"
         move = rng.choice(moves)
