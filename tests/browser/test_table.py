@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
-from table import change_settings, hand, open_table, play_until, settle, take_turn
 
+from browser.table import change_settings, hand, open_table, play_until, settle, take_turn
 from spades.server.run import BackgroundServer
 
 NewPage = Callable[[], Page]

@@ -6,8 +6,8 @@ from typing import Any
 
 import httpx
 import pytest
-from api_client import Player, cards_in, simple_move
 
+from server.api_client import Player, cards_in, simple_move
 from spades.deal import MAX_DEAL
 from spades.server.run import BackgroundServer
 

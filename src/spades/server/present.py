@@ -10,7 +10,7 @@ from spades.cards import Card, cards_of
 from spades.game import Game, HandResult, Phase, SeatView, Trick, seat_name
 from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
 from spades.rules import DeckSpec, NilRule, Rules
-from spades.scoring import SideScore
+from spades.scoring import Bid, SideScore
 from spades.server.schemas import (
     EventOut,
     GameState,
@@ -70,8 +70,14 @@ def _trick(t: Trick) -> TrickOut:
     return TrickOut(leader=t.leader, cards=_played(t.cards), winner=t.winner)
 
 
-def _bid_text(bid: object) -> str | None:
-    return None if bid is None else str(bid)
+def _bid_str(rules: Rules, bid: Bid) -> str:
+    """A bid as the table shows it: a 0 is "nil" only where nil is a bet."""
+    return "0" if bid.tricks == 0 and not bid.blind and rules.nil is not NilRule.NIL else str(bid)
+
+
+def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
+    """A seat's bid, or None before it has bid."""
+    return None if bid is None else _bid_str(rules, bid)
 
 
 def _nil_text(rules: Rules, s: SideScore) -> str:
@@ -89,7 +95,7 @@ def _sheet(rules: Rules, history: tuple[HandResult, ...]) -> list[list[SheetRow]
         line = []
         for s in h.score.sides:
             bids = [h.bids[seat] for seat in rules.seats_of(s.side)]
-            bid = " + ".join(str(b) for b in bids if b is not None) or "-"
+            bid = " + ".join(_bid_str(rules, b) for b in bids if b is not None) or "-"
             line.append(SheetRow(
                 side=s.side, bid=bid, tricks=s.tricks, points=s.points, bags=s.bags_added,
                 bags_total=s.bags_after, penalties=s.penalty_points, nil=_nil_text(rules, s),
@@ -142,7 +148,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     seats = [
         SeatOut(
             seat=s, name=seat_label(n, s), position=positions[(s - human) % n],  # type: ignore[arg-type]
-            human=s == human, side=rules.side_of(s), bid=_bid_text(v.bids[s]), tricks=v.tricks_won[s],
+            human=s == human, side=rules.side_of(s), bid=_bid_text(rules, v.bids[s]), tricks=v.tricks_won[s],
             cards=game.hands[s].bit_count(),
         )
         for s in range(n)
@@ -164,7 +170,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         rules=rules.to_dict(), rules_name=rules.name, players=n, human=human, phase=v.phase.value,
         turn=v.turn, dealer=v.dealer, hand_number=v.hand_number, seats=seats, sides=sides,
         human_side=rules.side_of(human), hand=_sorted(spec, v.hand), legal=_sorted(spec, v.legal_plays),
-        reasons=reasons, legal_bids=[str(b) for b in v.legal_bids], can_look=v.can_look,
+        reasons=reasons, legal_bids=[_bid_str(rules, b) for b in v.legal_bids], can_look=v.can_look,
         can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),
         received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
         two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
@@ -196,9 +202,7 @@ def event_of(game: Game, seat: int, move: Move) -> EventOut:
             text += f" {seat_label(n, winner)} {takes} the trick."
     elif isinstance(move, MakeBid):
         kind = "bid"
-        text = f"{who} {'bid' if you else 'bids'} {move.bid}."
-        if move.bid.tricks == 0 and not move.bid.blind and game.rules.nil is not NilRule.NIL:
-            text = f"{who} {'bid' if you else 'bids'} 0."
+        text = f"{who} {'bid' if you else 'bids'} {_bid_str(game.rules, move.bid)}."
     elif isinstance(move, PassCards):
         kind = "pass"
         text = f"{who} {'pass' if you else 'passes'} {move.cards.bit_count()} cards."
@@ -214,5 +218,5 @@ def event_of(game: Game, seat: int, move: Move) -> EventOut:
         text = f"{who} {'call' if you else 'calls'} a misdeal: the cards are dealt again."
     return EventOut(
         seat=seat, kind=kind, text=text, card=card, trick=trick, winner=winner,  # type: ignore[arg-type]
-        bids=[_bid_text(b) for b in game.bids], tricks=list(game.tricks_won),
+        bids=[_bid_text(game.rules, b) for b in game.bids], tricks=list(game.tricks_won),
     )

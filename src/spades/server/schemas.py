@@ -177,7 +177,7 @@ class EventOut(BaseModel):
     """One thing that happened at the table, with the table as it stood right after it."""
 
     seat: int
-    kind: Literal["bid", "play", "pass", "draw", "look", "misdeal", "deal"]
+    kind: Literal["bid", "play", "pass", "draw", "look", "misdeal"]
     text: str
     card: str | None
     trick: list[PlayedCard]

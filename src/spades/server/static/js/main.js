@@ -209,7 +209,6 @@ function focusFirst() {
 async function animate(events) {
   const pause = SPEED_MS[settings.speed] ?? 500;
   for (const ev of events) {
-    if (ev.kind === "deal") continue;
     render(ev);
     say(ev.text);
     sound(ev.kind === "play" ? (ev.winner !== null ? "trick" : "card") : "card", settings.sounds);
