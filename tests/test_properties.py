@@ -1,6 +1,7 @@
 """Random games under every preset and random option mixes, checked against the rules' invariants."""
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -27,6 +28,13 @@ from spades.rules import (
 )
 
 SPADE = 3
+REASONS = [r"You must follow suit: you hold a (club|diamond|heart|spade)\.",
+           r"Spades have not been broken: lead another suit\.", r"The first lead may not be a spade\.",
+           r"You must lead the \w+ of clubs to the first trick\.",
+           r"On the first trick you must play your lowest club, the \w+ of clubs\.",
+           r"No spades on the first trick: play a heart or a diamond\.",
+           r"You must beat the [\w ]+ when you can\."]
+"""Every reason a card may not be played, as patterns."""
 
 OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "players": st.sampled_from([2, 3, 4, 4]),
@@ -142,7 +150,9 @@ def play_random(rules: Rules, deal: int, seed: int, hands: int = 2) -> Game:
                 card = Card(rng.choice(list(cards_of(banned))))
                 before = snapshot(game)
                 text = game.play_reason(seat, card)
-                assert text and text.endswith(".")
+                assert text and any(re.fullmatch(p, text) for p in REASONS), text
+                assert game.rules.must_beat or "beat" not in text
+                assert not game.tricks or "first trick" not in text
                 with pytest.raises(IllegalMoveError):
                     game.apply(seat, Play(card))
                 assert snapshot(game) == before
