@@ -9,6 +9,8 @@ import pytest
 
 from server.api_client import Player, cards_in, simple_move
 from spades.deal import MAX_DEAL
+from spades.game import Game
+from spades.rules import Rules
 from spades.server.run import BackgroundServer
 
 
@@ -233,3 +235,37 @@ def test_openapi_and_the_pages_are_served(client: httpx.Client) -> None:
     assert page.status_code == 200 and "/static/js/main.js" in page.text
     assert "Spades" in client.get("/rules").text
     assert client.get("/static/js/cards.js").status_code == 200
+
+
+def _deal_where_south_has_no_spades() -> int:
+    """A deal number whose first hand gives South no spade (South bids first, as in the service)."""
+    for deal in range(1, 20000):
+        game = Game(Rules(), deal, first_dealer=1)
+        if not game.hands[2] & game.spec.trumps:
+            return deal
+    raise AssertionError("no such deal")
+
+
+def test_a_hand_without_spades_can_be_called_a_misdeal(client: httpx.Client) -> None:
+    p = Player(client, rules={"preset": "standard", "options": {"misdeal_no_spades": True}})
+    state = p.new_game(deal=_deal_where_south_has_no_spades())
+    assert state["can_misdeal"] and not any(c.endswith("S") for c in state["hand"])
+    out = p.move(state, "misdeal")
+    assert out["events"][0]["kind"] == "misdeal" and out["state"]["hand"] != state["hand"]
+    assert out["state"]["phase"] == "bid" and out["state"]["hand_number"] == 0
+
+
+def test_ten_for_two_hundred_is_offered_to_the_second_partner(client: httpx.Client) -> None:
+    p = Player(client, rules={"preset": "standard", "options": {"ten_for_two_hundred": True}})
+    state = p.new_game(deal=12)
+    assert "10 for 200" not in state["legal_bids"]
+    state = p.move(state, "bid 3")["state"]
+    state = play_hand(p, state)
+    state = p.next_hand(state)["state"]  # South deals: North bids before South now
+    assert state["seats"][0]["bid"] is not None and "10 for 200" in state["legal_bids"]
+
+
+def test_a_huge_game_number_is_a_4xx(client: httpx.Client) -> None:
+    p = Player(client)
+    r = client.get(f"/api/games/{10**30}/hint", headers=p.headers)
+    assert r.status_code == 422 and "game_id" in r.json()["detail"]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 
 from spades.server.deps import ServiceDep, TokenDep
 from spades.server.schemas import GameState, HintOut, MoveIn, MoveOut, NewGameIn, NextHandIn
 
 router = APIRouter(prefix="/api/games", tags=["games"])
+
+GameId = Annotated[int, Path(ge=1, le=2**62, description="the game's number")]
 
 _CONFLICT: dict[int | str, dict[str, Any]] = {
     409: {"description": "The move cannot be taken now; the body holds the current state."},
@@ -29,24 +31,24 @@ def current_game(service: ServiceDep, token: TokenDep) -> GameState:
 
 
 @router.post("/{game_id}/moves", responses=_CONFLICT)
-def make_move(game_id: int, body: MoveIn, service: ServiceDep, token: TokenDep) -> MoveOut:
+def make_move(game_id: GameId, body: MoveIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Make the player's move; the computer players answer up to the player's next decision."""
     return service.move(token, game_id, body.move, body.version)
 
 
 @router.post("/{game_id}/next", responses=_CONFLICT)
-def next_hand(game_id: int, body: NextHandIn, service: ServiceDep, token: TokenDep) -> MoveOut:
+def next_hand(game_id: GameId, body: NextHandIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Deal the next hand once a hand is over."""
     return service.next_hand(token, game_id, body.version)
 
 
 @router.post("/{game_id}/restart", status_code=201)
-def restart(game_id: int, service: ServiceDep, token: TokenDep) -> MoveOut:
+def restart(game_id: GameId, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Play the same deal again from the first hand."""
     return service.restart(token, game_id)
 
 
 @router.get("/{game_id}/hint", responses=_CONFLICT)
-def get_hint(game_id: int, service: ServiceDep, token: TokenDep) -> HintOut:
+def get_hint(game_id: GameId, service: ServiceDep, token: TokenDep) -> HintOut:
     """The move the computer would make for the player, with its reason."""
     return service.hint(token, game_id)
