@@ -195,3 +195,10 @@ def test_bid_values_and_text() -> None:
 ])
 def test_game_end(rules: Rules, scores: list[int], winner: int | None) -> None:
     assert game_winner(rules, scores) == winner
+
+
+def test_blind_nil_worth_100_with_plain_nil_at_50() -> None:
+    rules = MAIN.replace(blind_nil=True, blind_nil_value=100, nil_value=50)
+    s = teams(rules, [(Bid.blind_nil(), 0), (Bid(4), 4)], [(Bid.nil(), 1), (Bid(4), 8)])
+    assert [n.points for n in s.sides[0].nils] == [100] and s.sides[0].points == 140
+    assert [n.points for n in s.sides[1].nils] == [-50] and s.sides[1].points == -50 + 40 + 4 + 1
