@@ -139,3 +139,13 @@ def test_unsupported_batch_requests_are_refused() -> None:
         random_bids(find_preset("whiz"), np.zeros((1, 4), dtype=np.uint64), np.random.default_rng(0))
     with pytest.raises(RulesError, match="play phase"):
         PlayState.from_game(Game(Rules(), deal=1))
+
+
+def test_bench_command_prints_every_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    from spades.cli import main
+
+    assert main(["bench", "--seconds", "0.3", "--batch", "64"]) == 0
+    out = capsys.readouterr().out
+    assert "public API (Game.apply)" in out and "fast path (numpy, 64 hands a batch)" in out
+    assert "/ OpenSpiel:" in out or "OpenSpiel is not installed" in out
+    assert main(["bench", "--seconds", "0"]) == 2

@@ -5,12 +5,13 @@ from collections.abc import Sequence
 
 import pytest
 
+import spades.moves
 from spades.bots import RandomPlayer, play_out
 from spades.cards import Card, cards_of, mask_to_str, parse_cards, parse_mask
 from spades.deal import DealRng, shuffled
 from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
 from spades.game import Game, Phase
-from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
+from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play, parse_move
 from spades.rules import (
     ClubsFirstTrick,
     FirstLead,
@@ -510,3 +511,18 @@ def test_legal_moves_cover_every_phase() -> None:
     assert len(moves) == 14 and all(isinstance(m, MakeBid) for m in moves)
     blind = table(dealer=W, rules=Rules(blind_nil=True, blind_nil_deficit=0))
     assert blind.legal_moves(N) == [Look(), MakeBid(Bid.blind_nil())]
+
+
+@pytest.mark.parametrize("move", [MakeBid(Bid(4)), MakeBid(Bid.nil()), MakeBid(Bid.blind_nil()),
+                                  MakeBid(Bid.ten_for_200()), Play(Card.parse("10H")), Play(Card.parse("BJ")),
+                                  PassCards(parse_mask("AS KH")), Draw(True), Draw(False), Look(), Misdeal()])
+def test_moves_round_trip_through_text_and_repr(move: Move) -> None:
+    assert parse_move(str(move)) == move
+    assert eval(repr(move), {**vars(spades.moves), "Card": Card, "Bid": Bid}) == move
+
+
+@pytest.mark.parametrize("text", ["", "bid", "bid eleven", "play", "play 1X", "dance", "look now",
+                                  "draw maybe", 7])
+def test_malformed_moves_are_refused(text: object) -> None:
+    with pytest.raises(SpadesError):
+        parse_move(text)  # type: ignore[arg-type]
