@@ -60,8 +60,10 @@ function render(overlay = null) {
     const bid = bids[s.seat];
     const backs = s.human ? "" : `<div class="backs" aria-hidden="true">${cardBack().repeat(Math.min(s.cards, 13))}</div>`;
     el.className = `seat pos-${s.position}${turn === s.seat ? " turn" : ""}${winner === s.seat ? " won" : ""}`;
+    el.setAttribute("role", "group");
+    el.setAttribute("aria-label", `${s.name}: ${bid === null ? "no bid yet" : "bid " + bid}, ${tricks[s.seat]} tricks won${turn === s.seat ? ", to play" : ""}`);
     el.innerHTML = `
-      <div class="nameplate" aria-label="${esc(s.name)}: ${bid === null ? "no bid yet" : "bid " + esc(bid)}, ${tricks[s.seat]} tricks">
+      <div class="nameplate">
         <span class="name">${esc(s.name)}${state.dealer === s.seat ? ' <span class="dealer" title="Dealer">D</span>' : ""}</span>
         <span class="bidline"><span class="bid">Bid ${bid === null ? "–" : esc(bid)}</span>
         <span class="won-count">Won ${tricks[s.seat]}</span></span>
