@@ -269,3 +269,19 @@ def test_a_huge_game_number_is_a_4xx(client: httpx.Client) -> None:
     p = Player(client)
     r = client.get(f"/api/games/{10**30}/hint", headers=p.headers)
     assert r.status_code == 422 and "game_id" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("auto", [True, False])
+def test_an_only_legal_card_is_played_for_you_unless_turned_off(client: httpx.Client, auto: bool) -> None:
+    p = Player(client, auto_play=auto)
+    state = p.new_game(deal=21)
+    while not (state["phase"] == "play" and len(state["hand"]) == 2 and state["turn"] == state["human"]):
+        state = p.move(state, simple_move(state))["state"]
+    out = p.move(state, "play " + state["legal"][0])
+    if auto:
+        assert out["state"]["phase"] == "hand_over"
+        mine = [e for e in out["events"] if e["seat"] == state["human"]]
+        assert len(mine) == 2 and mine[1]["text"].startswith("You play the ")
+    else:
+        assert out["state"]["phase"] == "play" and len(out["state"]["legal"]) == 1
+        assert p.move(out["state"], "play " + out["state"]["legal"][0])["state"]["phase"] == "hand_over"
