@@ -199,11 +199,12 @@ def test_make_player_refuses_an_unknown_level() -> None:
 
 
 def position(hand: str, *, seat: int = 0, bids: tuple[Bid | None, ...] = (Bid(3),) * 4,
-             trick: str = "", leader: int = 1, won: tuple[int, ...] | None = None) -> SeatView:
+             trick: str = "", leader: int = 1, won: tuple[int, ...] | None = None,
+             rules: Rules | None = None) -> SeatView:
     """A consistent play-phase view for ``seat`` holding ``hand`` with ``trick`` on the table
     (played from ``leader`` on); the earlier tricks are filled with other cards, won as ``won``
     says (by default all by the opponents, alternately)."""
-    rules = Rules()
+    rules = rules or Rules()
     template = Game(rules, deal=1).view(seat)
     cards = [Card.parse(t) for t in trick.split()]
     on_table = tuple(((leader + i) % 4, c) for i, c in enumerate(cards))
@@ -276,6 +277,13 @@ def test_ducks_once_the_contract_is_made() -> None:
     view = position("KD 9D 4C", bids=(Bid(1), Bid(3), Bid(1), Bid(3)), trick="2D", leader=3,
                     won=(2, 4, 0, 4))
     assert make_player("normal").choose(view, random.Random(1)) == Play(Card.parse("9D"))
+
+
+def test_takes_the_trick_when_bags_cost_nothing() -> None:
+    free = Rules(bag_penalty=0)
+    view = position("KD 9D 4C", bids=(Bid(1), Bid(3), Bid(1), Bid(3)), trick="2D", leader=3,
+                    won=(2, 4, 0, 4), rules=free)
+    assert make_player("normal").choose(view, random.Random(1)) != Play(Card.parse("9D"))
 
 
 # -- bidding and passing -----------------------------------------------------------------------
