@@ -241,6 +241,10 @@ class Game:
         self.spec = rules.deck_spec
         self.deal_number = None if deal is None else check_deal_number(deal)
         self.decks = None if decks is None else [list(d) for d in decks]
+        full = sorted(cards_of(self.spec.cards))
+        for i, order in enumerate(self.decks or ()):
+            if sorted(order) != full:
+                raise SpadesError(f"Deck {i} is not a full {self.spec.kind.value} deck.")
         n = rules.players
         self.scores = [0] * rules.sides
         self.bags = [0] * rules.sides
@@ -288,17 +292,19 @@ class Game:
     def _next_deck(self) -> list[Card]:
         """The shuffled deck for the current hand (and redeal)."""
         if self.decks is not None:
-            if self.deck_draws >= len(self.decks):
-                raise SpadesError("The record's explicit decks have run out.")
+            if not self._deck_left():
+                raise SpadesError(_NO_DECK)
             order = self.decks[self.deck_draws]
-            if sorted(order) != sorted(cards_of(self.spec.cards)) or len(order) != len(set(order)):
-                raise SpadesError(f"Deck {self.deck_draws} is not a full {self.spec.kind.value} deck.")
             self.deck_draws += 1
             return [Card(c) for c in order]
         assert self.deal_number is not None
         self.deck_draws += 1
         return shuffled(self.spec.cards, DealRng.for_hand(self.deal_number, self.hand_number,
                                                           self.redeals))
+
+    def _deck_left(self) -> bool:
+        """Whether a deck remains for another deal (always, with a deal number)."""
+        return self.decks is None or self.deck_draws < len(self.decks)
 
     def _start_hand(self) -> None:
         """Deal (or lay out the draw) and open the first phase of a hand."""
@@ -537,6 +543,8 @@ class Game:
             raise IllegalMoveError(f"{name} holds a spade, so there is no misdeal.")
         if any(self.bids[s] is not None for s in self.rules.seats_of(self.rules.side_of(seat))):
             raise IllegalMoveError("A misdeal must be called before anyone on your team has bid.")
+        if not self._deck_left():
+            raise IllegalMoveError(_NO_DECK)
 
     def _verify_bid(self, seat: int, bid: Bid) -> None:
         options = self._bid_options(seat)
@@ -733,6 +741,8 @@ class Game:
         """Deal the next hand, the deal passing to the left."""
         if self.phase is not Phase.HAND_OVER:
             raise WrongPhaseError("The next hand is dealt only once a hand is over.")
+        if not self._deck_left():
+            raise SpadesError(_NO_DECK)
         self.log.append(None)
         self.hand_number += 1
         self.redeals = 0
@@ -770,6 +780,8 @@ class Game:
             setattr(g, name, list(getattr(self, name)))
         return g
 
+
+_NO_DECK = "The game's explicit decks have run out: there is no deck for another deal."
 
 _NUMBER_BIDS = tuple(Bid(x) for x in range(18))
 """The plain bids 0-17, made once (bids are frozen values)."""
