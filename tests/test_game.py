@@ -526,3 +526,19 @@ def test_moves_round_trip_through_text_and_repr(move: Move) -> None:
 def test_malformed_moves_are_refused(text: object) -> None:
     with pytest.raises(SpadesError):
         parse_move(text)  # type: ignore[arg-type]
+
+
+def test_explicit_decks_running_out_refuse_the_deal_and_change_nothing() -> None:
+    game = table(SUITED, dealer=W, rules=Rules(misdeal_no_spades=True))  # East holds no spades
+    before = snapshot(game)
+    assert not game.can_move(E, Misdeal())
+    with pytest.raises(IllegalMoveError, match="explicit decks have run out"):
+        game.apply(E, Misdeal())
+    assert snapshot(game) == before
+    done = play_out(table(), [RandomPlayer()] * 4, seed=1, hands=1)
+    before = snapshot(done)
+    with pytest.raises(SpadesError, match="explicit decks have run out"):
+        done.next_hand()
+    assert snapshot(done) == before and done.hand_number == 0
+    with pytest.raises(SpadesError, match="Deck 1 is not a full standard deck"):
+        Game(Rules(), decks=[list(range(52)), [*range(51), 50]], first_dealer=0)
