@@ -14,6 +14,7 @@ let busy = false;        // true while a request or an animation runs
 let selected = new Set(); // cards chosen for a pass
 let hintCard = null;
 let hintBid = null;
+let hintMove = null;
 let showReview = false;
 let bidKeys = "";
 let bidKeyTimer = null;
@@ -122,18 +123,16 @@ function renderPanel(animating) {
     const bids = state.legal_bids.map((b) => `<button type="button" class="bid-btn${hintBid === b ? " hint" : ""}"
         data-bid="${esc(b)}" aria-label="Bid ${esc(bidLabel(b))}">${esc(bidLabel(b))}</button>`).join("");
     parts.push(`<div class="bids" role="group" aria-label="Your bid">${bids}</div>`);
-    if (state.can_look) parts.push(`<button type="button" class="action" data-move="look">Look at my cards</button>`);
-    if (state.can_misdeal) parts.push(`<button type="button" class="action" data-move="misdeal">Call a misdeal (no spades)</button>`);
+    if (state.can_look) parts.push(actionButton("look", "Look at my cards"));
+    if (state.can_misdeal) parts.push(actionButton("misdeal", "Call a misdeal (no spades)"));
   } else if (myTurn() && state.phase === "pass") {
     parts.push(`<button type="button" class="action primary" id="btn-pass" ${selected.size === state.pass_count ? "" : "disabled"}>
       Pass ${selected.size}/${state.pass_count} cards</button>`);
   } else if (myTurn() && state.phase === "draw") {
     const offered = state.offered.map((c) => `<div class="offered" aria-label="${cardName(c)}">${cardFace(c)}</div>`).join("");
     const buttons = state.offered.length === 1
-      ? `<button type="button" class="action primary" data-move="draw keep">Keep</button>
-         <button type="button" class="action" data-move="draw refuse">Refuse</button>`
-      : `<button type="button" class="action primary" data-move="draw keep">Keep the first</button>
-         <button type="button" class="action" data-move="draw refuse">Keep the second</button>`;
+      ? actionButton("draw keep", "Keep") + actionButton("draw refuse", "Refuse")
+      : actionButton("draw keep", "Keep the first") + actionButton("draw refuse", "Keep the second");
     parts.push(`<div class="draw">${offered}<div>${buttons}</div></div>`);
   } else if (state.phase === "hand_over") {
     parts.push(`<button type="button" class="action primary" id="btn-panel-next">Next hand</button>`);
@@ -145,6 +144,10 @@ function renderPanel(animating) {
       state.received.length ? "You received " + state.received.map(cardName).join(", ") + "." : ""}</p>`);
   }
   panel.innerHTML = parts.join("");
+}
+
+function actionButton(move, label) {
+  return `<button type="button" class="action${hintMove === move ? " hint" : ""}" data-move="${move}">${label}</button>`;
 }
 
 function sheetTable() {
@@ -224,7 +227,7 @@ async function run(request) {
   document.body.classList.add("busy");
   try {
     const out = await request();
-    hintCard = hintBid = null;
+    hintCard = hintBid = hintMove = null;
     selected = new Set();
     if (out && out.state) {
       const fresh = !state || state.id !== out.state.id;
@@ -334,6 +337,8 @@ async function showHint() {
     const h = await api.get(`/api/games/${state.id}/hint`);
     hintCard = h.card;
     hintBid = h.bid;
+    hintMove = h.move;
+    if (state.phase === "pass" && h.move.startsWith("pass ")) selected = new Set(h.move.slice(5).split(" "));
     render();
     say(`Hint: ${h.card ? cardName(h.card) : h.bid ? "bid " + bidLabel(h.bid) : h.move}. ${h.reason}`);
   } catch (e) {
