@@ -522,11 +522,18 @@ class Game:
             assert self.turn is not None
             raise OutOfTurnError(f"It is {self._name(self.turn)}'s turn, not {self._name(seat)}'s.")
         if isinstance(move, MakeBid):
+            if not isinstance(move.bid, Bid):
+                raise SpadesError(f"A bid move holds a Bid, not {move.bid!r}.")
             self._verify_bid(seat, move.bid)
         elif isinstance(move, Play):
-            self._verify_play(seat, move.card)
+            card = move.card
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= 53:
+                raise SpadesError(f"A play holds a card (0-53), not {card!r}.")
+            self._verify_play(seat, card)
         elif isinstance(move, PassCards):
             k = self.pending_passes[0][2]
+            if isinstance(move.cards, bool) or not isinstance(move.cards, int) or move.cards < 0:
+                raise SpadesError(f"A pass holds a card mask, not {move.cards!r}.")
             if move.cards & ~self.hands[seat]:
                 raise IllegalMoveError("You can only pass cards you hold.")
             if move.cards.bit_count() != k:
