@@ -542,3 +542,17 @@ def test_explicit_decks_running_out_refuse_the_deal_and_change_nothing() -> None
     assert snapshot(done) == before and done.hand_number == 0
     with pytest.raises(SpadesError, match="Deck 1 is not a full standard deck"):
         Game(Rules(), decks=[list(range(52)), [*range(51), 50]], first_dealer=0)
+
+
+@pytest.mark.parametrize("move", [Play(-1), Play(54), Play("AS"), Play(True), MakeBid(4), MakeBid(None),
+                                  PassCards(-3), PassCards("AS KS")])  # type: ignore[arg-type]
+def test_moves_holding_the_wrong_kind_of_value_are_spades_errors(move: Move) -> None:
+    game = table(dealer=W, rules=Rules(nil_pass=2))
+    if isinstance(move, Play):
+        bid_all(game, 3, 3, 3, 3)
+    elif isinstance(move, PassCards):
+        bid_all(game, 0, 3, 3, 3)
+    before = snapshot(game)
+    with pytest.raises(SpadesError):
+        game.apply(game.turn or 0, move)
+    assert snapshot(game) == before
