@@ -197,3 +197,49 @@ def test_the_rules_page_is_reachable_from_the_table(fresh_page: NewPage) -> None
     page.get_by_role("link", name="Back to the table").click()
     page.wait_for_selector("body[data-ready=yes]")
     assert len(hand(page)) == 13
+
+
+def test_a_stale_tab_gets_the_current_table_and_a_message(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=13")
+    change_settings(page)
+    stale = page.context.new_page()
+    open_table(stale, "/?deal=13")
+    page.locator(".bid-btn[data-bid='2']").click()
+    settle(page)
+    stale.locator(".bid-btn[data-bid='5']").click()
+    settle(stale)
+    expect(stale.locator("#message")).to_have_text(
+        "The table has moved on since that move was chosen: here it is now.")
+    expect(stale.locator("#seat-bottom .bid")).to_have_text("Bid 2")
+    assert table_snapshot(stale) == table_snapshot(page)
+
+
+def test_a_double_click_plays_one_card(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=42")
+    change_settings(page, speed="fast")
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    page.locator("#hand .card.legal").first.dblclick(position={"x": 6, "y": 24})
+    settle(page)
+    assert len(hand(page)) == 12
+    expect(page.locator("#message")).to_have_text("Your turn to play.")
+
+
+def test_the_two_player_draw_is_shown_card_by_card(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    page.get_by_role("button", name="Settings").click()
+    page.get_by_label("Preset").select_option("two-player")
+    page.get_by_label("Animation speed").select_option("instant")
+    page.get_by_role("button", name="Save").click()
+    page.get_by_role("button", name="New Game").click()
+    settle(page)
+    for i in range(13):
+        expect(page.locator(".offered")).to_have_count(1)
+        page.get_by_role("button", name="Keep" if i % 2 else "Refuse").click()
+        settle(page)
+        assert len(hand(page)) == i + 1
+    expect(page.locator(".bid-btn").first).to_be_visible()
+    expect(page.locator("#seat-top .name")).to_contain_text("North")
