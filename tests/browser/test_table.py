@@ -53,6 +53,10 @@ def test_bid_by_keyboard_and_play_a_whole_hand_by_clicking(fresh_page: NewPage) 
     expect(sheet.locator(".review-hand")).to_have_count(4)
     expect(sheet.locator(".review-hand .mini")).to_have_count(52)
     expect(sheet.locator(".trick-list li")).to_have_count(13)
+    sheet.get_by_role("button", name="Hide all hands").click()
+    expect(sheet.locator(".review-hand")).to_have_count(0)
+    sheet.get_by_role("button", name="Review hand 1").click()
+    expect(sheet.locator(".review-hand .mini")).to_have_count(52)
 
 
 def test_a_whole_game_to_its_end_screen_then_stats_and_new_game(fresh_page: NewPage) -> None:

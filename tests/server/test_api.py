@@ -50,6 +50,9 @@ def test_no_response_during_a_hand_holds_another_seats_cards(client: httpx.Clien
         assert not (visible & others) - played, "another seat's unplayed card was sent"
     last = p.responses[-1]
     assert cards_in(last["state"]["review"]) >= others
+    assert p.call("GET", f"/api/games/{state['id']}/hands/0") == review
+    state = p.next_hand(state)["state"]
+    assert "not finished" in p.call("GET", f"/api/games/{state['id']}/hands/1", expect=404)["detail"]
 
 
 def test_illegal_card_gets_the_engines_reason_and_the_state(client: httpx.Client) -> None:

@@ -22,7 +22,7 @@ from spades.server.schemas import (
     TrickOut,
 )
 
-__all__ = ["event_of", "human_seat", "seat_label", "side_name", "state_of"]
+__all__ = ["event_of", "human_seat", "review_of", "seat_label", "side_name", "state_of"]
 
 _POSITIONS: dict[int, tuple[str, ...]] = {
     4: ("bottom", "left", "top", "right"),
@@ -48,7 +48,7 @@ def seat_label(players: int, seat: int) -> str:
 
 
 def side_name(rules: Rules, side: int) -> str:
-    """A score column's name: "You & North", "West & East", or a lone seat's name."""
+    """A score column's name: "You & North", "East & West", or a lone seat's name."""
     seats = rules.seats_of(side)
     names = [seat_label(rules.players, s) for s in seats]
     if len(names) == 2 and names[1] == "You":
@@ -105,7 +105,8 @@ def _sheet(rules: Rules, history: tuple[HandResult, ...]) -> list[list[SheetRow]
     return rows
 
 
-def _review(spec: DeckSpec, h: HandResult) -> HandReview:
+def review_of(spec: DeckSpec, h: HandResult) -> HandReview:
+    """A finished hand face up, for the review."""
     return HandReview(
         number=h.number, dealt=[_sorted(spec, m) for m in h.dealt],
         tricks=[_trick(t) for t in h.tricks], set_aside=_sorted(spec, h.set_aside),
@@ -176,7 +177,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
         last_trick=_trick(v.tricks[-1]) if v.tricks else None,
         broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history),
-        review=_review(spec, v.history[-1]) if over and v.history else None,
+        review=review_of(spec, v.history[-1]) if over and v.history else None,
         winner=v.winner, message=_message(game, v, human),
     )
 

@@ -22,8 +22,8 @@ from spades.game import Game, Phase
 from spades.moves import MakeBid, Move, Play, parse_move
 from spades.record import dump_record, load_record, replay
 from spades.rules import Rules
-from spades.server.present import event_of, human_seat, state_of
-from spades.server.schemas import EventOut, GameState, HintOut, MoveOut, SettingsIn, StatsOut
+from spades.server.present import event_of, human_seat, review_of, state_of
+from spades.server.schemas import EventOut, GameState, HandReview, HintOut, MoveOut, SettingsIn, StatsOut
 from spades.server.store import GameRow, Store
 
 __all__ = ["MoveRejected", "NotFound", "Service", "Table"]
@@ -192,6 +192,15 @@ class Service:
             events = self._advance(table, token)
             self._save(table)
             return MoveOut(events=events, state=table.state())
+
+    def review(self, token: str, game_id: int, number: int) -> HandReview:
+        """A finished hand of the game, face up (a hand still being played is not shown)."""
+        table = self._load(token, game_id)
+        with table.lock:
+            history = table.game.history
+            if not 0 <= number < len(history):
+                raise NotFound(f"Hand {number + 1} of game {game_id} is not finished.")
+            return review_of(table.game.spec, history[number])
 
     def hint(self, token: str, game_id: int) -> HintOut:
         """The move the computer would make for the person now, and why."""

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 
 from spades.server.deps import ServiceDep, TokenDep
-from spades.server.schemas import GameState, HintOut, MoveIn, MoveOut, NewGameIn, NextHandIn
+from spades.server.schemas import GameState, HandReview, HintOut, MoveIn, MoveOut, NewGameIn, NextHandIn
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -46,6 +46,13 @@ def next_hand(game_id: GameId, body: NextHandIn, service: ServiceDep, token: Tok
 def restart(game_id: GameId, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Play the same deal again from the first hand."""
     return service.restart(token, game_id)
+
+
+@router.get("/{game_id}/hands/{number}")
+def hand_review(game_id: GameId, number: Annotated[int, Path(ge=0, le=10**6)], service: ServiceDep,
+                token: TokenDep) -> HandReview:
+    """A finished hand (numbered from 0), with every seat's cards: for the score sheet's review."""
+    return service.review(token, game_id, number)
 
 
 @router.get("/{game_id}/hint", responses=_CONFLICT)

@@ -15,7 +15,7 @@ let selected = new Set(); // cards chosen for a pass
 let hintCard = null;
 let hintBid = null;
 let hintMove = null;
-let showReview = false;
+let shownReview = null;  // the finished hand the score sheet shows face up, or null
 let bidKeys = "";
 let bidKeyTimer = null;
 
@@ -154,15 +154,15 @@ function sheetTable() {
   if (!state.sheet.length) return "<p>No hand has been scored yet.</p>";
   const head = state.sides.map((s) => `<th colspan="6" scope="colgroup">${esc(s.name)}</th>`).join("");
   const sub = state.sides.map(() => "<th>Bid</th><th>Tricks</th><th>Points</th><th>Bags</th><th>Penalty</th><th>Total</th>").join("");
-  const rows = state.sheet.map((line, i) => `<tr><th scope="row">${i + 1}</th>${line.map((r) => `
+  const rows = state.sheet.map((line, i) => `<tr><th scope="row"><button type="button" class="hand-link" data-hand="${i}"
+      aria-label="Review hand ${i + 1}">${i + 1}</button></th>${line.map((r) => `
       <td>${esc(r.bid)}</td><td>${r.tricks}</td><td>${r.points > 0 ? "+" : ""}${r.points}${r.nil ? `<div class="nil">${esc(r.nil)}</div>` : ""}</td>
       <td>${r.bags} (${r.bags_total})</td><td>${r.penalties ? "−" + r.penalties : ""}</td><td class="total">${r.total}</td>`).join("")}</tr>`).join("");
   return `<div class="sheet-wrap"><table class="sheet"><thead><tr><th rowspan="2">Hand</th>${head}</tr><tr>${sub}</tr></thead>
     <tbody>${rows}</tbody></table></div>`;
 }
 
-function reviewHtml() {
-  const r = state.review;
+function reviewHtml(r) {
   if (!r) return "";
   const hands = state.seats.map((s) => `<div class="review-hand"><h3>${esc(s.name)}</h3>
     <div class="mini-cards">${r.dealt[s.seat].map((c) => `<span class="mini ${suitClass(c)}" aria-label="${cardName(c)}">${cardFace(c)}</span>`).join("")}</div></div>`).join("");
@@ -174,9 +174,9 @@ function reviewHtml() {
 
 function openSheet() {
   $("sheet-body").innerHTML = sheetTable();
-  $("review-body").innerHTML = showReview ? reviewHtml() : "";
+  $("review-body").innerHTML = reviewHtml(shownReview);
   $("btn-review").hidden = !state.review;
-  $("btn-review").textContent = showReview ? "Hide all hands" : "Show all hands";
+  $("btn-review").textContent = shownReview ? "Hide all hands" : "Show all hands";
   $("btn-next").hidden = state.phase !== "hand_over";
   if (!$("dlg-sheet").open) $("dlg-sheet").showModal();
 }
@@ -271,7 +271,7 @@ function closeDialogs() {
 
 function newGame(body) {
   closeDialogs();
-  showReview = false;
+  shownReview = null;
   return run(() => api.post("/api/games", body));
 }
 
@@ -462,7 +462,17 @@ function wire() {
   });
   $("btn-hint").addEventListener("click", showHint);
   $("btn-last").addEventListener("click", showLast);
-  $("btn-sheet").addEventListener("click", () => { showReview = false; openSheet(); });
+  $("btn-sheet").addEventListener("click", () => { shownReview = null; openSheet(); });
+  $("sheet-body").addEventListener("click", async (e) => {
+    const b = e.target.closest("[data-hand]");
+    if (!b) return;
+    try {
+      shownReview = await api.get(`/api/games/${state.id}/hands/${b.dataset.hand}`);
+      openSheet();
+    } catch (err) {
+      $("review-body").textContent = err.message;
+    }
+  });
   $("btn-restart").addEventListener("click", () => state && newGameRestart());
   $("btn-new").addEventListener("click", () => newGame({}));
   $("btn-daily").addEventListener("click", () => newGame({ daily: localDate(), resume: true }));
@@ -470,7 +480,7 @@ function wire() {
   $("btn-settings").addEventListener("click", openSettings);
   $("btn-settings-save").addEventListener("click", saveSettings);
   $("preset-select").addEventListener("change", (e) => fillRuleOptions(presetValues(e.target.value)));
-  $("btn-review").addEventListener("click", () => { showReview = !showReview; openSheet(); });
+  $("btn-review").addEventListener("click", () => { shownReview = shownReview ? null : state.review; openSheet(); });
   $("btn-next").addEventListener("click", nextHand);
   $("btn-end-sheet").addEventListener("click", () => { $("dlg-end").close(); openSheet(); });
   $("btn-end-new").addEventListener("click", () => newGame({}));
@@ -479,7 +489,7 @@ function wire() {
 
 function nextHand() {
   closeDialogs();
-  showReview = false;
+  shownReview = null;
   const version = state.version;
   return run(() => api.post(`/api/games/${state.id}/next`, { version }));
 }
