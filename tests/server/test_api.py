@@ -10,7 +10,7 @@ import pytest
 from server.api_client import Player, cards_in, simple_move
 from spades.deal import MAX_DEAL
 from spades.game import Game
-from spades.rules import Rules
+from spades.rules import PRESETS, Rules
 from spades.server.run import BackgroundServer
 
 
@@ -288,3 +288,11 @@ def test_an_only_legal_card_is_played_for_you_unless_turned_off(client: httpx.Cl
     else:
         assert out["state"]["phase"] == "play" and len(out["state"]["legal"]) == 1
         assert p.move(out["state"], "play " + out["state"]["legal"][0])["state"]["phase"] == "hand_over"
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_plays_a_hand_against_the_computer(client: httpx.Client, preset: str) -> None:
+    p = Player(client, rules={"preset": preset, "options": {}})
+    state = play_hand(p, p.new_game(deal=17))
+    assert state["rules_name"] == preset and len(state["sheet"]) == 1
+    assert sum(len(h) for h in state["review"]["dealt"]) == PRESETS[preset].hand_size * state["players"]
