@@ -1,0 +1,39 @@
+"""``spades play`` and ``spades serve`` start the real server, print its address, and keep the games."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from spades.server.run import free_port
+
+
+@pytest.mark.parametrize("command", ["play", "serve"])
+def test_the_command_prints_an_address_that_serves_the_table(tmp_path: Path, command: str) -> None:
+    db = tmp_path / "games.sqlite3"
+    extra = ["--no-browser"] if command == "play" else ["--host", "127.0.0.1"]
+    proc = subprocess.Popen([sys.executable, "-m", "spades.cli", command, "--port", str(free_port()),
+                             "--db", str(db), *extra], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        url = line.split("served at ")[1].split()[0]
+        assert url.startswith("http://127.0.0.1:") and str(db) in line
+        for _ in range(200):
+            try:
+                page = httpx.get(url, timeout=2)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        assert page.status_code == 200 and "Spades" in page.text
+        token = httpx.post(url + "api/players").json()["token"]
+        r = httpx.post(url + "api/games", json={"deal": 1}, headers={"X-Player-Token": token})
+        assert r.status_code == 201 and db.exists()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
