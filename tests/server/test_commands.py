@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from spades.server.app import default_db_path
 from spades.server.run import free_port
 
 
@@ -37,3 +38,11 @@ def test_the_command_prints_an_address_that_serves_the_table(tmp_path: Path, com
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_the_database_lives_in_the_data_folder_unless_moved(monkeypatch: pytest.MonkeyPatch,
+                                                            tmp_path: Path) -> None:
+    monkeypatch.delenv("SPADES_DB", raising=False)
+    assert default_db_path().name == "spades.sqlite3" and "spades" in default_db_path().parent.parts[-1]
+    monkeypatch.setenv("SPADES_DB", str(tmp_path / "elsewhere.db"))
+    assert default_db_path() == tmp_path / "elsewhere.db"
