@@ -174,7 +174,7 @@ def test_samples_respect_voids_passes_and_hand_sizes() -> None:
 # -- determinism -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("level", [lv for lv in LEVELS if lv != "expert"])
+@pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_view_same_choice(level: str) -> None:
     game = Game(Rules(), deal=77)
     normal = make_player("normal")
@@ -186,8 +186,8 @@ def test_same_seed_same_view_same_choice(level: str) -> None:
     seat = game.turn
     assert seat is not None
     view = game.view(seat)
-    player = small_search() if level == "hard" else make_player(level)
-    assert len({player.choose(view, random.Random(5)) for _ in range(3)}) == 1
+    player = make_player(level)
+    assert len({player.choose(view, random.Random(5)) for _ in range(2)}) == 1
 
 
 def test_make_player_refuses_an_unknown_level() -> None:
