@@ -125,7 +125,6 @@ class _Sim:
         self.rules = rules
         self.suit_of = spec.suit_of
         self.power = spec.power
-        self.suit_masks = spec.suit_masks
         self.trumps = spec.trumps
         self.n = rules.players
         self.partner = [rules.partner(s) for s in range(self.n)]
@@ -347,7 +346,8 @@ class SearchPlayer:
         return value
 
     def _deals(self, view: SeatView, rng: random.Random) -> list[int]:
-        """A sample of the other hands, the best fit to the bids out of a few tries."""
+        """A sample of the other hands: of four draws, one picked at random in proportion to how
+        well it fits the bids made (the bids as soft evidence)."""
         n = view.rules.players
         if not any(b is not None for s, b in enumerate(view.bids) if s != view.seat):
             return sample_hands(view, rng)
@@ -357,8 +357,8 @@ class SearchPlayer:
                 played[s] |= 1 << c
         for s, c in view.trick:
             played[s] |= 1 << c
-        best, best_w = sample_hands(view, rng), -1.0
-        for _ in range(3):
+        best, best_w = [], -1.0
+        for _ in range(4):
             hands = sample_hands(view, rng)
             w = _bid_weight(view.rules, view.bids, [h | p for h, p in zip(hands, played, strict=True)],
                             view.seat) * rng.random()
