@@ -243,7 +243,8 @@ def test_plays_high_ahead_of_a_nil_partner() -> None:
 
 def test_does_not_trump_partners_sure_winner() -> None:
     # East led, South (partner) won with the ace of diamonds, West followed: North plays last.
-    view = position("3S 9S 4C KC 8H", bids=(Bid(4), Bid(3), Bid(4), Bid(3)), trick="5D AD 3D", leader=1)
+    view = position("3S 9S 4C KC 8H", bids=(Bid(4), Bid(3), Bid(4), Bid(3)), trick="5D AD 3D", leader=1,
+                    won=(2, 2, 2, 2))
     h = hint(view, "normal")
     assert h.move == Play(Card.parse("8H"))  # the low card from the shortest side suit (tip 8)
     assert h.reason == "Don't trump your partner's winning ace of diamonds: throw the 8 of hearts."
