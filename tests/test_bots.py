@@ -5,28 +5,21 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rule_mixes import option_mixes
 from spades.bots import LEVELS, HeuristicPlayer, Player, RandomPlayer, SearchPlayer, hint, make_player
 from spades.bots.knowledge import estimate_tricks, nil_danger
 from spades.bots.search import sample_hands
 from spades.cards import Card, cards_of, parse_mask
-from spades.errors import RulesError, SpadesError
+from spades.errors import SpadesError
 from spades.game import Game, Phase, SeatView, Trick, legal_play_mask
 from spades.moves import Look, MakeBid, PassCards, Play
 from spades.rules import (
     PRESETS,
-    BidFormat,
-    ClubsFirstTrick,
-    DeckKind,
-    FailedBid,
-    FailedNilTricks,
-    FirstLead,
-    NilRule,
     Rules,
 )
 from spades.scoring import Bid
@@ -70,40 +63,9 @@ def test_every_bot_is_legal_under_every_preset(name: str) -> None:
         assert len(game.history) >= 1
 
 
-_OPTIONS = st.fixed_dictionaries({
-    "players": st.sampled_from([2, 3, 4, 4]),
-    "partnerships": st.booleans(),
-    "deck": st.sampled_from(list(DeckKind)),
-    "nil": st.sampled_from(list(NilRule)),
-    "blind_nil": st.booleans(),
-    "blind_nil_deficit": st.sampled_from([0, 100]),
-    "blind_nil_pass": st.integers(0, 4),
-    "nil_pass": st.integers(0, 4),
-    "min_team_bid": st.sampled_from([0, 4]),
-    "bid_format": st.sampled_from(list(BidFormat)),
-    "ten_for_two_hundred": st.booleans(),
-    "first_hand_no_bids": st.booleans(),
-    "misdeal_no_spades": st.booleans(),
-    "first_lead": st.sampled_from(list(FirstLead)),
-    "spades_led_any_time": st.booleans(),
-    "clubs_first_trick": st.sampled_from(list(ClubsFirstTrick)),
-    "must_beat": st.booleans(),
-    "failed_bid": st.sampled_from(list(FailedBid)),
-    "bag_value": st.sampled_from([1, -1, -10]),
-    "bag_penalty": st.sampled_from([0, 100]),
-    "failed_nil_tricks": st.sampled_from(list(FailedNilTricks)),
-})
-
-
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(options=_OPTIONS, deal=st.integers(1, 10**6))
-def test_bots_are_legal_under_random_rule_mixes(options: dict[str, Any], deal: int) -> None:
-    rules = Rules()
-    for key, value in options.items():  # each option that contradicts those before is left out
-        try:
-            rules = rules.replace(**{key: value})
-        except RulesError:
-            continue
+@given(rules=option_mixes(), deal=st.integers(1, 10**6))
+def test_bots_are_legal_under_random_rule_mixes(rules: Rules, deal: int) -> None:
     game = Game(rules, deal=deal)
     play_hands(game, bot_line_up(4)[: rules.players], 2, seed=deal)
     assert game.history
