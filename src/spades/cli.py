@@ -8,11 +8,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from spades.bots import RandomPlayer, play_out
+from spades.bots import LEVELS, make_player, play_out
 from spades.cards import Card, cards_of
 from spades.errors import SpadesError
 from spades.game import Game, HandResult, seat_name
 from spades.printables import rule_sheet_pdf, score_sheet_pdf
+from spades.record import dump_record, load_record, replay
 from spades.rules import Rules, find_preset, preset_names
 from spades.scorekeeper import ScoreGame, run_terminal
 
@@ -24,8 +25,6 @@ def _rules_from_args(args: argparse.Namespace) -> Rules:
     rules = find_preset(args.rules)
     if not args.set:
         return rules
-
-
     changes: dict[str, object] = {"preset": rules.name}
     for item in args.set:
         key, sep, value = item.partition("=")
@@ -61,13 +60,35 @@ def _hand_text(r: HandResult, players: int) -> str:
     return "\n".join(lines)
 
 
+def _print_history(game: Game) -> None:
+    """Every finished hand of a game, as text."""
+    for r in game.history:
+        print(_hand_text(r, game.players))
+        print()
+
+
 def _cmd_deal(args: argparse.Namespace) -> int:
     rules = _rules_from_args(args)
     game = Game(rules, deal=args.number)
-    play_out(game, [RandomPlayer()] * rules.players, seed=args.number, hands=args.hands)
-    for r in game.history:
-        print(_hand_text(r, rules.players))
-        print()
+    players = [make_player(args.level)] * rules.players
+    play_out(game, players, seed=args.number, hands=args.hands)
+    _print_history(game)
+    if args.record:
+        args.record.write_text(dump_record(game) + "\n", encoding="utf-8")
+        print(f"Record written to {args.record}")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SpadesError(f"Cannot read {args.file}: {e.strerror}.") from None
+    game = replay(load_record(text))
+    _print_history(game)
+    scores = ", ".join(f"side {i}: {s}" for i, s in enumerate(game.scores))
+    status = "game over" if game.winner is not None else f"{game.phase.value}, hand {game.hand_number + 1}"
+    print(f"{len(game.log)} moves replayed ({status}); scores {scores}")
     return 0
 
 
@@ -164,11 +185,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     p.add_argument("--db", type=Path, help=db_help)
     p.set_defaults(func=_cmd_serve)
-    p = sub.add_parser("deal", help="play out a numbered deal between random players and print it")
+    p = sub.add_parser("deal", help="play out a numbered deal between computer players and print it")
     p.add_argument("number", type=int, help="the deal number")
     p.add_argument("--hands", type=int, default=1, help="how many hands to play (default 1)")
+    p.add_argument("--level", default="normal", choices=LEVELS,
+                   help="the computer players' level (default normal)")
+    p.add_argument("--record", type=Path, help="also write the game's JSON record to this file")
     add_rules_arguments(p)
     p.set_defaults(func=_cmd_deal)
+    p = sub.add_parser("replay", help="replay a game record (JSON), checking every move, and print it")
+    p.add_argument("file", type=Path, help="the record, as written by 'spades deal --record'")
+    p.set_defaults(func=_cmd_replay)
     p = sub.add_parser("score", help="keep score in the terminal for a game played with real cards")
     p.add_argument("--teams", nargs=2, default=["Us", "Them"], metavar="NAME", help="the two team names")
     p.add_argument("--file", type=Path,
