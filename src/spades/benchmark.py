@@ -1,9 +1,13 @@
 """Random full hands per second: the public API, the numpy fast path, and OpenSpiel's spades.
 
-Each rate plays whole hands (deal, four bids, 52 cards, the score) choosing uniformly among
-the legal moves. The engines take turns in short slices, so a machine whose load changes
-during the run slows them all alike. OpenSpiel is optional (``pip install 'spades[bench]'``);
-without it its rate is reported as missing.
+Each rate plays whole hands (deal, bids, 52 cards, the score) choosing uniformly among the
+legal moves. The public API is measured twice, both times playing the consecutive hands of
+one numbered game (``next_hand``; a new game once one is won): with integer actions
+(``legal_actions``/``apply_action``, the loop OpenSpiel is driven by) and with Move objects
+(``apply``). OpenSpiel plays a new state per hand, its deal being 52 chance actions. The
+engines take turns in short slices, so a machine whose load changes during the run slows
+them all alike. OpenSpiel is optional (``pip install 'spades[bench]'``); without it its rate
+is reported as missing.
 """
 
 from __future__ import annotations
@@ -18,10 +22,19 @@ import numpy as np
 from spades.cards import cards_of
 from spades.fast import PlayState, random_bids, random_hands, score_batch
 from spades.game import Game, Phase
-from spades.moves import MakeBid, Play
+from spades.moves import Move, Play
 from spades.rules import Rules
 
-__all__ = ["Rate", "Runner", "fast_runner", "measure", "openspiel_runner", "public_runner", "report"]
+__all__ = [
+    "Rate",
+    "Runner",
+    "action_runner",
+    "fast_runner",
+    "measure",
+    "openspiel_runner",
+    "public_runner",
+    "report",
+]
 
 
 @dataclass(frozen=True)
@@ -52,24 +65,46 @@ def _timed(name: str, seconds: float, runner: Runner, first: int = 0) -> Rate:
     return Rate(name, hands, time.perf_counter() - start)
 
 
-def public_runner(rules: Rules | None = None) -> Runner:
-    """Numbered deals through ``Game``: every bid and card checked by ``apply``."""
-    rules = rules or Rules()
-    rng = random.Random(1)
+def _consecutive_hands(rules: Rules, play_hand: Callable[[Game], None]) -> Runner:
+    """Round ``i`` plays the next hand of one numbered game, starting game ``i + 1`` once one is won."""
+    game = Game(rules, deal=1)
 
     def hand(i: int) -> int:
-        game = Game(rules, deal=i + 1)
-        while game.phase is Phase.BID:
-            seat = game.turn
-            assert seat is not None
-            game.apply(seat, MakeBid(rng.choice(game.legal_bids(seat))))
-        while game.phase is Phase.PLAY:
-            seat = game.turn
-            assert seat is not None
-            game.apply(seat, Play(rng.choice(list(cards_of(game.legal_plays(seat))))))
+        nonlocal game
+        if game.phase is Phase.GAME_OVER:
+            game = Game(rules, deal=i + 1)
+        elif game.phase is Phase.HAND_OVER:
+            game.next_hand()
+        play_hand(game)
         return 1
 
     return hand
+
+
+def action_runner(rules: Rules | None = None) -> Runner:
+    """Hands through ``Game`` driven by integer actions, each checked by ``apply_action``."""
+    rng = random.Random(1)
+
+    def play_hand(game: Game) -> None:
+        while game.turn is not None:
+            game.apply_action(rng.choice(game.legal_actions()))
+
+    return _consecutive_hands(rules or Rules(), play_hand)
+
+
+def public_runner(rules: Rules | None = None) -> Runner:
+    """Hands through ``Game`` driven by Move objects, each checked by ``apply``."""
+    rng = random.Random(1)
+
+    def play_hand(game: Game) -> None:
+        while (seat := game.turn) is not None:
+            if game.phase is Phase.PLAY:
+                move: Move = Play(rng.choice(list(cards_of(game.legal_plays(seat)))))
+            else:
+                move = rng.choice(game.legal_moves(seat))
+            game.apply(seat, move)
+
+    return _consecutive_hands(rules or Rules(), play_hand)
 
 
 def fast_runner(rules: Rules | None = None, batch: int = 4096) -> Runner:
@@ -111,6 +146,7 @@ def openspiel_runner() -> Runner | None:
 def measure(seconds: float = 5.0, batch: int = 4096, slices: int = 5) -> list[Rate]:
     """Each engine's rate over ``seconds`` in all, taken in ``slices`` turns; OpenSpiel last if present."""
     runners: dict[str, Runner] = {
+        "public API (Game.apply_action)": action_runner(),
         "public API (Game.apply)": public_runner(),
         f"fast path (numpy, {batch} hands a batch)": fast_runner(batch=batch),
     }

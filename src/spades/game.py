@@ -9,6 +9,14 @@ yes or no, ``apply`` does it. A rejected move leaves the game exactly as it was.
 >>> g.apply(2, MakeBid(Bid(4)))
 >>> g.can_move(2, MakeBid(Bid(3)))
 False
+
+The same game driven by integer actions (see ``spades.moves``), as OpenSpiel drives its own:
+
+>>> g.legal_actions()[:3], g.turn
+([54, 55, 56], 3)
+>>> g.apply_action(57)
+>>> g.log[-1]
+(3, MakeBid(bid=Bid(3)))
 """
 
 from __future__ import annotations
@@ -16,11 +24,24 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
-from spades.cards import Card, Suit, cards_of
+from spades.cards import ALL_CARDS, Card, Suit, cards_of
 from spades.deal import DealRng, check_deal_number, shuffled
 from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
-from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
+from spades.moves import (
+    Draw,
+    Look,
+    MakeBid,
+    Misdeal,
+    Move,
+    PassCards,
+    Play,
+    action_to_move,
+    bid_action,
+    move_to_action,
+    play_move,
+)
 from spades.rules import (
     BidFormat,
     ClubsFirstTrick,
@@ -256,6 +277,8 @@ class Game:
         self._legal_at = -1
         """The log length at which ``_legal`` (the mask the seat to play may play) was computed."""
         self._legal = 0
+        self._legal_actions: tuple[int, ...] = ()
+        """The cards of ``_legal``, lowest first (computed with it)."""
         self.redeals = 0
         self.deck_draws = 0
         self.first_dealer = first_dealer
@@ -447,20 +470,69 @@ class Game:
         """The mask of cards the seat may play now (0 if it is not its turn to play)."""
         if self.phase is not Phase.PLAY or self.turn != seat:
             return 0
-        if self._legal_at != len(self.log):  # only the seat to play has cards to play: one cache
-            self._legal_at = len(self.log)
-            self._legal = legal_play_mask(self.rules, self.hands[seat], [c for _, c in self.trick],
-                                          self.broken, not self.tricks, self.opening_card)
+        if self._legal_at != len(self.log):
+            self._refresh_legal(seat)
         return self._legal
+
+    def _refresh_legal(self, seat: int) -> None:
+        """Compute what the seat to play may play (only it has cards to play: one cache does)."""
+        self._legal_at = len(self.log)
+        self._legal = legal_play_mask(self.rules, self.hands[seat], [c for _, c in self.trick],
+                                      self.broken, not self.tricks, self.opening_card)
+        self._legal_actions = _actions_of(self._legal)
+
+    def _is_legal_play(self, seat: int, card: object) -> bool:
+        """The short path shared by ``apply`` and ``apply_action``: a legal card by the seat to play.
+
+        False means only "not shown legal here": the full check then gives the precise error.
+        """
+        if self.phase is not Phase.PLAY or seat != self.turn or seat.__class__ is not int:
+            return False
+        if card.__class__ is not Card and card.__class__ is not int:
+            return False
+        assert isinstance(card, int)
+        if self._legal_at != len(self.log):
+            self._refresh_legal(seat)
+        return 0 <= card <= 53 and bool(self._legal >> card & 1)
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """Every action (see ``spades.moves``) the seat may take now, ascending (default: the seat to act)."""
+        if seat is None:
+            seat = self.turn
+            if seat is None:
+                return []
+        if self.phase is Phase.PLAY:
+            if seat != self.turn:
+                return []
+            if self._legal_at != len(self.log):
+                self._refresh_legal(seat)
+            return list(self._legal_actions)
+        if self.phase is Phase.BID:
+            return sorted([*map(move_to_action, self._look_and_misdeal(seat)),
+                           *map(bid_action, self.legal_bids(seat))])
+        return sorted(map(move_to_action, self.legal_moves(seat)))
+
+    def apply_action(self, action: int, seat: int | None = None) -> None:
+        """Take an integer action after checking it, by default for the seat to move.
+
+        An illegal or malformed action raises the error ``apply`` would and changes nothing.
+        """
+        if seat is None:
+            seat = self.turn
+            if seat is None:
+                self._verify_open()
+            assert seat is not None, "only a finished hand or game has no seat to move"
+        if self._is_legal_play(seat, action):
+            self.log.append((seat, play_move(action)))
+            self._play(seat, ALL_CARDS[action])
+        else:
+            self.apply(seat, action_to_move(action))
 
     def legal_moves(self, seat: int) -> list[Move]:
         """Every move the seat may make now."""
         moves: list[Move] = []
         if self.phase is Phase.BID:
-            if self.can_move(seat, Look()):
-                moves.append(Look())
-            if self.can_move(seat, Misdeal()):
-                moves.append(Misdeal())
+            moves += self._look_and_misdeal(seat)
             moves += [MakeBid(b) for b in self.legal_bids(seat)]
         elif self.phase is Phase.PLAY:
             moves += [Play(c) for c in cards_of(self.legal_plays(seat))]
@@ -469,6 +541,15 @@ class Game:
         elif self.phase is Phase.PASS and self.turn == seat:
             k = self.pending_passes[0][2]
             moves += [PassCards(m) for m in _subsets(self.hands[seat], k)]
+        return moves
+
+    def _look_and_misdeal(self, seat: int) -> list[Move]:
+        """In the bidding: Look and Misdeal, whichever the seat may play now (at any turn)."""
+        moves: list[Move] = []
+        if not self.looked[seat]:
+            moves.append(Look())
+        if self.rules.misdeal_no_spades and self.can_move(seat, Misdeal()):
+            moves.append(Misdeal())
         return moves
 
     def pass_count(self, seat: int) -> int:
@@ -497,11 +578,10 @@ class Game:
 
     def verify_move(self, seat: int, move: Move) -> None:
         """Raise the precise error that forbids this move now; return if it is legal."""
+        if move.__class__ is Play and self._is_legal_play(seat, move.card):
+            return
         self._check_seat(seat)
-        if self.phase is Phase.GAME_OVER:
-            raise WrongPhaseError("The game is over.")
-        if self.phase is Phase.HAND_OVER:
-            raise WrongPhaseError("The hand is over: deal the next hand first.")
+        self._verify_open()
         if isinstance(move, Look):
             if self.phase is not Phase.BID:
                 raise WrongPhaseError("Looking at your cards is for the bidding.")
@@ -538,6 +618,13 @@ class Game:
                 raise IllegalMoveError("You can only pass cards you hold.")
             if move.cards.bit_count() != k:
                 raise IllegalMoveError(f"Pass exactly {k} cards to your partner.")
+
+    def _verify_open(self) -> None:
+        """Raise if the game or the hand is over (no seat may move)."""
+        if self.phase is Phase.GAME_OVER:
+            raise WrongPhaseError("The game is over.")
+        if self.phase is Phase.HAND_OVER:
+            raise WrongPhaseError("The hand is over: deal the next hand first.")
 
     def _verify_misdeal(self, seat: int, name: str) -> None:
         if not self.rules.misdeal_no_spades:
@@ -636,7 +723,10 @@ class Game:
     def apply_unchecked(self, seat: int, move: Move) -> None:
         """Make a move the caller knows is legal (the fast path for simulations)."""
         self.log.append((seat, move))
-        if isinstance(move, Play):
+        if move.__class__ is Play:
+            assert isinstance(move, Play)
+            self._play(seat, move.card)
+        elif isinstance(move, Play):
             self._play(seat, move.card)
         elif isinstance(move, MakeBid):
             self._bid(seat, move.bid)
@@ -801,6 +891,32 @@ _PHASE_VERB = {
     Phase.DRAW: "draw", Phase.BID: "bid", Phase.PASS: "pass cards", Phase.PLAY: "play a card",
     Phase.HAND_OVER: "deal the next hand", Phase.GAME_OVER: "start a new game",
 }
+
+
+_CHUNK = 13
+"""Card masks are read in 13-bit chunks (a suit each, in the standard numbering)."""
+
+
+@cache
+def _chunk_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per chunk, the card numbers of each of its 8192 bit patterns: built once, on first use."""
+    tables = []
+    for offset in range(0, 54, _CHUNK):
+        size = min(_CHUNK, 54 - offset)
+        table: list[tuple[int, ...]] = [()] * (1 << size)
+        for m in range(1, 1 << size):
+            table[m] = ((m & -m).bit_length() - 1 + offset, *table[m & (m - 1)])
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+def _actions_of(mask: int) -> tuple[int, ...]:
+    """The card numbers of a mask, lowest first: the play actions of a legal mask."""
+    t = _chunk_tables()
+    if mask < 8192:
+        return t[0][mask]
+    return (t[0][mask & 8191] + t[1][mask >> 13 & 8191] + t[2][mask >> 26 & 8191]
+            + t[3][mask >> 39 & 8191] + t[4][mask >> 52])
 
 
 def _mask_sum(masks: Iterator[int]) -> int:
