@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from browser.table import NewPage
 from spades.server.run import BackgroundServer
 
 CHROMIUM = "/usr/bin/chromium"
@@ -32,12 +33,12 @@ def server(tmp_path: Path) -> Iterator[BackgroundServer]:
 
 
 @pytest.fixture
-def fresh_page(browser: Browser, server: BackgroundServer) -> Iterator[Callable[[], Page]]:
-    """Pages in fresh browser profiles (their own storage, so their own anonymous player)."""
+def fresh_page(browser: Browser, server: BackgroundServer) -> Iterator[NewPage]:
+    """Pages of a chosen size in fresh browser profiles (their own storage, so their own anonymous player)."""
     contexts = []
 
-    def make() -> Page:
-        ctx = browser.new_context(viewport={"width": 1100, "height": 820}, base_url=server.url)
+    def make(width: int = 1100, height: int = 820) -> Page:
+        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server.url)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(15000)

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from playwright.sync_api import Locator, Page, expect
+
+
+class NewPage(Protocol):
+    """Makes a page in a fresh browser profile with a viewport of the given size."""
+
+    def __call__(self, width: int = 1100, height: int = 820) -> Page: ...
 
 
 def open_table(page: Page, path: str = "/") -> None:
@@ -20,11 +28,20 @@ def settle(page: Page) -> None:
 
 
 def change_settings(page: Page, *, speed: str | None = "instant", target: int | None = None,
-                    table_color: str | None = None, four_color: bool | None = None) -> None:
-    """Open Settings, change what is asked, and save."""
+                    table_color: str | None = None, four_color: bool | None = None,
+                    preset: str | None = None, options: dict[str, int | bool] | None = None) -> None:
+    """Open Settings, change what is asked (a rules preset first, then single rule options), and save."""
     page.get_by_role("button", name="Settings").click()
     dialog = page.locator("#dlg-settings")
     expect(dialog).to_be_visible()
+    if preset is not None:
+        dialog.get_by_label("Preset").select_option(preset)
+    for name, value in (options or {}).items():
+        field = dialog.locator(f"[data-option={name}]")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        else:
+            field.fill(str(value))
     if speed is not None:
         dialog.get_by_label("Animation speed").select_option(speed)
     if table_color is not None:

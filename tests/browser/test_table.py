@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from browser.table import change_settings, hand, open_table, play_until, settle, take_turn
+from browser.table import NewPage, change_settings, hand, open_table, play_until, settle, take_turn
 from spades.server.run import BackgroundServer
-
-NewPage = Callable[[], Page]
 
 
 def table_snapshot(page: Page) -> dict[str, object]:

@@ -129,9 +129,11 @@ def _message(game: Game, v: SeatView, human: int) -> str:
     if v.phase is Phase.BID and v.can_look:
         return "Bid blind nil now, or look at your cards."
     if v.phase is Phase.PASS:
-        return f"Choose {v.pass_count} cards to pass to your partner."
+        return f"Choose {v.pass_count} card{'s' if v.pass_count > 1 else ''} to pass to your partner."
     if v.phase is Phase.DRAW:
-        return "Keep this card or refuse it." if len(v.offered) == 1 else "Keep one of these two cards."
+        if len(v.offered) == 1:
+            return "Keep this card (the next one is thrown away unseen), or refuse it and take the next one."
+        return "Keep one of these two cards; the other is thrown away."
     return f"Your turn to {_VERB[v.phase]}."
 
 
@@ -174,6 +176,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         reasons=reasons, legal_bids=[_bid_str(rules, b) for b in v.legal_bids], can_look=v.can_look,
         can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),
         received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
+        stock=len(game.stock) - game.stock_pos if v.phase is Phase.DRAW else 0,
         two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
         last_trick=_trick(v.tricks[-1]) if v.tricks else None,
         broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history),

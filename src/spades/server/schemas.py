@@ -161,6 +161,8 @@ class GameState(BaseModel):
     passed: list[str]
     received: list[str]
     offered: list[str]
+    stock: int
+    """Two-player draw: the cards left in the stock (0 outside the draw)."""
     two_player_draw: str
     trick: list[PlayedCard]
     last_trick: TrickOut | None

@@ -71,9 +71,10 @@ function render(overlay = null) {
       </div>${backs}`;
   }
 
+  $("felt").className = `felt players-${state.players}`;
   const byPos = {};
   for (const p of trick) byPos[seatOf(p.seat).position] = p;
-  $("trick").innerHTML = Object.entries(byPos).map(([pos, p]) => `
+  $("trick").innerHTML = state.phase === "draw" && !overlay ? drawPileHtml() : Object.entries(byPos).map(([pos, p]) => `
     <div class="played at-${pos}${winner === p.seat ? " winner" : ""}" data-card="${p.card}"
          aria-label="${esc(seatOf(p.seat).name)}: ${cardName(p.card)}">${cardFace(p.card)}</div>`).join("");
 
@@ -81,6 +82,14 @@ function render(overlay = null) {
   renderPanel(overlay !== null);
   $("btn-last").disabled = !state.last_trick;
   $("btn-sheet").disabled = state.sheet.length === 0;
+}
+
+// The two-player draw, in the middle of the table: the stock, and the card(s) offered to you.
+function drawPileHtml() {
+  const offered = (myTurn() ? state.offered : []).map((c) => `
+    <div class="offered" data-card="${c}" aria-label="Offered to you: ${cardName(c)}">${cardFace(c)}</div>`).join("");
+  return `<div class="draw-pile"><div class="stock" aria-label="Stock: ${state.stock} cards left">${cardBack()}
+    <span class="stock-count" aria-hidden="true">${state.stock} left</span></div>${offered}</div>`;
 }
 
 function renderHand() {
@@ -127,13 +136,13 @@ function renderPanel(animating) {
     if (state.can_misdeal) parts.push(actionButton("misdeal", "Call a misdeal (no spades)"));
   } else if (myTurn() && state.phase === "pass") {
     parts.push(`<button type="button" class="action primary" id="btn-pass" ${selected.size === state.pass_count ? "" : "disabled"}>
-      Pass ${selected.size}/${state.pass_count} cards</button>`);
+      Pass ${selected.size}/${state.pass_count} card${state.pass_count > 1 ? "s" : ""}</button>`);
   } else if (myTurn() && state.phase === "draw") {
-    const offered = state.offered.map((c) => `<div class="offered" aria-label="${cardName(c)}">${cardFace(c)}</div>`).join("");
+    const [first, second] = state.offered.map(cardName);
     const buttons = state.offered.length === 1
-      ? actionButton("draw keep", "Keep") + actionButton("draw refuse", "Refuse")
-      : actionButton("draw keep", "Keep the first") + actionButton("draw refuse", "Keep the second");
-    parts.push(`<div class="draw">${offered}<div>${buttons}</div></div>`);
+      ? actionButton("draw keep", `Keep the ${first}`) + actionButton("draw refuse", "Refuse it")
+      : actionButton("draw keep", `Keep the ${first}`) + actionButton("draw refuse", `Keep the ${second}`);
+    parts.push(`<div class="draw">${buttons}</div>`);
   } else if (state.phase === "hand_over") {
     parts.push(`<button type="button" class="action primary" id="btn-panel-next">Next hand</button>`);
   } else if (state.phase === "game_over") {

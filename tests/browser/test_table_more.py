@@ -1,0 +1,98 @@
+"""The table laid out for every table size and screen, and the rule options' controls, clicked as a person."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, expect
+
+from browser.table import NewPage, change_settings, hand, open_table, settle
+
+
+def box(locator: Locator) -> dict[str, float]:
+    """Where an element is drawn; it must be drawn."""
+    b = locator.bounding_box()
+    assert b is not None, "not drawn"
+    return {**b, "cx": b["x"] + b["width"] / 2, "cy": b["y"] + b["height"] / 2}
+
+
+def new_game_with(page: Page, preset: str, **options: int | bool) -> None:
+    """Choose rules in Settings and start a new game with them."""
+    change_settings(page, preset=preset, options=options)
+    page.get_by_role("button", name="New Game").click()
+    settle(page)
+
+
+def assert_hand_fits(page: Page, min_width: float) -> None:
+    """Every card of the hand is wholly on screen, and wide enough to read."""
+    view = page.viewport_size
+    assert view is not None
+    for card in page.locator("#hand .card").all():
+        b = box(card)
+        assert b["x"] >= 0 and b["x"] + b["width"] <= view["width"], b
+        assert b["y"] + b["height"] <= view["height"], b
+        assert b["width"] >= min_width, b
+
+
+def test_three_players_sit_in_a_triangle_not_a_table_with_a_hole(fresh_page: NewPage) -> None:
+    page = fresh_page(1280, 800)
+    open_table(page)
+    new_game_with(page, "three-player")
+    expect(page.locator("#seat-top")).to_be_hidden()
+    trick = box(page.locator("#trick"))
+    for pos in ("left", "right"):
+        seat = box(page.locator(f"#seat-{pos} .nameplate"))
+        assert seat["cy"] < trick["cy"] - trick["height"] * 0.2, (pos, seat, trick)
+    you = box(page.locator("#seat-bottom .nameplate"))
+    assert you["cy"] > trick["cy"]
+    assert len(hand(page)) == 17
+
+
+def test_two_players_face_each_other_and_the_draw_happens_on_the_table(fresh_page: NewPage) -> None:
+    page = fresh_page(1280, 800)
+    open_table(page)
+    new_game_with(page, "two-player")
+    for pos in ("left", "right"):
+        expect(page.locator(f"#seat-{pos}")).to_be_hidden()
+    north, you = box(page.locator("#seat-top .nameplate")), box(page.locator("#seat-bottom .nameplate"))
+    assert abs(north["cx"] - you["cx"]) < 2
+    stock = page.locator("#trick .stock")
+    for i in range(8):
+        offered = page.locator("#trick .offered")
+        expect(offered).to_have_count(1)
+        expect(stock).to_have_attribute("aria-label", f"Stock: {52 - 4 * i} cards left")
+        card = offered.get_attribute("data-card")
+        keep = i % 2 == 0
+        page.get_by_role("button", name="Keep the" if keep else "Refuse it").click()
+        settle(page)
+        assert len(hand(page)) == i + 1
+        if keep:
+            assert card in hand(page)
+        assert_hand_fits(page, 60)
+    expect(page.locator("#message")).to_contain_text("refuse it and take the next one")
+
+
+def test_on_a_phone_the_whole_hand_shows_at_a_readable_size(fresh_page: NewPage) -> None:
+    page = fresh_page(390, 844)
+    open_table(page)
+    change_settings(page)
+    assert len(hand(page)) == 13
+    assert_hand_fits(page, 56)
+    for b in page.locator(".bid-btn").all() + page.locator(".tools button").all():
+        r = box(b)
+        assert r["x"] >= 0 and r["x"] + r["width"] <= 390, r
+    new_game_with(page, "three-player")
+    assert len(hand(page)) == 17
+    assert_hand_fits(page, 45)
+
+
+def test_a_one_card_pass_after_nil_says_card(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    new_game_with(page, "standard", nil_pass=1)
+    page.get_by_role("button", name="Bid Nil").click()
+    settle(page)
+    expect(page.locator("#message")).to_have_text("Choose 1 card to pass to your partner.")
+    page.locator("#hand .card").first.click(position={"x": 6, "y": 24})
+    page.get_by_role("button", name="Pass 1/1 card").click()
+    settle(page)
+    assert len(hand(page)) == 13
+    expect(page.locator(".passinfo")).to_contain_text("You passed")
