@@ -96,3 +96,50 @@ def test_a_one_card_pass_after_nil_says_card(fresh_page: NewPage) -> None:
     settle(page)
     assert len(hand(page)) == 13
     expect(page.locator(".passinfo")).to_contain_text("You passed")
+
+
+def test_a_deal_number_that_is_not_one_says_what_a_deal_number_is(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    for bad in ("banana", "0", "12.5", "99999999999999999999"):
+        open_table(page, f"/?deal={bad}")
+        expect(page.locator("#message")).to_have_text(
+            f'Deal "{bad}" cannot be played: a deal number is a whole number from 1 to 9007199254740991.')
+        assert len(hand(page)) == 13
+        assert f"deal={bad}" not in page.url
+
+
+def test_whiz_says_why_only_some_bids_are_offered(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    new_game_with(page, "whiz")
+    expect(page.locator("#message")).to_have_text(
+        "Your turn to bid. In Whiz you bid the number of spades you hold, or nil.")
+    spades = sum(card.endswith("S") for card in hand(page))
+    offered = page.locator(".bid-btn").all_inner_texts()
+    assert offered == (["Nil", str(spades)] if spades else ["Nil"])
+
+
+FIND_MISDEAL = """async () => {
+  const token = localStorage.getItem("spades.token");
+  const headers = {"Content-Type": "application/json", "X-Player-Token": token};
+  for (let deal = 1; deal < 2000; deal++) {
+    const res = await fetch("/api/games", {method: "POST", headers, body: JSON.stringify({deal})});
+    if ((await res.json()).state.can_misdeal) return deal;
+  }
+  return null;
+}"""
+
+
+def test_a_hand_without_spades_may_be_thrown_in(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page, options={"misdeal_no_spades": True})
+    deal = page.evaluate(FIND_MISDEAL)
+    assert deal is not None
+    open_table(page, f"/?deal={deal}")
+    before = hand(page)
+    assert not any(card.endswith("S") for card in before)
+    page.get_by_role("button", name="Call a misdeal (no spades)").click()
+    settle(page)
+    assert hand(page) != before and len(hand(page)) == 13
+    expect(page.locator("#message")).to_contain_text("Your turn to bid.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from spades.cards import Card, cards_of
 from spades.game import Game, HandResult, Phase, SeatView, Trick, seat_name
 from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
-from spades.rules import DeckSpec, NilRule, Rules
+from spades.rules import BidFormat, DeckSpec, NilRule, Rules
 from spades.scoring import Bid, SideScore
 from spades.server.schemas import (
     EventOut,
@@ -134,10 +134,26 @@ def _message(game: Game, v: SeatView, human: int) -> str:
         if len(v.offered) == 1:
             return "Keep this card (the next one is thrown away unseen), or refuse it and take the next one."
         return "Keep one of these two cards; the other is thrown away."
+    if v.phase is Phase.BID:
+        return "Your turn to bid." + _bid_rule(game.rules)
     return f"Your turn to {_VERB[v.phase]}."
 
 
 _VERB = {Phase.DRAW: "draw", Phase.BID: "bid", Phase.PASS: "pass cards", Phase.PLAY: "play"}
+_BID_RULES = {
+    BidFormat.WHIZ: "In Whiz you bid the number of spades you hold, or nil.",
+    BidFormat.MIRROR: "In Mirror you bid the number of spades you hold.",
+    BidFormat.SUICIDE: "In Suicide one partner of each side bids nil and the other at least 4.",
+}
+
+
+def _bid_rule(rules: Rules) -> str:
+    """Why the bids offered are only some numbers, when the rules narrow them; else nothing."""
+    if rules.bid_format in _BID_RULES:
+        return " " + _BID_RULES[rules.bid_format]
+    if rules.min_team_bid:
+        return f" Your side must bid at least {rules.min_team_bid} between you (board)."
+    return ""
 
 
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str) -> GameState:

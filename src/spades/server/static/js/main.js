@@ -395,7 +395,7 @@ function fillRuleOptions(values) {
     const v = values[o.name];
     let input;
     if (o.kind === "bool") input = `<input type="checkbox" data-option="${o.name}" ${v ? "checked" : ""}>`;
-    else if (o.kind === "choice") input = `<select data-option="${o.name}">${o.choices.map((c) => `<option ${c === v ? "selected" : ""}>${c}</option>`).join("")}</select>`;
+    else if (o.kind === "choice") input = `<select data-option="${o.name}">${o.choices.map((c) => `<option value="${c}" ${c === v ? "selected" : ""}>${optionLabel(c)}</option>`).join("")}</select>`;
     else input = `<input type="number" data-option="${o.name}" value="${v ?? ""}" ${o.kind === "int_or_null" ? 'placeholder="none"' : ""}>`;
     return `<label class="opt">${o.kind === "bool" ? input + " " + optionLabel(o.name) : optionLabel(o.name) + " " + input}</label>`;
   }).join("");
@@ -519,6 +519,11 @@ async function boot() {
   }
   applySettings();
   const wanted = new URLSearchParams(location.search).get("deal");
+  if (wanted !== null && !isDealNumber(wanted.trim())) {
+    await forgetWanted();
+    say(`Deal "${wanted}" cannot be played: a deal number is a whole number from 1 to ${Number.MAX_SAFE_INTEGER}.`);
+    return;
+  }
   if (wanted !== null) {
     try {
       const out = await api.post("/api/games", { deal: wanted.trim(), resume: true });
@@ -527,14 +532,24 @@ async function boot() {
       afterState();
       return;
     } catch (e) {
-      const url = new URL(location.href);
-      url.searchParams.delete("deal");
-      history.replaceState(null, "", url);
-      await resume();
+      await forgetWanted();
       say(`Deal "${wanted}" cannot be played: ${e.message}`);
       return;
     }
   }
+  await resume();
+}
+
+// Deal numbers run from 1 to the largest whole number a page holds exactly, as on the server.
+function isDealNumber(text) {
+  return /^[0-9]+$/.test(text) && Number(text) >= 1 && Number(text) <= Number.MAX_SAFE_INTEGER;
+}
+
+// A deal in the address that cannot be played: drop it and go back to the player's game.
+async function forgetWanted() {
+  const url = new URL(location.href);
+  url.searchParams.delete("deal");
+  history.replaceState(null, "", url);
   await resume();
 }
 
