@@ -73,7 +73,7 @@ def test_bots_are_legal_under_random_rule_mixes(rules: Rules, deal: int) -> None
 
 def test_blind_nil_with_passing_is_bid_and_passed_legally() -> None:
     rules = Rules(blind_nil=True, blind_nil_deficit=0, blind_nil_pass=2)
-    game = Game(rules, deal=5)
+    game = Game(rules, deal=1)
     game.scores = [-300, 0]  # the bots' side (0 and 2) is far behind
     game._start_hand()
     normal = make_player("normal")

@@ -1,24 +1,26 @@
 """Numbered deals: the algorithm is pinned by literals so a deal number means the same game forever."""
 
+import itertools
+import math
 from collections import Counter
 from datetime import date
 
 import pytest
 
 from spades.cards import STANDARD_DECK, Card, mask_to_str
-from spades.deal import MAX_DEAL, DealRng, check_deal_number, daily_deal, shuffled
+from spades.deal import MAX_DEAL, DealRng, check_deal_number, daily_deal, drawn, shuffled
 from spades.errors import SpadesError
 from spades.game import Game
 from spades.rules import FirstDealer, Rules, find_preset
 
 # Seat order North, East, South West; the dealer of each deal's first hand.
 PINNED = {
-    1: (2, ["2C 6C JC KC 4D 2H 7H 9H JH KH AH 4S 5S", "4C 5C 7C 8C 10D KD 3H 8H 10H 7S 8S KS AS",
-            "3C 10C QC 2D 3D 6D 9D QD AD 5H QH 9S QS", "9C AC 5D 7D 8D JD 4H 6H 2S 3S 6S 10S JS"]),
-    2: (3, ["6C 9C KC AC 4D 5D 6D 8D 10D 8H 9H AH 10S", "3C 5C 8C JC 3D 7D 9D AD 4H 2S 4S 6S AS",
-            "4C 7C 10C QC JD KD 3H 5H 6H 7H QH 3S QS", "2C 2D QD 2H 10H JH KH 5S 7S 8S 9S JS KS"]),
-    20261201: (0, ["6C 7C JC 5D 7D 10D 6H 8H QH 4S 6S 8S JS", "2C 3C 5C QC KC 4H 7H 3S 7S 10S QS KS AS",
-                   "4C 9C 10C 2D 3D 8D JD KD AD 3H 5H JH 9S", "8C AC 4D 6D 9D QD 2H 9H 10H KH AH 2S 5S"]),
+    1: (2, ["7C 8C 9C 8D QD 6H JH 3S 4S 6S 7S JS AS", "5C 6C 10C QC 4D 6D 9D JD 7H 5S 9S QS KS",
+            "3C JC 10D KD 2H 3H 5H 8H 10H KH 2S 8S 10S", "2C 4C KC AC 2D 3D 5D 7D AD 4H 9H QH AH"]),
+    2: (3, ["4C 5C 9C 10C JC 4D 6D 3H 7H JH QH 6S QS", "KC 2D 3D 5D 7D 10D JD QD AD 4H 10H 7S 10S",
+            "7C 8C QC 9D KD KH AH 4S 5S 8S 9S JS AS", "2C 3C 6C AC 8D 2H 5H 6H 8H 9H 2S 3S KS"]),
+    20261201: (1, ["3C 5C 8C 10C KC 10D KD AD 3H 10H 9S 10S AS", "4C 6C 9C QC 3D 4H 5H 6H 9H AH 2S 3S 7S",
+                   "2C 7C JC 2D 5D 7D 8D 9D 2H QH KH 5S QS", "AC 4D 6D JD QD 7H 8H JH 4S 6S 8S JS KS"]),
 }
 
 
@@ -32,22 +34,22 @@ def test_pinned_four_player_deals(deal: int) -> None:
 
 def test_pinned_three_player_deal_and_set_aside_card() -> None:
     game = Game(find_preset("three-player"), deal=5)
-    assert game.dealer == 1
+    assert game.dealer == 0
     assert [mask_to_str(h) for h in game.hands] == [
-        "2C 9C KC 4D 5D 8D 10D JD 3H KH AH 2S 5S 6S 7S 9S AS",
-        "5C 8C QC AC 2D 6D 7D 9D KD AD 5H 6H 7H QH 4S JS KS",
-        "3C 4C 6C 7C 10C JC 3D QD 2H 8H 9H 10H JH 3S 8S 10S QS",
+        "2C 3C 7C 8C 10C 3D 8D JD QD 5H 9H JH QH 3S 5S 6S KS",
+        "4C QC AC 4D 6D 9D 10D AD 6H 7H 2S 4S 8S 9S JS QS AS",
+        "5C 6C 9C JC KC 2D 5D 7D KD 2H 3H 4H 8H 10H KH 7S 10S",
     ]
-    assert mask_to_str(game.set_aside) == "4H"
+    assert mask_to_str(game.set_aside) == "AH"
 
 
 def test_pinned_two_player_stock_and_joker_deal() -> None:
     game = Game(find_preset("two-player"), deal=5)
-    assert (game.dealer, game.turn) == (1, 0)
-    assert [str(c) for c in game.stock[:6]] == ["4C", "2S", "4S", "QD", "5S", "AD"]
+    assert (game.dealer, game.turn) == (0, 1)
+    assert [str(c) for c in game.stock[:6]] == ["AC", "2H", "7C", "4S", "5D", "JH"]
     jokers = Game(find_preset("jokers"), deal=5)
-    assert mask_to_str(jokers.hands[0]) == "5C 6C JC QC KC 8H 10H AH 3S 7S 10S JS BJ"
-    assert mask_to_str(jokers.hands[3]) == "7C 8C 6D 8D 10D QD AD 2H 6H 2S 5S KS LJ"
+    assert mask_to_str(jokers.hands[0]) == "8C JC KC 9D 2H 9H JH AH 2S JS QS AS LJ"
+    assert mask_to_str(jokers.hands[3]) == "3C 5C 6C 7C 10C AC JD KD 4H KH 4S 7S BJ"
 
 
 def test_generator_literals() -> None:
@@ -56,7 +58,38 @@ def test_generator_literals() -> None:
                                                  17585908570246422350]
     rng = DealRng(0)
     assert [rng.below(52) for _ in range(5)] == [35, 0, 27, 12, 43]
-    assert [str(c) for c in shuffled(STANDARD_DECK, DealRng.for_hand(42, 0))][:4] == ["JC", "QH", "6S", "7D"]
+    assert [str(c) for c in shuffled(STANDARD_DECK, DealRng.for_hand(42, 0))][:4] == ["QS", "9H", "10S", "7S"]
+
+
+def test_below_joins_words_for_a_bound_past_64_bits() -> None:
+    a, b = DealRng(9), DealRng(9)
+    assert a.below(2**64) == b.next64()
+    x = b.next64() | b.next64() << 64
+    assert a.below(10**30) == x % 10**30  # 2**128 % 10**30 is tiny: no redraw for this seed
+
+
+def reference_shuffle(deck_mask: int, rng: DealRng) -> list[int]:
+    """The docstring's algorithm written out again: the index's mixed-radix digits as forward swaps."""
+    cards = sorted(c for c in range(54) if deck_mask >> c & 1)
+    x = rng.below(math.factorial(len(cards)))
+    for i in range(len(cards) - 1):
+        r = x % (len(cards) - i)
+        x //= len(cards) - i
+        cards[i], cards[i + r] = cards[i + r], cards[i]
+    return cards
+
+
+def test_shuffle_is_the_documented_algorithm_and_drawn_is_its_top() -> None:
+    for seed in range(20):
+        deck = shuffled(STANDARD_DECK, DealRng(seed))
+        assert deck == reference_shuffle(STANDARD_DECK, DealRng(seed))
+        assert list(itertools.islice(drawn(STANDARD_DECK, DealRng(seed)), 5)) == deck[:5]
+
+
+def test_every_order_of_a_small_deck_is_equally_likely() -> None:
+    rng = DealRng(4)
+    counts = Counter(tuple(shuffled(0b1111, rng)) for _ in range(4800))
+    assert len(counts) == 24 and min(counts.values()) > 140 and max(counts.values()) < 260
 
 
 def test_streams_differ_by_hand_and_attempt() -> None:

@@ -5,27 +5,38 @@ every later version), so it is written out here rather than borrowed from ``rand
 
 * A stream is seeded from ``(deal, hand, attempt)`` by SplitMix64 mixing of
   ``deal * 2**20 + (hand + 1) * 2**8 + attempt`` (``hand`` -1 is the draw for the first dealer).
-* ``below(n)`` draws 64-bit SplitMix64 outputs and rejects the top ``2**64 % n`` values,
-  so every result is exactly uniform.
-* A shuffle is Fisher-Yates from the last position down over the deck's cards sorted by
-  card number.
+* ``below(n)`` joins ``w`` 64-bit SplitMix64 outputs, the first lowest, into one number
+  below ``2**(64 * w)`` (``w`` the fewest words that hold ``n - 1``; one for every n up to
+  ``2**64``), and draws again while it falls in the top ``2**(64 * w) % n`` values, so every
+  result is exactly uniform.
+* A shuffle of ``k`` cards draws one index ``x = below(k!)`` and reads it in mixed radix as
+  forward Fisher-Yates swaps over the deck's cards sorted by card number: for position
+  ``i = 0, 1, ... k - 2``, ``x, r = divmod(x, k - i)`` and position ``i`` swaps with
+  ``i + r``. Every order of the deck is exactly equally likely (one index per order), a
+  52-card shuffle costs four outputs (redrawn with probability below 2**-30), and the top
+  cards are known before the rest (the draw for the first dealer reads only those).
 
 Tests pin the hands of a few deal numbers as literals.
 
 >>> DealRng.for_hand(1, 0).below(52)
 46
+>>> [str(c) for c in shuffled(0b1111, DealRng(5))]
+['4C', '3C', '2C', '5C']
 >>> daily_deal(date(2026, 12, 1))
 20261201
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
+from functools import cache
+from math import factorial
 
 from spades.cards import Card, cards_of
 from spades.errors import SpadesError
 
-__all__ = ["MAX_DEAL", "DealRng", "check_deal_number", "daily_deal", "shuffled"]
+__all__ = ["MAX_DEAL", "DealRng", "check_deal_number", "daily_deal", "drawn", "shuffled"]
 
 MAX_DEAL = 2**53 - 1
 """The largest deal number (the largest integer a browser's JavaScript holds exactly)."""
@@ -59,23 +70,43 @@ class DealRng:
         return _mix(self._state)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``range(n)``."""
+        """A uniform integer in ``range(n)``, however large ``n`` is."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - (1 << 64) % n
+        words = max(1, ((n - 1).bit_length() + 63) // 64)
+        span = 1 << 64 * words
+        limit = span - span % n
         while True:
-            x = self.next64()
+            x = 0
+            for w in range(words):
+                x |= self.next64() << 64 * w
             if x < limit:
                 return x % n
 
 
-def shuffled(deck_mask: int, rng: DealRng) -> list[Card]:
-    """The deck's cards in shuffled order (Fisher-Yates over the sorted cards)."""
-    cards = list(cards_of(deck_mask))
-    for i in range(len(cards) - 1, 0, -1):
-        j = rng.below(i + 1)
+@cache
+def _sorted_cards(deck_mask: int) -> tuple[Card, ...]:
+    """A deck's cards by card number (made once per deck kind)."""
+    return tuple(cards_of(deck_mask))
+
+
+def drawn(deck_mask: int, rng: DealRng) -> Iterator[Card]:
+    """The shuffled deck's cards from the top, each worked out only when it is asked for."""
+    cards = list(_sorted_cards(deck_mask))
+    k = len(cards)
+    x = rng.below(factorial(k))
+    for i in range(k - 1):
+        x, r = divmod(x, k - i)
+        j = i + r
         cards[i], cards[j] = cards[j], cards[i]
-    return cards
+        yield cards[i]
+    if cards:
+        yield cards[-1]
+
+
+def shuffled(deck_mask: int, rng: DealRng) -> list[Card]:
+    """The deck's cards in shuffled order, top first (one uniform index read as Fisher-Yates swaps)."""
+    return list(drawn(deck_mask, rng))
 
 
 def check_deal_number(deal: object) -> int:

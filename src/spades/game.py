@@ -5,18 +5,18 @@ yes or no, ``apply`` does it. A rejected move leaves the game exactly as it was.
 
 >>> g = Game(Rules(), deal=7)
 >>> g.phase, g.turn, g.dealer
-(<Phase.BID: 'bid'>, 2, 1)
->>> g.apply(2, MakeBid(Bid(4)))
->>> g.can_move(2, MakeBid(Bid(3)))
+(<Phase.BID: 'bid'>, 0, 3)
+>>> g.apply(0, MakeBid(Bid(4)))
+>>> g.can_move(0, MakeBid(Bid(3)))
 False
 
 The same game driven by integer actions (see ``spades.moves``), as OpenSpiel drives its own:
 
 >>> g.legal_actions()[:3], g.turn
-([54, 55, 56], 3)
+([54, 55, 56], 1)
 >>> g.apply_action(57)
 >>> g.log[-1]
-(3, MakeBid(bid=Bid(3)))
+(1, MakeBid(bid=Bid(3)))
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from enum import Enum
 from functools import cache
 
 from spades.cards import ALL_CARDS, Card, Suit, cards_of
-from spades.deal import DealRng, check_deal_number, shuffled
+from spades.deal import DealRng, check_deal_number, drawn, shuffled
 from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
 from spades.moves import (
     Draw,
@@ -301,15 +301,15 @@ class Game:
         rng = DealRng.for_hand(self.deal_number, -1)
         if self.rules.first_dealer is FirstDealer.RANDOM:
             return rng.below(n)
-        deck = shuffled(self.spec.cards, rng)
+        deck = drawn(self.spec.cards, rng)
+        left = self.spec.cards.bit_count()
         drawing = list(range(n))
-        pos = 0
         while True:
-            drawn = {s: deck[pos + i] for i, s in enumerate(drawing)}
-            pos += len(drawing)
-            top = max(self.spec.power[c] for c in drawn.values())
-            drawing = [s for s in drawing if self.spec.power[drawn[s]] == top]
-            if len(drawing) == 1 or pos + len(drawing) > len(deck):
+            cards = {s: next(deck) for s in drawing}
+            left -= len(drawing)
+            top = max(self.spec.power[c] for c in cards.values())
+            drawing = [s for s in drawing if self.spec.power[cards[s]] == top]
+            if len(drawing) == 1 or len(drawing) > left:
                 return drawing[0]
 
     def _next_deck(self) -> list[Card]:
