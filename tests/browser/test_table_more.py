@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from itertools import pairwise
+
 from playwright.sync_api import Locator, Page, expect
 
-from browser.table import NewPage, change_settings, hand, open_table, settle
+from browser.table import NewPage, change_settings, hand, open_table, play_until, settle
 
 
 def box(locator: Locator) -> dict[str, float]:
@@ -143,3 +146,39 @@ def test_a_hand_without_spades_may_be_thrown_in(fresh_page: NewPage) -> None:
     settle(page)
     assert hand(page) != before and len(hand(page)) == 13
     expect(page.locator("#message")).to_contain_text("Your turn to bid.")
+
+
+def test_on_a_phone_the_hand_review_keeps_each_hand_on_one_row(fresh_page: NewPage) -> None:
+    page = fresh_page(390, 844)
+    open_table(page)
+    new_game_with(page, "three-player")
+    play_until(page, "sheet")
+    sheet = page.locator("#dlg-sheet")
+    sheet.get_by_role("button", name="Show all hands").click()
+    width = box(sheet)["x"] + box(sheet)["width"]
+    for seat in sheet.locator(".review-hand").all():
+        minis = [box(m) for m in seat.locator(".mini").all()]
+        assert len(minis) == 17
+        assert len({round(m["y"]) for m in minis}) == 1
+        assert max(m["x"] + m["width"] for m in minis) <= width
+    items = [box(li) for li in sheet.locator(".trick-list li").all()]
+    assert len(items) == 17
+    assert all(a["y"] + a["height"] <= b["y"] + 1 for a, b in pairwise(items))
+    expect(sheet.locator(".trick-list li").first).to_contain_text(re.compile("[♠♥♦♣]"))
+
+
+def test_screen_readers_hear_the_scores_the_trick_and_the_last_trick(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page)
+    expect(page.get_by_role("group", name="You & North: 0 points, 0 bags")).to_be_visible()
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    page.locator("#hand .card.legal").first.click(position={"x": 6, "y": 24})
+    settle(page)
+    page.get_by_role("button", name="Last trick").click()
+    last = page.locator("#dlg-last")
+    expect(last.get_by_role("img")).to_have_count(4)
+    expect(last.get_by_role("img", name=re.compile(r"^You: \w+ of \w+"))).to_have_count(1)
+    expect(last.get_by_role("img", name=re.compile(", won the trick$"))).to_have_count(1)
+    expect(page.get_by_role("group", name=re.compile(r"^You: bid 3, [01] tricks? won"))).to_have_count(1)

@@ -15,6 +15,12 @@ export function cardName(text) {
   return `${RANK_NAMES[c.rank] || c.rank} of ${SUIT_NAMES[c.suit]}`;
 }
 
+export function shortName(text) {
+  const c = parseCard(text);
+  if (c.joker) return c.big ? "big joker" : "little joker";
+  return `${c.rank}${SUITS[c.suit]}`;
+}
+
 export function suitClass(text) {
   const c = parseCard(text);
   return c.joker ? "suit-J" : `suit-${c.suit}`;

@@ -1,7 +1,7 @@
 // The table: renders the server's state for South, sends intents, animates the computer players.
 
 import { api, ApiError, ensureToken } from "./api.js";
-import { cardBack, cardFace, cardName, suitClass } from "./cards.js";
+import { cardBack, cardFace, cardName, shortName, suitClass } from "./cards.js";
 import { play as sound } from "./sound.js";
 
 const SPEED_MS = { slow: 1000, normal: 550, fast: 160, instant: 0 };
@@ -49,9 +49,10 @@ function render(overlay = null) {
 
   $("deal-label").textContent = state.daily ? `Daily Deal ${state.daily} · #${state.deal}` : `Deal #${state.deal}`;
   $("scores").innerHTML = state.sides.map((side) => `
-    <div class="score ${side.side === state.human_side ? "mine" : ""}" data-side="${side.side}">
+    <div class="score ${side.side === state.human_side ? "mine" : ""}" data-side="${side.side}" role="group"
+         aria-label="${esc(side.name)}: ${side.score} points, ${side.bags} bags">
       <span class="team">${esc(side.name)}</span>
-      <span class="points" aria-label="score">${side.score}</span>
+      <span class="points">${side.score}</span>
       <span class="bags">bags ${side.bags}</span>
     </div>`).join("") + `<div class="target">to ${state.target}</div>`;
 
@@ -62,7 +63,7 @@ function render(overlay = null) {
     const backs = s.human ? "" : `<div class="backs" aria-hidden="true">${cardBack().repeat(Math.min(s.cards, 13))}</div>`;
     el.className = `seat pos-${s.position}${turn === s.seat ? " turn" : ""}${winner === s.seat ? " won" : ""}`;
     el.setAttribute("role", "group");
-    el.setAttribute("aria-label", `${s.name}: ${bid === null ? "no bid yet" : "bid " + bid}, ${tricks[s.seat]} tricks won${turn === s.seat ? ", to play" : ""}`);
+    el.setAttribute("aria-label", `${s.name}: ${bid === null ? "no bid yet" : "bid " + bid}, ${tricks[s.seat]} trick${tricks[s.seat] === 1 ? "" : "s"} won${turn === s.seat ? ", to play" : ""}`);
     el.innerHTML = `
       <div class="nameplate">
         <span class="name">${esc(s.name)}${state.dealer === s.seat ? ' <span class="dealer" title="Dealer">D</span>' : ""}</span>
@@ -75,7 +76,7 @@ function render(overlay = null) {
   const byPos = {};
   for (const p of trick) byPos[seatOf(p.seat).position] = p;
   $("trick").innerHTML = state.phase === "draw" && !overlay ? drawPileHtml() : Object.entries(byPos).map(([pos, p]) => `
-    <div class="played at-${pos}${winner === p.seat ? " winner" : ""}" data-card="${p.card}"
+    <div class="played at-${pos}${winner === p.seat ? " winner" : ""}" data-card="${p.card}" role="img"
          aria-label="${esc(seatOf(p.seat).name)}: ${cardName(p.card)}">${cardFace(p.card)}</div>`).join("");
 
   renderHand();
@@ -87,8 +88,8 @@ function render(overlay = null) {
 // The two-player draw, in the middle of the table: the stock, and the card(s) offered to you.
 function drawPileHtml() {
   const offered = (myTurn() ? state.offered : []).map((c) => `
-    <div class="offered" data-card="${c}" aria-label="Offered to you: ${cardName(c)}">${cardFace(c)}</div>`).join("");
-  return `<div class="draw-pile"><div class="stock" aria-label="Stock: ${state.stock} cards left">${cardBack()}
+    <div class="offered" data-card="${c}" role="img" aria-label="Offered to you: ${cardName(c)}">${cardFace(c)}</div>`).join("");
+  return `<div class="draw-pile"><div class="stock" role="img" aria-label="Stock: ${state.stock} cards left">${cardBack()}
     <span class="stock-count" aria-hidden="true">${state.stock} left</span></div>${offered}</div>`;
 }
 
@@ -174,10 +175,10 @@ function sheetTable() {
 function reviewHtml(r) {
   if (!r) return "";
   const hands = state.seats.map((s) => `<div class="review-hand"><h3>${esc(s.name)}</h3>
-    <div class="mini-cards">${r.dealt[s.seat].map((c) => `<span class="mini ${suitClass(c)}" aria-label="${cardName(c)}">${cardFace(c)}</span>`).join("")}</div></div>`).join("");
-  const tricks = r.tricks.map((t, i) => `<li>Trick ${i + 1}: ${t.cards.map((p) => `${esc(seatOf(p.seat).name)} ${esc(p.card)}`).join(", ")}
+    <div class="mini-cards">${r.dealt[s.seat].map((c) => `<span class="mini ${suitClass(c)}" role="img" aria-label="${cardName(c)}">${cardFace(c)}</span>`).join("")}</div></div>`).join("");
+  const tricks = r.tricks.map((t, i) => `<li>Trick ${i + 1}: ${t.cards.map((p) => `${esc(seatOf(p.seat).name)} <span class="${suitClass(p.card)}" aria-label="${cardName(p.card)}">${shortName(p.card)}</span>`).join(", ")}
     — <strong>${esc(seatOf(t.winner).name)}</strong></li>`).join("");
-  const aside = r.set_aside.length ? `<p>Set aside: ${r.set_aside.join(" ")}</p>` : "";
+  const aside = r.set_aside.length ? `<p>Set aside: ${r.set_aside.map((c) => `<span class="${suitClass(c)}" aria-label="${cardName(c)}">${shortName(c)}</span>`).join(" ")}</p>` : "";
   return `<h3>Hand ${r.number + 1}, all hands</h3><div class="review">${hands}</div>${aside}<ol class="trick-list">${tricks}</ol>`;
 }
 
@@ -359,7 +360,8 @@ async function showHint() {
 function showLast() {
   const t = state && state.last_trick;
   if (!t) return;
-  $("last-body").innerHTML = t.cards.map((p) => `<figure class="last-card${p.seat === t.winner ? " winner" : ""}">
+  $("last-body").innerHTML = t.cards.map((p) => `<figure class="last-card${p.seat === t.winner ? " winner" : ""}" role="img"
+      aria-label="${esc(seatOf(p.seat).name)}: ${cardName(p.card)}${p.seat === t.winner ? ", won the trick" : ""}">
       ${cardFace(p.card)}<figcaption>${esc(seatOf(p.seat).name)}${p.seat === t.winner ? " — won" : ""}</figcaption></figure>`).join("");
   $("dlg-last").showModal();
 }
