@@ -305,3 +305,17 @@ def test_every_preset_plays_a_hand_against_the_computer(client: httpx.Client, pr
     state = play_hand(p, p.new_game(deal=17))
     assert state["rules_name"] == preset and len(state["sheet"]) == 1
     assert sum(len(h) for h in state["review"]["dealt"]) == PRESETS[preset].hand_size * state["players"]
+
+
+@pytest.mark.parametrize("preset", ["three-player", "cutthroat"])
+def test_a_game_without_partners_names_its_lone_winner(client: httpx.Client, preset: str) -> None:
+    p = Player(client, rules={"preset": preset, "options": {"target": 40}})
+    for deal in range(31, 51):
+        state = p.new_game(deal=deal)
+        while state["phase"] != "game_over":
+            state = p.next_hand(state)["state"] if state["phase"] == "hand_over" else play_hand(p, state)
+        winner = next(s["name"] for s in state["sides"] if s["side"] == state["winner"])
+        assert state["message"] == ("You win the game!" if winner == "You" else f"{winner} wins the game.")
+        if winner != "You":
+            return
+    raise AssertionError("the computer players never won a game")

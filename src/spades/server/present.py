@@ -119,7 +119,8 @@ def _message(game: Game, v: SeatView, human: int) -> str:
         assert v.winner is not None
         if v.winner == game.rules.side_of(human):
             return "You win the game!"
-        return f"{side_name(game.rules, v.winner)} win the game."
+        verb = "win" if len(game.rules.seats_of(v.winner)) > 1 else "wins"
+        return f"{side_name(game.rules, v.winner)} {verb} the game."
     if v.phase is Phase.HAND_OVER:
         return "The hand is over: see the score sheet."
     if v.turn is None:
