@@ -18,6 +18,7 @@ let hintMove = null;
 let shownReview = null;  // the finished hand the score sheet shows face up, or null
 let bidKeys = "";
 let bidKeyTimer = null;
+let pendingLeave = null;  // what the "leave this game?" question will do if confirmed
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -484,9 +485,20 @@ function wire() {
       $("review-body").textContent = err.message;
     }
   });
-  $("btn-restart").addEventListener("click", () => state && newGameRestart());
-  $("btn-new").addEventListener("click", () => newGame({}));
-  $("btn-daily").addEventListener("click", () => newGame({ daily: localDate(), resume: true }));
+  $("btn-restart").addEventListener("click", () => state && confirmLeave("Restart", "start this deal again from the first hand", newGameRestart));
+  $("btn-new").addEventListener("click", () => confirmLeave("New Game", "deal a new game", () => newGame({})));
+  $("btn-daily").addEventListener("click", () => {
+    const daily = localDate();
+    const go = () => newGame({ daily, resume: true });
+    if (state && state.daily === daily) go();
+    else confirmLeave("Daily Deal", "play today's deal", go);
+  });
+  $("btn-confirm").addEventListener("click", () => {
+    $("dlg-confirm").close();
+    const action = pendingLeave;
+    pendingLeave = null;
+    if (action) action();
+  });
   $("btn-stats").addEventListener("click", showStats);
   $("btn-settings").addEventListener("click", openSettings);
   $("btn-settings-save").addEventListener("click", saveSettings);
@@ -496,6 +508,16 @@ function wire() {
   $("btn-end-sheet").addEventListener("click", () => { $("dlg-end").close(); openSheet(); });
   $("btn-end-new").addEventListener("click", () => newGame({}));
   for (const b of document.querySelectorAll("[data-close]")) b.addEventListener("click", () => b.closest("dialog").close());
+}
+
+// Leaving a game under way throws it away (it does not count in the stats): ask first.
+function confirmLeave(button, what, action) {
+  if (busy) return;
+  if (!state || state.version === 0 || state.phase === "game_over") { action(); return; }
+  pendingLeave = action;
+  $("confirm-text").textContent = `This game is under way: if you ${what}, it is lost and does not count in your stats.`;
+  $("btn-confirm").textContent = button;
+  $("dlg-confirm").showModal();
 }
 
 function nextHand() {
