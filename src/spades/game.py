@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
 
 from spades.cards import ALL_CARDS, Card, Suit, cards_of
 from spades.deal import DealRng, check_deal_number, drawn, shuffled
 from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
 from spades.moves import (
+    ACTION_BIDS,
     Draw,
     Look,
     MakeBid,
@@ -279,6 +279,9 @@ class Game:
         self._legal = 0
         self._legal_actions: tuple[int, ...] = ()
         """The cards of ``_legal``, lowest first (computed with it)."""
+        self._bids_at = -1
+        """The log length at which ``_bids`` (the bids open to the seat to bid) was worked out."""
+        self._bids: list[Bid] = []
         self.redeals = 0
         self.deck_draws = 0
         self.first_dealer = first_dealer
@@ -331,6 +334,7 @@ class Game:
 
     def _start_hand(self) -> None:
         """Deal (or lay out the draw) and open the first phase of a hand."""
+        self._legal_at = self._bids_at = -1
         r = self.rules
         n = r.players
         self.hands = [0] * n
@@ -421,12 +425,19 @@ class Game:
         """Every bid the seat may make now (empty if it is not its turn to bid)."""
         if self.phase is not Phase.BID or self.turn != seat:
             return []
-        return self._bid_options(seat)
+        return list(self._bid_options(seat))
 
     def _bid_options(self, seat: int) -> list[Bid]:
+        """The bids open to the seat to bid, worked out once per position (read only)."""
+        if self._bids_at != len(self.log):
+            self._bids_at = len(self.log)
+            self._bids = self._work_out_bids(seat)
+        return self._bids
+
+    def _work_out_bids(self, seat: int) -> list[Bid]:
         r = self.rules
         if not self.looked[seat]:
-            return [Bid.blind_nil()]
+            return [_BLIND_NIL]
         nil_ok = r.nil is NilRule.NIL
         lowest = 0 if r.nil is NilRule.PLAIN else 1
         numbers = list(range(lowest, r.max_bid + 1))
@@ -455,12 +466,12 @@ class Game:
                 nil_ok = blind = False
         out: list[Bid] = []
         if blind:
-            out.append(Bid.blind_nil())
+            out.append(_BLIND_NIL)
         if nil_ok:
-            out.append(Bid.nil())
+            out.append(_NUMBER_BIDS[0])
         out += [_NUMBER_BIDS[x] for x in numbers]
         if r.ten_for_two_hundred and pbid is not None and not p_nil:
-            out.append(Bid.ten_for_200())
+            out.append(_TEN_FOR_200)
         return out
 
     def _is_nil(self, bid: Bid) -> bool:
@@ -804,7 +815,7 @@ class Game:
         self.trick.append((seat, card))
         if spec.suit_of[card] == SPADE:
             self.broken = True
-        n = self.players
+        n = self.rules.players
         if len(self.trick) < n:
             self.turn = (seat + 1) % n
             return
@@ -880,8 +891,9 @@ class Game:
 
 _NO_DECK = "The game's explicit decks have run out: there is no deck for another deal."
 
-_NUMBER_BIDS = tuple(Bid(x) for x in range(18))
-"""The plain bids 0-17, made once (bids are frozen values)."""
+_NUMBER_BIDS = ACTION_BIDS[:18]
+"""The plain bids 0-17, made once (bids are frozen values), the same as the actions' bids."""
+_BLIND_NIL, _TEN_FOR_200 = ACTION_BIDS[18:]
 
 _MOVE_PHASE: dict[type, Phase] = {
     MakeBid: Phase.BID, Play: Phase.PLAY, PassCards: Phase.PASS, Draw: Phase.DRAW,
@@ -897,9 +909,8 @@ _CHUNK = 13
 """Card masks are read in 13-bit chunks (a suit each, in the standard numbering)."""
 
 
-@cache
 def _chunk_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per chunk, the card numbers of each of its 8192 bit patterns: built once, on first use."""
+    """Per chunk, the card numbers of each of its 8192 bit patterns (a few milliseconds, at import)."""
     tables = []
     for offset in range(0, 54, _CHUNK):
         size = min(_CHUNK, 54 - offset)
@@ -910,9 +921,12 @@ def _chunk_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tables)
 
 
+_CHUNKS = _chunk_tables()
+
+
 def _actions_of(mask: int) -> tuple[int, ...]:
     """The card numbers of a mask, lowest first: the play actions of a legal mask."""
-    t = _chunk_tables()
+    t = _CHUNKS
     if mask < 8192:
         return t[0][mask]
     return (t[0][mask & 8191] + t[1][mask >> 13 & 8191] + t[2][mask >> 26 & 8191]

@@ -29,6 +29,7 @@ from spades.errors import SpadesError
 from spades.scoring import Bid
 
 __all__ = [
+    "ACTION_BIDS",
     "BID_ACTION",
     "BLIND_NIL_ACTION",
     "DRAW_KEEP_ACTION",
@@ -152,10 +153,12 @@ DRAW_REFUSE_ACTION = 77
 PASS_ACTION = 128
 """The action of ``PassCards(mask)`` is ``PASS_ACTION + mask``."""
 
+ACTION_BIDS: tuple[Bid, ...] = (*(Bid(n) for n in range(18)), Bid.blind_nil(), Bid.ten_for_200())
+"""The bid of each bid action 54-73 in order, made once (the engine shares these frozen values)."""
+
 _PLAYS = tuple(Play(c) for c in ALL_CARDS)
 _FIXED: dict[int, Move] = {
-    **{BID_ACTION + n: MakeBid(Bid(n)) for n in range(18)},
-    BLIND_NIL_ACTION: MakeBid(Bid.blind_nil()), TEN_FOR_200_ACTION: MakeBid(Bid.ten_for_200()),
+    **{BID_ACTION + i: MakeBid(bid) for i, bid in enumerate(ACTION_BIDS)},
     LOOK_ACTION: Look(), MISDEAL_ACTION: Misdeal(),
     DRAW_KEEP_ACTION: Draw(True), DRAW_REFUSE_ACTION: Draw(False),
 }
