@@ -218,3 +218,16 @@ def test_leaving_a_game_under_way_asks_first(fresh_page: NewPage) -> None:
     ask.get_by_role("button", name="New Game").click()
     settle(page)
     expect(page.locator("#deal-label")).not_to_contain_text("Daily Deal")
+
+
+def test_a_phone_held_sideways_shows_the_whole_table_without_scrolling(fresh_page: NewPage) -> None:
+    page = fresh_page(844, 390)
+    open_table(page)
+    change_settings(page)
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    assert page.evaluate("document.documentElement.scrollHeight") <= 390
+    for pos in ("top", "left", "right", "bottom"):
+        seat = box(page.locator(f"#seat-{pos} .nameplate"))
+        assert seat["y"] >= 0 and seat["y"] + seat["height"] <= 390, (pos, seat)
+    assert_hand_fits(page, 40)
