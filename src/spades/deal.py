@@ -28,7 +28,6 @@ Tests pin the hands of a few deal numbers as literals.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from functools import cache
 from math import factorial
@@ -36,7 +35,7 @@ from math import factorial
 from spades.cards import Card, cards_of
 from spades.errors import SpadesError
 
-__all__ = ["MAX_DEAL", "DealRng", "check_deal_number", "daily_deal", "drawn", "shuffled"]
+__all__ = ["MAX_DEAL", "DealRng", "check_deal_number", "daily_deal", "shuffled"]
 
 MAX_DEAL = 2**53 - 1
 """The largest deal number (the largest integer a browser's JavaScript holds exactly)."""
@@ -90,23 +89,19 @@ def _sorted_cards(deck_mask: int) -> tuple[Card, ...]:
     return tuple(cards_of(deck_mask))
 
 
-def drawn(deck_mask: int, rng: DealRng) -> Iterator[Card]:
-    """The shuffled deck's cards from the top, each worked out only when it is asked for."""
+def shuffled(deck_mask: int, rng: DealRng, top: int | None = None) -> list[Card]:
+    """The deck's cards in shuffled order, top first (one uniform index read as Fisher-Yates swaps).
+
+    With ``top``, only the top ``top`` cards: the same cards, for fewer swaps.
+    """
     cards = list(_sorted_cards(deck_mask))
     k = len(cards)
     x = rng.below(factorial(k))
-    for i in range(k - 1):
+    for i in range(k - 1 if top is None else min(top, k - 1)):
         x, r = divmod(x, k - i)
         j = i + r
         cards[i], cards[j] = cards[j], cards[i]
-        yield cards[i]
-    if cards:
-        yield cards[-1]
-
-
-def shuffled(deck_mask: int, rng: DealRng) -> list[Card]:
-    """The deck's cards in shuffled order, top first (one uniform index read as Fisher-Yates swaps)."""
-    return list(drawn(deck_mask, rng))
+    return cards if top is None else cards[:top]
 
 
 def check_deal_number(deal: object) -> int:

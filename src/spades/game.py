@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from spades.cards import ALL_CARDS, Card, Suit, cards_of
-from spades.deal import DealRng, check_deal_number, drawn, shuffled
+from spades.deal import DealRng, check_deal_number, shuffled
 from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
 from spades.moves import (
     ACTION_BIDS,
@@ -301,18 +301,18 @@ class Game:
         n = self.rules.players
         if self.deal_number is None:
             return n - 1
-        rng = DealRng.for_hand(self.deal_number, -1)
         if self.rules.first_dealer is FirstDealer.RANDOM:
-            return rng.below(n)
-        deck = drawn(self.spec.cards, rng)
-        left = self.spec.cards.bit_count()
+            return DealRng.for_hand(self.deal_number, -1).below(n)
+        size = self.spec.cards.bit_count()
         drawing = list(range(n))
-        while True:
-            cards = {s: next(deck) for s in drawing}
-            left -= len(drawing)
-            top = max(self.spec.power[c] for c in cards.values())
-            drawing = [s for s in drawing if self.spec.power[cards[s]] == top]
-            if len(drawing) == 1 or len(drawing) > left:
+        pos = 0
+        while True:  # only the cards drawn so far are decoded (a tie decodes the same deck further)
+            deck = shuffled(self.spec.cards, DealRng.for_hand(self.deal_number, -1), pos + len(drawing))
+            drawn = {s: deck[pos + i] for i, s in enumerate(drawing)}
+            pos += len(drawing)
+            top = max(self.spec.power[c] for c in drawn.values())
+            drawing = [s for s in drawing if self.spec.power[drawn[s]] == top]
+            if len(drawing) == 1 or pos + len(drawing) > size:
                 return drawing[0]
 
     def _next_deck(self) -> list[Card]:
@@ -488,8 +488,9 @@ class Game:
     def _refresh_legal(self, seat: int) -> None:
         """Compute what the seat to play may play (only it has cards to play: one cache does)."""
         self._legal_at = len(self.log)
-        self._legal = legal_play_mask(self.rules, self.hands[seat], [c for _, c in self.trick],
-                                      self.broken, not self.tricks, self.opening_card)
+        trick = [c for _, c in self.trick] if self.trick else ()
+        self._legal = legal_play_mask(self.rules, self.hands[seat], trick, self.broken, not self.tricks,
+                                      self.opening_card)
         self._legal_actions = _actions_of(self._legal)
 
     def _is_legal_play(self, seat: int, card: object) -> bool:
@@ -806,21 +807,23 @@ class Game:
             self.turn = 1 - seat
 
     def _play(self, seat: int, card: Card) -> None:
-        spec = self.spec
+        suit_of = self.spec.suit_of
+        suit = suit_of[card]
         self.hands[seat] &= ~(1 << card)
-        if self.trick:
-            led = spec.suit_of[self.trick[0][1]]
-            if spec.suit_of[card] != led:
+        trick = self.trick
+        if trick:
+            led = suit_of[trick[0][1]]
+            if suit != led:
                 self.voids[seat] |= 1 << led
-        self.trick.append((seat, card))
-        if spec.suit_of[card] == SPADE:
+        trick.append((seat, card))
+        if suit == SPADE:
             self.broken = True
         n = self.rules.players
-        if len(self.trick) < n:
+        if len(trick) < n:
             self.turn = (seat + 1) % n
             return
-        winner = trick_winner(spec, self.trick)
-        self.tricks.append(Trick(self.trick[0][0], tuple(self.trick), winner))
+        winner = trick_winner(self.spec, trick)
+        self.tricks.append(Trick(trick[0][0], tuple(trick), winner))
         self.tricks_won[winner] += 1
         self.trick = []
         if len(self.tricks) < self.rules.hand_size:
