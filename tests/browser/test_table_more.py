@@ -231,3 +231,17 @@ def test_a_phone_held_sideways_shows_the_whole_table_without_scrolling(fresh_pag
         seat = box(page.locator(f"#seat-{pos} .nameplate"))
         assert seat["y"] >= 0 and seat["y"] + seat["height"] <= 390, (pos, seat)
     assert_hand_fits(page, 40)
+
+
+def test_jokers_are_drawn_as_jokers(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    new_game_with(page, "jokers")
+    play_until(page, "sheet")
+    sheet = page.locator("#dlg-sheet")
+    sheet.get_by_role("button", name="Show all hands").click()
+    for name, word in (("big joker", "BIG"), ("little joker", "LITTLE")):
+        joker = sheet.get_by_role("img", name=name, exact=True)
+        expect(joker).to_have_count(1)
+        expect(joker.locator("svg.suit-J")).to_contain_text(word)
+    expect(sheet.locator(".review-hand .mini")).to_have_count(52)

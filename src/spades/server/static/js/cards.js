@@ -29,11 +29,14 @@ export function suitClass(text) {
 export function cardFace(text) {
   const c = parseCard(text);
   if (c.joker) {
-    return `<svg class="face ${suitClass(text)}" viewBox="0 0 60 84" aria-hidden="true">
+    const star = c.big ? "★" : "☆";
+    return `<svg class="face ${suitClass(text)}${c.big ? " big-joker" : ""}" viewBox="0 0 60 84" aria-hidden="true">
       <rect x="0.5" y="0.5" width="59" height="83" rx="5"/>
-      <text x="5" y="15" class="corner">${c.big ? "★" : "☆"}</text>
-      <text x="30" y="50" class="pip big">${c.big ? "★" : "☆"}</text>
-      <text x="30" y="72" class="joker-label">JOKER</text></svg>`;
+      <text x="4" y="15" class="corner">${c.big ? "B" : "L"}</text>
+      <text x="4" y="27" class="corner-suit">${star}</text>
+      <text x="34" y="50" class="pip big">${star}</text>
+      <text x="34" y="64" class="joker-label">${c.big ? "BIG" : "LITTLE"}</text>
+      <text x="34" y="74" class="joker-label">JOKER</text></svg>`;
   }
   const sym = SUITS[c.suit];
   const center = ["K", "Q", "J"].includes(c.rank)
