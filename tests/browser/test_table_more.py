@@ -245,3 +245,19 @@ def test_jokers_are_drawn_as_jokers(fresh_page: NewPage) -> None:
         expect(joker).to_have_count(1)
         expect(joker.locator("svg.suit-J")).to_contain_text(word)
     expect(sheet.locator(".review-hand .mini")).to_have_count(52)
+
+
+def test_the_score_sheet_offers_next_hand_only_when_a_hand_is_over(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page)
+    sheet = page.locator("#dlg-sheet")
+    play_until(page, "sheet")
+    expect(sheet.get_by_role("button", name="Next hand")).to_be_visible()
+    expect(sheet.get_by_role("button", name="Show all hands")).to_be_visible()
+    sheet.get_by_role("button", name="Next hand").click()
+    settle(page)
+    page.get_by_role("button", name="Score sheet").click()
+    expect(sheet.locator("tbody tr")).to_have_count(1)
+    expect(sheet.get_by_role("button", name="Next hand")).to_be_hidden()
+    expect(sheet.get_by_role("button", name="Show all hands")).to_be_hidden()
