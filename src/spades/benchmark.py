@@ -2,9 +2,10 @@
 
 Each rate plays whole hands (deal, bids, 52 cards, the score) choosing uniformly among the
 legal moves. The public API is measured twice, both times playing the consecutive hands of
-one numbered game (``next_hand``; a new game once one is won): with integer actions
-(``legal_actions``/``apply_action``, the loop OpenSpiel is driven by) and with Move objects
-(``apply``). OpenSpiel plays a new state per hand, its deal being 52 chance actions. The
+numbered games (``next_hand``), a new game every ``HANDS_PER_GAME`` hands or once one is won
+(random bids seldom win, and an endless game's log and history would grow without bound):
+with integer actions (``legal_actions``/``apply_action``, the loop OpenSpiel is driven by)
+and with Move objects (``apply``). OpenSpiel plays a new state per hand, its deal being 52 chance actions. The
 engines take turns in short slices, so a machine whose load changes during the run slows
 them all alike. OpenSpiel is optional (``pip install 'spades[bench]'``); without it its rate
 is reported as missing.
@@ -26,6 +27,7 @@ from spades.moves import Move, Play
 from spades.rules import Rules
 
 __all__ = [
+    "HANDS_PER_GAME",
     "Rate",
     "Runner",
     "action_runner",
@@ -65,13 +67,17 @@ def _timed(name: str, seconds: float, runner: Runner, first: int = 0) -> Rate:
     return Rate(name, hands, time.perf_counter() - start)
 
 
+HANDS_PER_GAME = 10
+"""Hands the public-API runners play in one game before starting the next (about a real game's length)."""
+
+
 def _consecutive_hands(rules: Rules, play_hand: Callable[[Game], None]) -> Runner:
-    """Round ``i`` plays the next hand of one numbered game, starting game ``i + 1`` once one is won."""
+    """Round ``i`` plays the next hand of a numbered game, starting game ``i + 1`` when that one is done."""
     game = Game(rules, deal=1)
 
     def hand(i: int) -> int:
         nonlocal game
-        if game.phase is Phase.GAME_OVER:
+        if game.phase is Phase.GAME_OVER or len(game.history) >= HANDS_PER_GAME:
             game = Game(rules, deal=i + 1)
         elif game.phase is Phase.HAND_OVER:
             game.next_hand()
