@@ -13,6 +13,13 @@ class NewPage(Protocol):
     def __call__(self, width: int = 1100, height: int = 820) -> Page: ...
 
 
+CURRENT_GAME = """async () => {
+  const headers = {"X-Player-Token": localStorage.getItem("spades.token")};
+  return (await fetch("/api/games/current", {headers})).json();
+}"""
+"""Script for page.evaluate: the player's game as the API tells the page (to derive what to expect)."""
+
+
 def open_table(page: Page, path: str = "/") -> None:
     """Load the page and wait until it has drawn its table."""
     page.goto(path)

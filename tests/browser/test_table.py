@@ -6,7 +6,16 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from browser.table import NewPage, change_settings, hand, open_table, play_until, settle, take_turn
+from browser.table import (
+    CURRENT_GAME,
+    NewPage,
+    change_settings,
+    hand,
+    open_table,
+    play_until,
+    settle,
+    take_turn,
+)
 from spades.server.run import BackgroundServer
 
 
@@ -77,12 +86,6 @@ def test_a_whole_game_to_its_end_screen_then_stats_and_new_game(fresh_page: NewP
     page.get_by_role("button", name="Stats").click()
     expect(page.locator("[data-stat=played]")).to_have_text("1")
     assert page.locator("[data-stat=best_score]").inner_text() != "–"
-
-
-CURRENT_GAME = """async () => {
-  const headers = {"X-Player-Token": localStorage.getItem("spades.token")};
-  return (await fetch("/api/games/current", {headers})).json();
-}"""
 
 
 def test_tapping_a_dimmed_card_says_why(fresh_page: NewPage) -> None:

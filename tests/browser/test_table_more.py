@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from playwright.sync_api import Locator, Page, expect
 
-from browser.table import NewPage, change_settings, hand, open_table, play_until, settle
+from browser.table import CURRENT_GAME, NewPage, change_settings, hand, open_table, play_until, settle
 
 
 def box(locator: Locator) -> dict[str, float]:
@@ -261,3 +261,19 @@ def test_the_score_sheet_offers_next_hand_only_when_a_hand_is_over(fresh_page: N
     expect(sheet.locator("tbody tr")).to_have_count(1)
     expect(sheet.get_by_role("button", name="Next hand")).to_be_hidden()
     expect(sheet.get_by_role("button", name="Show all hands")).to_be_hidden()
+
+
+def test_on_a_phone_the_score_sheet_fits_with_one_table_per_side(fresh_page: NewPage) -> None:
+    page = fresh_page(390, 844)
+    open_table(page)
+    new_game_with(page, "cutthroat")
+    play_until(page, "sheet")
+    tables = page.locator("#dlg-sheet table.sheet")
+    expect(tables).to_have_count(4)
+    names = [s["name"] for s in page.evaluate(CURRENT_GAME)["sides"]]
+    for table, name in zip(tables.all(), names, strict=True):
+        expect(table.locator("thead")).to_contain_text(name)
+        expect(table.locator("thead")).to_contain_text("BidTricksPointsBagsPenaltyTotal")
+        fits = table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
+        assert fits, name
+    expect(page.get_by_role("button", name="Review hand 1")).to_have_count(1)

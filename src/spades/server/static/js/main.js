@@ -161,12 +161,19 @@ function actionButton(move, label) {
   return `<button type="button" class="action${hintMove === move ? " hint" : ""}" data-move="${move}">${label}</button>`;
 }
 
+// The score sheet: every side side by side, or on a narrow screen one table per side, one under another.
 function sheetTable() {
   if (!state.sheet.length) return "<p>No hand has been scored yet.</p>";
-  const head = state.sides.map((s) => `<th colspan="6" scope="colgroup">${esc(s.name)}</th>`).join("");
-  const sub = state.sides.map(() => "<th>Bid</th><th>Tricks</th><th>Points</th><th>Bags</th><th>Penalty</th><th>Total</th>").join("");
-  const rows = state.sheet.map((line, i) => `<tr><th scope="row"><button type="button" class="hand-link" data-hand="${i}"
-      aria-label="Review hand ${i + 1}">${i + 1}</button></th>${line.map((r) => `
+  const narrow = matchMedia("(max-width: 560px)").matches;
+  const groups = narrow ? state.sides.map((s) => [s]) : [state.sides];
+  return groups.map((sides, g) => sheetPart(sides, g === 0)).join("");
+}
+
+function sheetPart(sides, links) {
+  const head = sides.map((s) => `<th colspan="6" scope="colgroup">${esc(s.name)}</th>`).join("");
+  const sub = sides.map(() => "<th>Bid</th><th>Tricks</th><th>Points</th><th>Bags</th><th>Penalty</th><th>Total</th>").join("");
+  const rows = state.sheet.map((line, i) => `<tr><th scope="row">${links ? `<button type="button" class="hand-link" data-hand="${i}"
+      aria-label="Review hand ${i + 1}">${i + 1}</button>` : i + 1}</th>${sides.map((s) => line[s.side]).map((r) => `
       <td>${esc(r.bid)}</td><td>${r.tricks}</td><td>${r.points > 0 ? "+" : ""}${r.points}${r.nil ? `<div class="nil">${esc(r.nil)}</div>` : ""}</td>
       <td>${r.bags} (${r.bags_total})</td><td>${r.penalties ? "−" + r.penalties : ""}</td><td class="total">${r.total}</td>`).join("")}</tr>`).join("");
   return `<div class="sheet-wrap"><table class="sheet"><thead><tr><th rowspan="2">Hand</th>${head}</tr><tr>${sub}</tr></thead>
