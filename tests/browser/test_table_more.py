@@ -277,3 +277,13 @@ def test_on_a_phone_the_score_sheet_fits_with_one_table_per_side(fresh_page: New
         fits = table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
         assert fits, name
     expect(page.get_by_role("button", name="Review hand 1")).to_have_count(1)
+
+
+def test_a_hint_for_the_draw_names_the_button_to_press(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    new_game_with(page, "two-player")
+    page.get_by_role("button", name="Hint").click()
+    hinted = page.locator("#panel .action.hint")
+    expect(hinted).to_have_count(1)
+    expect(page.locator("#message")).to_contain_text(f"Hint: {hinted.inner_text()}. ")

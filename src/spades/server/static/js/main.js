@@ -348,6 +348,15 @@ function focusBid(bid) {
   return Boolean(b);
 }
 
+// A hint in the words of the table: the card's name, the bid, or the label of the button to press.
+function hintText(h) {
+  if (h.card) return cardName(h.card);
+  if (h.bid) return "bid " + bidLabel(h.bid);
+  if (h.move.startsWith("pass ")) return "pass the " + h.move.slice(5).split(" ").map(cardName).join(" and the ");
+  const button = document.querySelector(`#panel [data-move="${h.move}"]`);
+  return button ? button.textContent.trim() : h.move;
+}
+
 async function showHint() {
   if (!state || busy) return;
   if (!myTurn()) { say("There is nothing for you to do right now."); return; }
@@ -358,7 +367,7 @@ async function showHint() {
     hintMove = h.move;
     if (state.phase === "pass" && h.move.startsWith("pass ")) selected = new Set(h.move.slice(5).split(" "));
     render();
-    say(`Hint: ${h.card ? cardName(h.card) : h.bid ? "bid " + bidLabel(h.bid) : h.move}. ${h.reason}`);
+    say(`Hint: ${hintText(h)}. ${h.reason}`);
   } catch (e) {
     if (e instanceof ApiError && e.state) { state = e.state; render(); }
     say(e.message);
