@@ -282,6 +282,8 @@ class Game:
         self._bids_at = -1
         """The log length at which ``_bids`` (the bids open to the seat to bid) was worked out."""
         self._bids: list[Bid] = []
+        self._bid_actions: tuple[int, ...] = ()
+        """The actions of ``_bids``, ascending."""
         self.redeals = 0
         self.deck_draws = 0
         self.first_dealer = first_dealer
@@ -432,7 +434,13 @@ class Game:
         if self._bids_at != len(self.log):
             self._bids_at = len(self.log)
             self._bids = self._work_out_bids(seat)
+            self._bid_actions = tuple(sorted(map(bid_action, self._bids)))
         return self._bids
+
+    def _legal_bid_actions(self, seat: int) -> tuple[int, ...]:
+        """The actions of the bids open to the seat to bid, ascending (cached with the bids)."""
+        self._bid_options(seat)
+        return self._bid_actions
 
     def _work_out_bids(self, seat: int) -> list[Bid]:
         r = self.rules
@@ -445,7 +453,7 @@ class Game:
         partner = r.partner(seat)
         pbid = self.bids[partner] if partner is not None else None
         p_nil = pbid is not None and self._is_nil(pbid)
-        spades = (self.hands[seat] & self.spec.trumps).bit_count()
+        spades = (self.hands[seat] & self.spec.suit_masks[SPADE]).bit_count()
         if r.bid_format is BidFormat.WHIZ:
             numbers = [spades] if spades else []
         elif r.bid_format is BidFormat.MIRROR:
@@ -519,9 +527,9 @@ class Game:
             if self._legal_at != len(self.log):
                 self._refresh_legal(seat)
             return list(self._legal_actions)
-        if self.phase is Phase.BID:
-            return sorted([*map(move_to_action, self._look_and_misdeal(seat)),
-                           *map(bid_action, self.legal_bids(seat))])
+        if self.phase is Phase.BID:  # the bids' actions (54-73) sort before Look's and Misdeal's
+            bids = self._legal_bid_actions(seat) if seat == self.turn else ()
+            return [*bids, *map(move_to_action, self._look_and_misdeal(seat))]
         return sorted(map(move_to_action, self.legal_moves(seat)))
 
     def apply_action(self, action: int, seat: int | None = None) -> None:
@@ -654,7 +662,7 @@ class Game:
 
     def _verify_bid(self, seat: int, bid: Bid) -> None:
         options = self._bid_options(seat)
-        if bid in options:
+        if bid_action(bid) in self._bid_actions:
             return
         r = self.rules
         if bid.blind:
