@@ -145,7 +145,8 @@ def test_a_hand_without_spades_may_be_thrown_in(fresh_page: NewPage) -> None:
     page.get_by_role("button", name="Call a misdeal (no spades)").click()
     settle(page)
     assert hand(page) != before and len(hand(page)) == 13
-    expect(page.locator("#message")).to_contain_text("Your turn to bid.")
+    expect(page.locator("#message")).to_have_text(
+        "You call a misdeal: the cards are dealt again. Your turn to bid.")
 
 
 def test_on_a_phone_the_hand_review_keeps_each_hand_on_one_row(fresh_page: NewPage) -> None:

@@ -253,6 +253,8 @@ async function run(request) {
       if (fresh) syncAddress();
       await animate(out.events || []);
       afterState();
+      const misdeal = (out.events || []).filter((ev) => ev.kind === "misdeal").pop();
+      if (misdeal) say(`${misdeal.text} ${state.message}`);
     }
   } catch (e) {
     if (e instanceof ApiError && e.state) {
