@@ -35,6 +35,16 @@ def assert_hand_fits(page: Page, min_width: float) -> None:
         assert b["width"] >= min_width, b
 
 
+def assert_scores_in_one_row(page: Page, sides: int) -> None:
+    """Every side's score box sits in one row above the table, wholly on screen."""
+    view = page.viewport_size
+    assert view is not None
+    scores = [box(b) for b in page.locator("#scores .score").all()]
+    assert len(scores) == sides
+    assert len({round(b["y"]) for b in scores}) == 1, scores
+    assert all(b["x"] >= 0 and b["x"] + b["width"] <= view["width"] for b in scores), scores
+
+
 def test_three_players_sit_in_a_triangle_not_a_table_with_a_hole(fresh_page: NewPage) -> None:
     page = fresh_page(1280, 800)
     open_table(page)
@@ -85,6 +95,9 @@ def test_on_a_phone_the_whole_hand_shows_at_a_readable_size(fresh_page: NewPage)
     new_game_with(page, "three-player")
     assert len(hand(page)) == 17
     assert_hand_fits(page, 45)
+    assert_scores_in_one_row(page, 3)
+    new_game_with(page, "cutthroat")
+    assert_scores_in_one_row(page, 4)
 
 
 def test_a_one_card_pass_after_nil_says_card(fresh_page: NewPage) -> None:
