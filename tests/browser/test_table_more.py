@@ -301,3 +301,23 @@ def test_a_hint_for_the_draw_names_the_button_to_press(fresh_page: NewPage) -> N
     hinted = page.locator("#panel .action.hint")
     expect(hinted).to_have_count(1)
     expect(page.locator("#message")).to_contain_text(f"Hint: {hinted.inner_text()}. ")
+
+
+def test_focus_follows_the_turn_for_keys_but_never_looks_like_a_hint_to_a_mouse(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page)
+    page.get_by_role("button", name="New Game").click()
+    settle(page)
+    focused = "document.activeElement.className"
+    assert "bid-btn" not in page.evaluate(focused)
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    assert "card" not in page.evaluate(focused)
+    page.get_by_role("button", name="Restart").click()
+    page.locator("#dlg-confirm").get_by_role("button", name="Restart").click()
+    settle(page)
+    page.keyboard.press("3")
+    page.keyboard.press("Enter")
+    settle(page)
+    expect(page.locator("#hand .card.legal").first).to_be_focused()

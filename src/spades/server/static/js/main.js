@@ -18,7 +18,8 @@ let hintMove = null;
 let shownReview = null;  // the finished hand the score sheet shows face up, or null
 let bidKeys = "";
 let bidKeyTimer = null;
-let pendingLeave = null;  // what the "leave this game?" question will do if confirmed
+let pendingLeave = null;
+let usingKeys = false;    // whether the player's last input was a key rather than a pointer  // what the "leave this game?" question will do if confirmed
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -213,10 +214,12 @@ function afterState() {
   else if (state.phase === "game_over") openEnd();
   else if (myTurn()) {
     sound("turn", settings.sounds);
-    focusFirst();
+    if (usingKeys) focusFirst();
   }
 }
 
+// Focus follows the turn for keyboard players only: for a mouse or a finger, a focused card or
+// bid button would look like a suggestion.
 function focusFirst() {
   if (state.phase === "bid") {
     const b = document.querySelector(".bid-btn");
@@ -475,6 +478,8 @@ async function saveSettings() {
 // -- start --------------------------------------------------------------------------------------
 
 function wire() {
+  document.addEventListener("keydown", () => { usingKeys = true; }, true);
+  document.addEventListener("pointerdown", () => { usingKeys = false; }, true);
   $("hand").addEventListener("click", (e) => {
     const b = e.target.closest(".card");
     if (b) onCard(b.dataset.card);
