@@ -77,7 +77,8 @@ function render(overlay = null) {
   $("felt").className = `felt players-${state.players}`;
   const byPos = {};
   for (const p of trick) byPos[seatOf(p.seat).position] = p;
-  $("trick").innerHTML = state.phase === "draw" && !overlay ? drawPileHtml() : Object.entries(byPos).map(([pos, p]) => `
+  const drawing = overlay ? overlay.kind === "draw" && state.phase === "draw" : state.phase === "draw";
+  $("trick").innerHTML = drawing ? drawPileHtml(!overlay) : Object.entries(byPos).map(([pos, p]) => `
     <div class="played at-${pos}${winner === p.seat ? " winner" : ""}" data-card="${p.card}" role="img"
          aria-label="${esc(seatOf(p.seat).name)}: ${cardName(p.card)}">${cardFace(p.card)}</div>`).join("");
 
@@ -87,9 +88,10 @@ function render(overlay = null) {
   $("btn-sheet").disabled = state.sheet.length === 0;
 }
 
-// The two-player draw, in the middle of the table: the stock, and the card(s) offered to you.
-function drawPileHtml() {
-  const offered = (myTurn() ? state.offered : []).map((c) => `
+// The two-player draw, in the middle of the table: the stock, and the card(s) offered to you
+// (not while the draws just made are being shown).
+function drawPileHtml(showOffered) {
+  const offered = (showOffered && myTurn() ? state.offered : []).map((c) => `
     <div class="offered" data-card="${c}" role="img" aria-label="Offered to you: ${cardName(c)}">${cardFace(c)}</div>`).join("");
   return `<div class="draw-pile"><div class="stock" role="img" aria-label="Stock: ${state.stock} cards left">${cardBack()}
     <span class="stock-count" aria-hidden="true">${state.stock} left</span></div>${offered}</div>`;
