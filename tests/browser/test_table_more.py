@@ -321,3 +321,18 @@ def test_focus_follows_the_turn_for_keys_but_never_looks_like_a_hint_to_a_mouse(
     page.keyboard.press("Enter")
     settle(page)
     expect(page.locator("#hand .card.legal").first).to_be_focused()
+
+
+def test_the_stock_stays_on_the_table_while_the_draws_are_shown(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page, speed="slow", preset="two-player")
+    page.get_by_role("button", name="New Game").click()
+    settle(page)
+    page.get_by_role("button", name="Keep the").click()
+    page.wait_for_function("document.body.classList.contains('busy') && /draws?\\./.test("
+                           "document.getElementById('message').textContent)")
+    expect(page.locator("#trick .stock")).to_have_count(1)
+    expect(page.locator("#trick .offered")).to_have_count(0)
+    settle(page)
+    expect(page.locator("#trick .offered")).to_have_count(1)
