@@ -205,7 +205,9 @@ function openSheet() {
 function openEnd() {
   const won = state.winner === state.human_side;
   $("end-title").textContent = won ? "You win!" : "Game over";
-  $("end-text").textContent = state.message;
+  const n = state.sheet.length;
+  const after = `Final scores after ${n} hand${n === 1 ? "" : "s"}:`;
+  $("end-text").textContent = won ? after : `${state.message} ${after}`;
   $("end-scores").innerHTML = state.sides.map((s) => `<p class="end-score">${esc(s.name)}: <strong>${s.score}</strong></p>`).join("");
   if (!$("dlg-end").open) $("dlg-end").showModal();
 }
