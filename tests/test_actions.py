@@ -129,6 +129,14 @@ def test_every_preset_agrees_action_by_action(name: str) -> None:
         game.apply_action(rng.choice(game.legal_actions()))
 
 
+@pytest.mark.parametrize("seat", [-1, 4, "0"])
+def test_a_seat_not_at_the_table_has_no_actions_or_moves(seat: int) -> None:
+    game = Game(Rules(blind_nil=True, blind_nil_deficit=0), deal=5)
+    assert game.legal_actions(seat) == [] and game.legal_moves(seat) == []
+    with pytest.raises(SpadesError, match="No seat"):
+        game.apply_action(74, seat)
+
+
 def test_a_finished_hand_or_game_has_no_actions() -> None:
     game, _ = play_by_actions_and_moves(Rules(), deal=3, seed=1, hands=1)
     assert game.phase is Phase.HAND_OVER and game.legal_actions() == []

@@ -416,8 +416,12 @@ class Game:
         """The seat's partner, or None."""
         return self.rules.partner(seat)
 
+    def _is_seat(self, seat: object) -> bool:
+        """Whether this is a seat number at this table."""
+        return not isinstance(seat, bool) and isinstance(seat, int) and 0 <= seat < self.players
+
     def _check_seat(self, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+        if not self._is_seat(seat):
             raise SpadesError(f"No seat {seat!r} at a table of {self.players}.")
 
     def _name(self, seat: int) -> str:
@@ -566,6 +570,8 @@ class Game:
     def _look_and_misdeal(self, seat: int) -> list[Move]:
         """In the bidding: Look and Misdeal, whichever the seat may play now (at any turn)."""
         moves: list[Move] = []
+        if not self._is_seat(seat):
+            return moves
         if not self.looked[seat]:
             moves.append(Look())
         if self.rules.misdeal_no_spades and self.can_move(seat, Misdeal()):
