@@ -30,6 +30,7 @@ from spades.deal import DealRng, check_deal_number, shuffled
 from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
 from spades.moves import (
     ACTION_BIDS,
+    BID_ACTION,
     Draw,
     Look,
     MakeBid,
@@ -549,8 +550,17 @@ class Game:
         if self._is_legal_play(seat, action):
             self.log.append((seat, play_move(action)))
             self._play(seat, ALL_CARDS[action])
+        elif self._is_legal_bid(seat, action):
+            self.log.append((seat, action_to_move(action)))
+            self._bid(seat, ACTION_BIDS[action - BID_ACTION])
         else:
             self.apply(seat, action_to_move(action))
+
+    def _is_legal_bid(self, seat: int, action: object) -> bool:
+        """The short path for a bid action by the seat to bid: one look in the cached bid actions."""
+        if self.phase is not Phase.BID or seat != self.turn or seat.__class__ is not int:
+            return False
+        return action.__class__ is int and action in self._legal_bid_actions(seat)
 
     def legal_moves(self, seat: int) -> list[Move]:
         """Every move the seat may make now."""
