@@ -336,3 +336,21 @@ def test_the_stock_stays_on_the_table_while_the_draws_are_shown(fresh_page: NewP
     expect(page.locator("#trick .offered")).to_have_count(0)
     settle(page)
     expect(page.locator("#trick .offered")).to_have_count(1)
+
+
+def test_each_partnership_shows_its_tricks_won_of_its_bid(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page)
+    expect(page.locator("#scores .contract")).to_have_count(0)
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    page.locator("#hand .card.legal").first.click(position={"x": 6, "y": 24})
+    settle(page)
+    state = page.evaluate(CURRENT_GAME)
+    for side in state["sides"]:
+        seats = [state["seats"][s] for s in side["seats"]]
+        bid = sum(int(s["bid"]) for s in seats)
+        won = sum(s["tricks"] for s in seats)
+        expect(page.locator(f"#scores .score[data-side='{side['side']}'] .contract")).to_have_text(
+            f"won {won} of {bid}")

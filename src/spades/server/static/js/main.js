@@ -50,13 +50,16 @@ function render(overlay = null) {
   const turn = overlay ? null : state.turn;
 
   $("deal-label").textContent = state.daily ? `Daily Deal ${state.daily} · #${state.deal}` : `Deal #${state.deal}`;
-  $("scores").innerHTML = state.sides.map((side) => `
+  $("scores").innerHTML = state.sides.map((side) => {
+    const c = contract(side, bids, tricks);
+    return `
     <div class="score ${side.side === state.human_side ? "mine" : ""}" data-side="${side.side}" role="group"
-         aria-label="${esc(side.name)}: ${side.score} points, ${side.bags} bags">
+         aria-label="${esc(side.name)}: ${side.score} points, ${side.bags} bags${c ? `, ${c} tricks bid won` : ""}">
       <span class="team">${esc(side.name)}</span>
       <span class="points">${side.score}</span>
-      <span class="bags">bags ${side.bags}</span>
-    </div>`).join("") + `<div class="target">to ${state.target}</div>`;
+      <span class="bags">bags ${side.bags}</span>${c ? `<span class="contract">won ${c}</span>` : ""}
+    </div>`;
+  }).join("") + `<div class="target">to ${state.target}</div>`;
 
   for (const pos of ["top", "left", "right", "bottom"]) $(`seat-${pos}`).innerHTML = "";
   for (const s of state.seats) {
@@ -95,6 +98,16 @@ function drawPileHtml(showOffered) {
     <div class="offered" data-card="${c}" role="img" aria-label="Offered to you: ${cardName(c)}">${cardFace(c)}</div>`).join("");
   return `<div class="draw-pile"><div class="stock" role="img" aria-label="Stock: ${state.stock} cards left">${cardBack()}
     <span class="stock-count" aria-hidden="true">${state.stock} left</span></div>${offered}</div>`;
+}
+
+// A partnership's progress this hand, "3 of 7" (tricks won of tricks bid), once both partners have bid.
+function contract(side, bids, tricks) {
+  if (side.seats.length < 2 || !["bid", "play"].includes(state.phase)) return "";
+  const sideBids = side.seats.map((s) => bids[s]);
+  if (sideBids.some((b) => b === null)) return "";
+  const bid = sideBids.reduce((t, b) => t + (parseInt(b, 10) || 0), 0);
+  const won = side.seats.reduce((t, s) => t + tricks[s], 0);
+  return `${won} of ${bid}`;
 }
 
 function renderHand() {
