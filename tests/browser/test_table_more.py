@@ -354,3 +354,19 @@ def test_each_partnership_shows_its_tricks_won_of_its_bid(fresh_page: NewPage) -
         won = sum(s["tricks"] for s in seats)
         expect(page.locator(f"#scores .score[data-side='{side['side']}'] .contract")).to_have_text(
             f"won {won} of {bid}")
+
+
+def test_arrow_keys_walk_the_bids_and_enter_bids(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".bid-btn").first).to_be_focused()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator(".bid-btn").nth(2)).to_be_focused()
+    label = page.locator(".bid-btn").nth(2).inner_text()
+    page.keyboard.press("Enter")
+    settle(page)
+    expect(page.locator("#seat-bottom .bid")).to_have_text(f"Bid {label}")
