@@ -357,10 +357,10 @@ function onBidKey(e) {
   if (!state || state.phase !== "bid" || !myTurn() || e.target.tagName === "INPUT" || document.querySelector("dialog[open]")) return;
   if (e.key === "n" || e.key === "N") { focusBid("nil"); return; }
   const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
-  if (step) {  // among the bid buttons, or into them from nowhere; the hand has its own arrows
+  if (step) {  // among the bid buttons, or into them; the hand has its own arrows
     const bids = [...document.querySelectorAll(".bid-btn")];
     const i = bids.indexOf(document.activeElement);
-    if (i < 0 && document.activeElement !== document.body) return;
+    if (i < 0 && document.activeElement.closest("#hand")) return;
     const next = bids[i < 0 ? 0 : Math.min(bids.length - 1, Math.max(0, i + step))];
     if (next) { e.preventDefault(); next.focus(); }
     return;
