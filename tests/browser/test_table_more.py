@@ -370,3 +370,17 @@ def test_arrow_keys_walk_the_bids_and_enter_bids(fresh_page: NewPage) -> None:
     page.keyboard.press("Enter")
     settle(page)
     expect(page.locator("#seat-bottom .bid")).to_have_text(f"Bid {label}")
+
+
+def test_ten_for_two_hundred_is_a_team_bid_of_ten(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    new_game_with(page, "standard", ten_for_two_hundred=True)
+    expect(page.get_by_role("button", name="Bid 10 for 200")).to_have_count(0)
+    play_until(page, "sheet")
+    page.locator("#dlg-sheet").get_by_role("button", name="Next hand").click()
+    settle(page)
+    page.get_by_role("button", name="Bid 10 for 200").click()
+    settle(page)
+    expect(page.locator("#seat-bottom .bid")).to_have_text("Bid 10 for 200")
+    expect(page.locator("#scores .score.mine .contract")).to_have_text(re.compile(r"^won \d+ of 10$"))

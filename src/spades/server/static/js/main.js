@@ -100,12 +100,13 @@ function drawPileHtml(showOffered) {
     <span class="stock-count" aria-hidden="true">${state.stock} left</span></div>${offered}</div>`;
 }
 
-// A partnership's progress this hand, "3 of 7" (tricks won of tricks bid), once both partners have bid.
+// A partnership's progress this hand, "3 of 7" (tricks won of tricks bid), once both partners have bid;
+// 10 for 200 is the team's whole bid.
 function contract(side, bids, tricks) {
   if (side.seats.length < 2 || !["bid", "play"].includes(state.phase)) return "";
   const sideBids = side.seats.map((s) => bids[s]);
   if (sideBids.some((b) => b === null)) return "";
-  const bid = sideBids.reduce((t, b) => t + (parseInt(b, 10) || 0), 0);
+  const bid = sideBids.includes("10 for 200") ? 10 : sideBids.reduce((t, b) => t + (parseInt(b, 10) || 0), 0);
   const won = side.seats.reduce((t, s) => t + tricks[s], 0);
   return `${won} of ${bid}`;
 }
