@@ -384,3 +384,13 @@ def test_ten_for_two_hundred_is_a_team_bid_of_ten(fresh_page: NewPage) -> None:
     settle(page)
     expect(page.locator("#seat-bottom .bid")).to_have_text("Bid 10 for 200")
     expect(page.locator("#scores .score.mine .contract")).to_have_text(re.compile(r"^won \d+ of 10$"))
+
+
+def test_the_hand_review_starts_with_your_hand_then_goes_clockwise(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    change_settings(page)
+    play_until(page, "sheet")
+    sheet = page.locator("#dlg-sheet")
+    sheet.get_by_role("button", name="Show all hands").click()
+    expect(sheet.locator(".review-hand h3")).to_have_text(["You", "West", "North", "East"])

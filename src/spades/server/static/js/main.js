@@ -199,7 +199,9 @@ function sheetPart(sides, links) {
 
 function reviewHtml(r) {
   if (!r) return "";
-  const hands = state.seats.map((s) => `<div class="review-hand"><h3>${esc(s.name)}</h3>
+  const n = state.seats.length;
+  const inPlayOrder = state.seats.map((_, i) => state.seats[(state.human + i) % n]);  // you, then clockwise
+  const hands = inPlayOrder.map((s) => `<div class="review-hand"><h3>${esc(s.name)}</h3>
     <div class="mini-cards">${r.dealt[s.seat].map((c) => `<span class="mini ${suitClass(c)}" role="img" aria-label="${cardName(c)}">${cardFace(c)}</span>`).join("")}</div></div>`).join("");
   const tricks = r.tricks.map((t, i) => `<li>Trick ${i + 1}: ${t.cards.map((p) => `${esc(seatOf(p.seat).name)} <span class="${suitClass(p.card)}" aria-label="${cardName(p.card)}">${shortName(p.card)}</span>`).join(", ")}
     — <strong>${esc(seatOf(t.winner).name)}</strong></li>`).join("");
