@@ -207,6 +207,8 @@ class SeatView:
     """Cards this seat received in a pass this hand."""
     offered: tuple[Card, ...]
     """Two-player draw: the card(s) this seat is being shown now."""
+    stock_left: int
+    """Two-player draw: how many cards are left in the stock (0 outside the draw)."""
     discarded: int
     """Two-player draw: the cards this seat discarded (only it knows them)."""
     pass_count: int
@@ -900,6 +902,7 @@ class Game:
             passed=_mask_sum(c for g, _, c in self.passes if g == seat),
             received=_mask_sum(c for _, t, c in self.passes if t == seat),
             offered=self.offered(seat), discarded=self.discards[seat],
+            stock_left=len(self.stock) - self.stock_pos if self.phase is Phase.DRAW else 0,
             pass_count=self.pass_count(seat), legal_bids=tuple(self.legal_bids(seat)),
             legal_plays=self.legal_plays(seat), can_look=self.can_move(seat, Look()),
             can_misdeal=self.can_move(seat, Misdeal()), opening_card=self.opening_card,

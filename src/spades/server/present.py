@@ -193,7 +193,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         reasons=reasons, legal_bids=[_bid_str(rules, b) for b in v.legal_bids], can_look=v.can_look,
         can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),
         received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
-        stock=len(game.stock) - game.stock_pos if v.phase is Phase.DRAW else 0,
+        stock=v.stock_left,
         two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
         last_trick=_trick(v.tricks[-1]) if v.tricks else None,
         broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history),
