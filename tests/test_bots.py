@@ -11,7 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rule_mixes import option_mixes
-from spades.bots import LEVELS, HeuristicPlayer, Player, RandomPlayer, SearchPlayer, hint, make_player
+from spades.bots import (
+    LEVELS,
+    HeuristicPlayer,
+    Player,
+    RandomPlayer,
+    SearchPlayer,
+    hint,
+    make_player,
+    play_out,
+)
 from spades.bots.knowledge import estimate_tricks, nil_danger
 from spades.bots.search import sample_hands
 from spades.cards import Card, cards_of, parse_mask
@@ -36,20 +45,6 @@ def bot_line_up(n: int) -> list[Player]:
     return kinds[:n]
 
 
-def play_hands(game: Game, players: list[Player], hands: int, seed: int) -> None:
-    """Play hands with ``Game.apply``, which refuses any illegal move."""
-    rngs = [random.Random(seed + s) for s in range(game.players)]
-    while game.phase is not Phase.GAME_OVER:
-        if game.phase is Phase.HAND_OVER:
-            if len(game.history) >= hands:
-                return
-            game.next_hand()
-            continue
-        seat = game.turn
-        assert seat is not None
-        game.apply(seat, players[seat].choose(game.view(seat), rngs[seat]))
-
-
 # -- legality -------------------------------------------------------------------------------
 
 
@@ -59,7 +54,7 @@ def test_every_bot_is_legal_under_every_preset(name: str) -> None:
     for rotation in range(2):
         players = bot_line_up(4)[rotation:] + bot_line_up(4)[:rotation]
         game = Game(rules, deal=101 + rotation)
-        play_hands(game, players[: rules.players], 2, seed=rotation)
+        play_out(game, players[: rules.players], seed=rotation, hands=2)
         assert len(game.history) >= 1
 
 
@@ -67,7 +62,7 @@ def test_every_bot_is_legal_under_every_preset(name: str) -> None:
 @given(rules=option_mixes(), deal=st.integers(1, 10**6))
 def test_bots_are_legal_under_random_rule_mixes(rules: Rules, deal: int) -> None:
     game = Game(rules, deal=deal)
-    play_hands(game, bot_line_up(4)[: rules.players], 2, seed=deal)
+    play_out(game, bot_line_up(4)[: rules.players], seed=deal, hands=2)
     assert game.history
 
 
@@ -77,7 +72,7 @@ def test_blind_nil_with_passing_is_bid_and_passed_legally() -> None:
     game.scores = [-300, 0]  # the bots' side (0 and 2) is far behind
     game._start_hand()
     normal = make_player("normal")
-    play_hands(game, [normal, normal, small_search(), normal], 1, seed=1)
+    play_out(game, [normal, normal, small_search(), normal], seed=1, hands=1)
     first = game.history[0]
     assert first.bids[0] == Bid.blind_nil()
     assert first.passes and all(cards.bit_count() == 2 for _, _, cards in first.passes)

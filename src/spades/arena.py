@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
-from spades.bots import LEVELS, Player, make_player
+from spades.bots import LEVELS, Player, make_player, play_out
 from spades.errors import SpadesError
-from spades.game import Game, Phase, SeatView
+from spades.game import Game, SeatView
 from spades.moves import Move
 from spades.rules import Rules, find_preset
 
@@ -174,7 +174,7 @@ def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | No
             seats.append(_Timed(_player(levels[count[side_a] % len(levels)], bid_nil), stats[side_a]))
             count[side_a] += 1
         game = Game(rules, deal=deal)
-        _play(game, seats, deal, hands)
+        play_out(game, seats, seed=deal, hands=GAME_HAND_CAP if hands is None else hands)
         sides_a = {rules.side_of(s) for s in range(rules.players) if layout[s]}
         sides_b = {rules.side_of(s) for s in range(rules.players) if not layout[s]}
         for result in game.history:
@@ -205,21 +205,6 @@ def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | No
                 stats[side_a].games += 1
                 stats[side_a].games_won += game.winner in sides
     return margin / played if played else 0.0, played, stats[True], stats[False]
-
-
-def _play(game: Game, seats: Sequence[Player], deal: int, hands: int | None) -> None:
-    """Play the deal's game out: a fixed number of hands, or to the end (capped)."""
-    rngs = [random.Random(deal * 10 + s) for s in range(game.players)]
-    limit = GAME_HAND_CAP if hands is None else hands
-    while game.phase is not Phase.GAME_OVER:
-        if game.phase is Phase.HAND_OVER:
-            if len(game.history) >= limit:
-                return
-            game.next_hand()
-            continue
-        seat = game.turn
-        assert seat is not None
-        game.apply(seat, seats[seat].choose(game.view(seat), rngs[seat]))
 
 
 def _check_levels(levels: Sequence[str]) -> tuple[str, ...]:

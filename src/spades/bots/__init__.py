@@ -73,20 +73,21 @@ def play_out(
     *,
     hands: int | None = None,
 ) -> Game:
-    """Play the game on with one player per seat until it ends (or ``hands`` more hands)."""
+    """Play the game on, one player per seat, until it ends or has ``hands`` finished hands.
+
+    Every move goes through ``Game.apply``, so an illegal one raises; seat ``s`` draws its
+    randomness from ``random.Random(seed * 1000 + s)``.
+    """
     rngs = [random.Random(seed * 1000 + s) for s in range(game.players)]
-    played = 0
     while game.phase is not Phase.GAME_OVER:
         if game.phase is Phase.HAND_OVER:
-            played += 1
-            if hands is not None and played >= hands:
+            if hands is not None and len(game.history) >= hands:
                 break
             game.next_hand()
             continue
         seat = game.turn
         assert seat is not None
-        move = players[seat].choose(game.view(seat), rngs[seat])
-        game.apply(seat, move)
+        game.apply(seat, players[seat].choose(game.view(seat), rngs[seat]))
     return game
 
 
