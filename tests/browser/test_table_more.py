@@ -80,7 +80,7 @@ def test_two_players_face_each_other_and_the_draw_happens_on_the_table(fresh_pag
         if keep:
             assert card in hand(page)
         assert_hand_fits(page, 60)
-    expect(page.locator("#message")).to_contain_text("refuse it and take the next one")
+    expect(page.locator("#message")).to_contain_text("or discard this one and keep the next")
 
 
 def test_on_a_phone_the_whole_hand_shows_at_a_readable_size(fresh_page: NewPage) -> None:

@@ -133,7 +133,7 @@ def _message(game: Game, v: SeatView, human: int) -> str:
         return f"Choose {v.pass_count} card{'s' if v.pass_count > 1 else ''} to pass to your partner."
     if v.phase is Phase.DRAW:
         if len(v.offered) == 1:
-            return "Keep this card (the next one is thrown away unseen), or refuse it and take the next one."
+            return "Keep this card and discard the next one, or discard this one and keep the next."
         return "Keep one of these two cards; the other is thrown away."
     if v.phase is Phase.BID:
         return "Your turn to bid." + _bid_rule(game.rules)
