@@ -459,7 +459,7 @@ class Game:
         blind = self.rules.blind_nil and not self.looked[seat]
         partner = r.partner(seat)
         pbid = self.bids[partner] if partner is not None else None
-        p_nil = pbid is not None and self._is_nil(pbid)
+        p_nil = pbid is not None and pbid.is_nil(r)
         spades = (self.hands[seat] & self.spec.suit_masks[SPADE]).bit_count()
         if r.bid_format is BidFormat.WHIZ:
             numbers = [spades] if spades else []
@@ -488,9 +488,6 @@ class Game:
         if r.ten_for_two_hundred and pbid is not None and not p_nil:
             out.append(_TEN_FOR_200)
         return out
-
-    def _is_nil(self, bid: Bid) -> bool:
-        return bid.blind or (bid.tricks == 0 and self.rules.nil is NilRule.NIL)
 
     def legal_plays(self, seat: int) -> int:
         """The mask of cards the seat may play now (0 if it is not its turn to play)."""
@@ -794,7 +791,7 @@ class Game:
         if r.has_partners:
             first = (self.dealer + 1) % 4
             for side in (first % 2, 1 - first % 2):
-                nil_seats = [s for s in r.seats_of(side) if self._is_nil(self.bids[s] or Bid(1))]
+                nil_seats = [s for s in r.seats_of(side) if (b := self.bids[s]) is not None and b.is_nil(r)]
                 if len(nil_seats) != 1:
                     continue
                 s = nil_seats[0]

@@ -354,10 +354,6 @@ class ScoreGame:
                 rest = 0
         return out
 
-    def is_nil(self, bid: Bid) -> bool:
-        """Whether a bid is a nil under these rules (a 0 is an ordinary bid where nil is plain)."""
-        return bid.blind or (bid.tricks == 0 and self.rules.nil is NilRule.NIL)
-
     def _check_player(self, name: str, p: PlayerLine, behind: int) -> bool:
         """Check one player's line against the rules; whether the bid is a nil."""
         r = self.rules
@@ -374,7 +370,7 @@ class ScoreGame:
                 f"{name}: blind nil is only for a team at least {r.blind_nil_deficit} points behind.")
         if bid.tricks == 0 and not bid.blind and r.nil is NilRule.NONE:
             raise ScorekeeperError(f"{name}: these rules have no nil; bid at least 1.")
-        if not self.is_nil(bid):
+        if not bid.is_nil(self.rules):
             if p.kept is not None or p.nil_tricks:
                 raise ScorekeeperError(f"{name}: only a nil bidder's tricks are entered apart (bid {bid}).")
             return False
@@ -473,7 +469,7 @@ def _ask_hand(game: ScoreGame, ask: Callable[[str], str], first_bids: str) -> Ha
         tricks = _number(ask(prompt), f"Tricks for {name}", default)
         lines = []
         for p in players:
-            if game.is_nil(p.bid):
+            if p.bid.is_nil(game.rules):
                 won = _number(ask(f"  {name}: tricks the {p.bid} bidder won [0]: "), "A nil's tricks", 0)
                 p = replace(p, nil_tricks=won)
             lines.append(p)

@@ -61,6 +61,10 @@ class Bid:
         """The team bid of 10 for 200."""
         return cls(10, ten_for_two_hundred=True)
 
+    def is_nil(self, rules: Rules) -> bool:
+        """Whether this bid is a nil (or blind nil) bet under these rules: a 0 is plain where nil is not."""
+        return self.blind or (self.tricks == 0 and rules.nil is NilRule.NIL)
+
     @property
     def is_zero(self) -> bool:
         """A bid of no tricks (nil, blind nil, or a plain 0 where nil is not played)."""
@@ -162,10 +166,6 @@ class HandScore:
         return tuple(s.bags_after for s in self.sides)
 
 
-def _is_nil(rules: Rules, bid: Bid) -> bool:
-    return bid.blind or (bid.tricks == 0 and rules.nil is NilRule.NIL)
-
-
 def score_hand(
     rules: Rules,
     bids: Sequence[Bid | None],
@@ -222,7 +222,7 @@ def _score_side(
     counted = 0
     failed_nil_tricks = 0
     for s, bid in zip(seats, seat_bids, strict=True):
-        if _is_nil(rules, bid):
+        if bid.is_nil(rules):
             value = rules.blind_nil_value if bid.blind else rules.nil_value
             nils.append(NilResult(s, bid.blind, tricks[s], value if tricks[s] == 0 else -value))
             failed_nil_tricks += tricks[s]

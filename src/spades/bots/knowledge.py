@@ -11,7 +11,7 @@ from functools import cache
 
 from spades.cards import cards_of
 from spades.game import SeatView
-from spades.rules import DeckSpec, FailedNilTricks, NilRule, Rules
+from spades.rules import DeckSpec, FailedNilTricks, Rules
 from spades.scoring import Bid
 
 __all__ = ["Knowledge", "bag_cost", "estimate_tricks", "is_nil", "nil_danger", "side_state"]
@@ -21,7 +21,7 @@ SPADE = 3
 
 def is_nil(rules: Rules, bid: Bid | None) -> bool:
     """Whether a bid is a nil (or blind nil) bet under these rules."""
-    return bid is not None and (bid.blind or (bid.tricks == 0 and rules.nil is NilRule.NIL))
+    return bid is not None and bid.is_nil(rules)
 
 
 def bag_cost(rules: Rules) -> float:
