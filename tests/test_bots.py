@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -43,6 +44,17 @@ def bot_line_up(n: int) -> list[Player]:
     """Every kind of bot at one table (the search one with a tiny budget)."""
     kinds: list[Player] = [small_search(), make_player("normal"), make_player("easy"), RandomPlayer()]
     return kinds[:n]
+
+
+def view_after(game: Game, rng: random.Random, done: Callable[[Game], bool]) -> SeatView:
+    """Let normal players move until ``done(game)``; the view of the seat to move then."""
+    normal = make_player("normal")
+    while not done(game):
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, normal.choose(game.view(seat), rng))
+    assert game.turn is not None
+    return game.view(game.turn)
 
 
 # -- legality -------------------------------------------------------------------------------
@@ -107,15 +119,8 @@ def test_games_differing_in_unseen_cards_give_a_bot_the_same_input(level: str) -
 
 def test_samples_respect_voids_passes_and_hand_sizes() -> None:
     game = Game(Rules(nil_pass=2), deal=44)
-    normal = make_player("normal")
     rng = random.Random(2)
-    while game.phase is not Phase.PLAY or len(game.tricks) < 4:
-        seat = game.turn
-        assert seat is not None
-        game.apply(seat, normal.choose(game.view(seat), rng))
-    seat = game.turn
-    assert seat is not None
-    view = game.view(seat)
+    view = view_after(game, rng, lambda g: g.phase is Phase.PLAY and len(g.tricks) >= 4)
     spec = game.rules.deck_spec
     for _ in range(20):
         hands = sample_hands(view, rng)
@@ -124,7 +129,7 @@ def test_samples_respect_voids_passes_and_hand_sizes() -> None:
             for suit in range(4):
                 if view.voids[other] >> suit & 1:
                     assert not hands[other] & spec.suit_masks[suit]
-        partner = (seat + 2) % 4
+        partner = (view.seat + 2) % 4
         assert view.passed & view.unseen & ~hands[partner] == 0
 
 
@@ -134,15 +139,7 @@ def test_samples_respect_voids_passes_and_hand_sizes() -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_view_same_choice(level: str) -> None:
     game = Game(Rules(), deal=77)
-    normal = make_player("normal")
-    rng = random.Random(0)
-    for _ in range(10):
-        seat = game.turn
-        assert seat is not None
-        game.apply(seat, normal.choose(game.view(seat), rng))
-    seat = game.turn
-    assert seat is not None
-    view = game.view(seat)
+    view = view_after(game, random.Random(0), lambda g: len(g.log) >= 10)
     player = make_player(level)
     assert len({player.choose(view, random.Random(5)) for _ in range(2)}) == 1
 
