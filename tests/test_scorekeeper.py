@@ -132,12 +132,14 @@ def test_json_round_trip_and_bad_json() -> None:
     game = game_of(THREE_HANDS, Rules(blind_nil=True, target=300))
     again = ScoreGame.from_dict(game.to_dict())
     assert again == game and again.sheet() == game.sheet()
-    with pytest.raises(ScorekeeperError, match="Each team needs"):
+    with pytest.raises(ScorekeeperError, match="A team's tricks must be a whole number, not None"):
         ScoreGame.from_dict({"hands": [{"teams": [{}, {}]}]})
+    with pytest.raises(ScorekeeperError, match="A team has 2 players, not 1"):
+        ScoreGame.from_dict({"hands": [{"teams": [{"players": [{"bid": 4}], "tricks": 6}] * 2}]})
     with pytest.raises(ScorekeeperError, match="A team's tricks must be a whole number"):
         HandEntry.from_dict({"teams": [{"players": [{"bid": 1}, {"bid": 1}], "tricks": "7"}] * 2})
-    with pytest.raises(ScorekeeperError, match="two teams of partners"):
-        ScoreGame(Rules(partnerships=False))
+    with pytest.raises(ScorekeeperError, match="These rules keep 4 scores, each player alone: give 4 names"):
+        ScoreGame(Rules(partnerships=False), ("Us", "Them"))
     with pytest.raises(ScorekeeperError, match="There is no hand 4"):
         game.remove(4)
 

@@ -1,18 +1,18 @@
-"""The scorekeeper's HTTP routes: scoring a whole game, refusals as 4xx with a message, the PDFs."""
+"""The scorekeeper's HTTP routes against a real server: scoring a whole game, refusals as 4xx, the PDFs."""
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from fastapi.testclient import TestClient
 
-from spades.server.app import AppSettings, create_app
+from spades.server.run import BackgroundServer
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(AppSettings(db_path=tmp_path / "db.sqlite3"))) as c:
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    with BackgroundServer(tmp_path_factory.mktemp("scorekeeper") / "db.sqlite3") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as c:
         yield c
 
 
@@ -28,19 +28,24 @@ THREE = [
 ]
 
 
-def test_score_the_three_hands(client: TestClient) -> None:
+def solo(bid: str | None, tricks: int) -> dict[str, Any]:
+    return {"tricks": tricks} if bid is None else {"bid": bid, "tricks": tricks}
+
+
+def test_score_the_three_hands(client: httpx.Client) -> None:
     r = client.post("/api/scorekeeper/score", json={"names": ["Us", "Them"], "hands": THREE})
     assert r.status_code == 200
     body = r.json()
-    assert [[t["total"] for t in row["teams"]] for row in body["rows"]] == [[44, -60], [87, 91], [40, 141]]
-    assert body["rows"][1]["teams"][1]["bid"] == "nil + 5"
-    assert body["rows"][1]["teams"][1]["notes"] == ["made 5 (+50)", "1 bag (+1)", "nil kept (+100)"]
-    assert body["rows"][2]["teams"][0]["notes"] == ["made 5 (+50)", "3 bags (+3)", "10 bags reached (-100)"]
+    assert [[t["total"] for t in row["sides"]] for row in body["rows"]] == [[44, -60], [87, 91], [40, 141]]
+    assert body["rows"][1]["sides"][1]["bid"] == "nil + 5"
+    assert body["rows"][1]["sides"][1]["notes"] == ["made 5 (+50)", "1 bag (+1)", "nil kept (+100)"]
+    assert body["rows"][2]["sides"][0]["notes"] == ["made 5 (+50)", "3 bags (+3)", "10 bags reached (-100)"]
+    assert body["alone"] is False
     assert body["status"] == "Us 40 (0 bags), Them 141 (1 bag)."
     assert body["winner"] is None and body["tied"] is False
 
 
-def test_rules_and_edits_are_rescored(client: TestClient) -> None:
+def test_rules_and_edits_are_rescored(client: httpx.Client) -> None:
     fixed = [{"teams": [team("2", "2", 7), team("3", "3", 6)]}, *THREE[1:]]
     body = client.post("/api/scorekeeper/score", json={"hands": fixed}).json()
     assert body["totals"] == [139, 261]
@@ -57,24 +62,70 @@ def test_rules_and_edits_are_rescored(client: TestClient) -> None:
      "Hand 1: Team 1: a nil marked kept cannot have won 2 tricks."),
     ({"hands": [{"teams": [team("2", "2", 8), team("14", "3", 5)]}]}, 400,
      "Hand 1: Team 2: a bid of 14 is more than the 13 tricks in a hand."),
-    ({"rules": {"players": 3}}, 400, "The scorekeeper is for two teams of partners (4 players)."),
+    ({"rules": {"players": 3}, "names": ["A", "B"]}, 400,
+     "These rules keep 3 scores, each player alone: give 3 names, not 2."),
+    ({"rules": {"players": 3}, "hands": [{"teams": [team("2", "2", 8), team("3", "3", 9)]}]}, 400,
+     "Hand 1: Each player scores alone under these rules: enter a line per player."),
+    ({"rules": {"players": 3}, "hands": [{"players": [solo("4", 5), solo("6", 6), solo("5", 5)]}]}, 400,
+     "Hand 1: The tricks add up to 5 + 6 + 5 = 16, not 17."),
+    ({"rules": {"players": 2}, "hands": [{"players": [solo("4", 5), solo("blind nil", 8)]}]}, 400,
+     "Hand 1: Player 2: these rules do not allow blind nil."),
+    ({"rules": {"players": 2}, "hands": [{"players": [solo("4", 5), solo("six", 8)]}]}, 400,
+     "Hand 1: Not a bid: 'six'."),
+    ({"rules": {"first_hand_no_bids": True}, "hands": [{"teams": [team("2", "2", 8), team("3", "3", 5)]}]},
+     400, "Hand 1: Team 1: hand 1 is played without bidding; enter only the tricks."),
+    ({"hands": [{"players": [solo("4", 5), solo("4", 8)], "teams": []}]}, 422,
+     "Invalid request: hands.0.teams"),
+    ({"hands": [{"players": [solo("4", 5)] * 5}]}, 422, "Invalid request: hands.0.players"),
+    ({"names": ["A", "B", "C", "D", "E"]}, 422, "Invalid request: names"),
+    ({"hands": [{"players": [{"bid": "4"}, {"bid": 4, "tricks": 9}]}]}, 422,
+     "Invalid request: hands.0.players.0.tricks"),
+    ({"hands": [{"renege": None}]}, 400, "Hand 1: A hand needs a line for each team ('teams') or each"),
     ({"rules": {"target": "lots"}}, 400, "Option target is a whole number, not 'lots'."),
     ({"names": ["", "Them"]}, 400, "Team 1 needs a name of 1 to 40 characters."),
     ({"hands": [{"teams": [team("2", "2", 8)]}]}, 422, "Invalid request: hands.0.teams"),
     ({"hands": [], "extra": 1}, 422, "Invalid request: extra"),
 ])
-def test_refusals_are_4xx_with_a_message(client: TestClient, game: dict[str, Any], status: int,
+def test_refusals_are_4xx_with_a_message(client: httpx.Client, game: dict[str, Any], status: int,
                                          detail: str) -> None:
     r = client.post("/api/scorekeeper/score", json=game)
     assert r.status_code == status
     assert r.json()["detail"].startswith(detail)
 
 
-def test_page_and_pdfs(client: TestClient) -> None:
+def test_players_alone_and_a_first_hand_without_bids(client: httpx.Client) -> None:
+    game = {"rules": {"preset": "three-player", "first_hand_no_bids": True}, "names": ["Ann", "Bo", "Cy"],
+            "hands": [{"players": [solo(None, 6), solo(None, 6), solo(None, 5)]},
+                      {"players": [solo("4", 5), solo("6", 6), solo("0", 6)]}]}
+    r = client.post("/api/scorekeeper/score", json=game)
+    assert r.status_code == 200
+    body = r.json()
+    assert body["alone"] is True and body["names"] == ["Ann", "Bo", "Cy"]
+    assert [[p["total"] for p in row["sides"]] for row in body["rows"]] == [[60, 60, 50], [90, 120, -10]]
+    assert [p["bid"] for p in body["rows"][0]["sides"]] == ["-", "-", "-"]
+    assert body["rows"][0]["sides"][0]["notes"] == ["no bids: 10 a trick (+60)"]
+    assert [p["bid"] for p in body["rows"][1]["sides"]] == ["4", "6", "0"]
+    assert body["rows"][1]["sides"][0]["notes"] == ["made 4 (+40)", "1 bag (-10)"]
+    assert body["rows"][1]["sides"][2]["notes"] == ["made 0 (+0)", "6 bags (-60)"]
+    assert body["status"] == "Ann 90 (1 bag), Bo 120 (0 bags), Cy -10 (6 bags)."
+    cutthroat = {"rules": {"preset": "cutthroat", "target": 100},
+                 "hands": [{"players": [solo("3", 4), solo("10", 9), solo("nil", 0), solo("nil", 0)],
+                            "renege": 0}]}
+    body = client.post("/api/scorekeeper/score", json=cutthroat).json()
+    assert body["names"] == ["Player 1", "Player 2", "Player 3", "Player 4"]
+    assert body["totals"] == [-30, -100, 100, 100] and body["tied"] is True
+    assert body["rows"][0]["sides"][0]["notes"] == ["reneged", "set on 3 (-30)"]
+    assert body["status"] == "Player 3 and Player 4 are level at 100 at the end: one more hand decides it."
+    filled = client.post("/api/scorekeeper/score-sheet.pdf", json=game)
+    assert filled.status_code == 200 and filled.content.startswith(b"%PDF-")
+
+
+def test_page_and_pdfs(client: httpx.Client) -> None:
     page = client.get("/scorekeeper")
     assert page.status_code == 200 and "Spades scorekeeper" in page.text
     assert client.get("/static/scorekeeper.js").status_code == 200
-    for path in ("/api/scorekeeper/rule-sheet.pdf", "/api/scorekeeper/score-sheet.pdf"):
+    for path in ("/api/scorekeeper/rule-sheet.pdf", "/api/scorekeeper/score-sheet.pdf",
+                 "/api/scorekeeper/score-sheet.pdf?rules=cutthroat"):
         r = client.get(path)
         assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
         assert r.content.startswith(b"%PDF-") and "attachment" in r.headers["content-disposition"]
@@ -83,3 +134,6 @@ def test_page_and_pdfs(client: TestClient) -> None:
     sixteen = {"hands": [{"teams": [team("2", "2", 8)] * 2}]}
     bad = client.post("/api/scorekeeper/score-sheet.pdf", json=sixteen)
     assert bad.status_code == 400
+    unknown = client.get("/api/scorekeeper/score-sheet.pdf?rules=five-player")
+    assert unknown.status_code == 400
+    assert unknown.json()["detail"].startswith("Unknown rules preset 'five-player'")

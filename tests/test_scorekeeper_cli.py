@@ -61,10 +61,36 @@ def test_score_plays_to_the_end(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     assert code == 0 and "Us win, 100 to 30." in out
 
 
+def test_score_three_players_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # Each player's bid and tricks; Enter takes the last player's tricks as 17 minus the others'.
+    saved = tmp_path / "three.json"
+    typed = "4\n5\n6\n6\n5\n\n\n"
+    args = ["score", "--rules", "three-player", "--players", "Ann", "Bo", "Cy", "--file", str(saved)]
+    code, out = run(args, typed, monkeypatch, capsys)
+    assert code == 0
+    assert "Hand 1. Ann bid:" in out and "Cy tricks [6]:" in out
+    assert "Ann 30 (1 bag), Bo 60 (0 bags), Cy 40 (1 bag)." in out
+    game = ScoreGame.from_dict(json.loads(saved.read_text()))
+    assert game.names == ("Ann", "Bo", "Cy") and game.sheet().totals == (30, 60, 40)
+    code, out = run(["score", "--rules", "cutthroat"], "3\n4\n4\n4\n2\n5\nnil\n\n2\n", monkeypatch, capsys)
+    assert "Player 1 31 (1 bag), Player 2 -40 (0 bags), Player 3 23 (3 bags), Player 4 100 (0 bags)." in out
+
+
+def test_score_first_hand_without_bids(monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(["score", "--set", "first_hand_no_bids=true"], "7\n\n" "3 3\n7\n3 3\n\n\n",
+                    monkeypatch, capsys)
+    assert code == 0
+    assert "Hand 1. Us tricks: " in out and "Reneged" not in out.split("Hand 2.")[0]
+    assert "Us 70 (0 bags), Them 60 (0 bags)." in out
+    assert "Hand 2. Us bids: " in out and "Us 131 (1 bag), Them 120 (0 bags)." in out
+
+
 def test_score_bad_rules_and_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                   capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["score", "--rules", "cutthroat"]) == 2
-    assert "two teams of partners" in capsys.readouterr().err
+    assert main(["score", "--rules", "cutthroat", "--players", "Ann", "Bo"]) == 2
+    assert "These rules keep 4 scores, each player alone: give 4 names, not 2." in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     assert main(["score", "--file", str(bad)]) == 2
@@ -79,3 +105,7 @@ def test_sheets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     for name in ("spades-rules.pdf", "spades-score-sheet.pdf"):
         path = tmp_path / "pdf" / name
         assert str(path) in out and path.read_bytes().startswith(b"%PDF-")
+    code, out = run(["sheets", "--out", str(tmp_path / "three"), "--rules", "three-player"], "", monkeypatch,
+                    capsys)
+    landscape = b"/MediaBox [0 0 792.00 612.00]"  # a column group per player: turned to fit three
+    assert code == 0 and landscape in (tmp_path / "three" / "spades-score-sheet.pdf").read_bytes()

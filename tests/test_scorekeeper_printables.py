@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 
 from spades.printables import RULE_SHEET_TITLE, SCORE_SHEET_TITLE, rule_sheet_pdf, score_sheet_pdf
+from spades.rules import Rules, find_preset
 from spades.scorekeeper import HandEntry, ScoreGame
 
 
-def check_pdf(data: bytes, tmp_path: Path) -> str:
-    """Write the PDF, check it is one Letter page that renders, and return its text."""
+def check_pdf(data: bytes, tmp_path: Path, size: str = "612 x 792") -> str:
+    """Write the PDF, check it is one Letter page (portrait unless told) that renders, and return its text."""
     pdf = tmp_path / "sheet.pdf"
     pdf.write_bytes(data)
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     assert re.search(r"^Pages:\s+1$", info, re.M)
-    assert re.search(r"^Page size:\s+612 x 792 pts", info, re.M)  # US Letter
+    assert re.search(rf"^Page size:\s+{size} pts", info, re.M)  # US Letter
     subprocess.run(["pdftoppm", "-r", "40", "-png", str(pdf), str(tmp_path / "page")], check=True)
     assert [p.name for p in tmp_path.glob("page*.png")] == ["page-1.png"]
     assert (tmp_path / "page-1.png").stat().st_size > 2000
@@ -62,3 +63,22 @@ def test_filled_score_sheet(tmp_path: Path, hands: int) -> None:
     row = next(line.split() for line in lines if line.split()[:1] == ["2"])
     assert row == ["2", "4", "7", "+43", "7", "87", "nil", "+", "5", "6", "+151", "1", "91"]
     assert "Playing to: 500" in "\n".join(lines)
+
+
+def test_score_sheets_with_a_column_per_player(tmp_path: Path) -> None:
+    game = ScoreGame(find_preset("three-player"), ("Ann", "Bo", "Cy"))
+    game = game.add(HandEntry.parse_players("4 : 5", "6 : 6", "5 : 6"))
+    lines = check_pdf(score_sheet_pdf(game), tmp_path, size="792 x 612").splitlines()
+    assert any(line.split() == ["Ann", "Bo", "Cy"] for line in lines)
+    columns = ["Bid", "Tricks", "Points", "Bags", "Total"]
+    assert next(line.split() for line in lines if "Tricks" in line) == columns * 3
+    assert next(line.split() for line in lines if line.split()[:1] == ["1"]) == [
+        "1", "4", "5", "+30", "1", "30", "6", "6", "+60", "0", "60", "5", "6", "+40", "1", "40"]
+    assert "minus 10 per extra trick" in "\n".join(lines)
+    (tmp_path / "blank").mkdir()
+    (tmp_path / "two").mkdir()
+    blank = check_pdf(score_sheet_pdf(rules=find_preset("cutthroat")), tmp_path / "blank", size="792 x 612")
+    assert all(f"Player {n}" in blank for n in (1, 2, 3, 4))
+    assert next(line.split() for line in blank.splitlines() if "Tricks" in line) == columns * 4
+    two = check_pdf(score_sheet_pdf(rules=Rules(players=2, first_hand_no_bids=True)), tmp_path / "two")
+    assert "Player 1" in two and "Player 2" in two and "First hand: no bids, 10 per trick." in two

@@ -106,7 +106,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         game = _load_score_game(path)
         print(f"Resuming the game in {path} (its own rules and names).")
     else:
-        game = ScoreGame(_rules_from_args(args), (args.teams[0], args.teams[1]))
+        rules = _rules_from_args(args)
+        game = ScoreGame(rules, tuple(args.players or (args.teams if rules.has_partners else ())))
 
     def save(g: ScoreGame) -> None:
         if path is not None:
@@ -119,7 +120,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _cmd_sheets(args: argparse.Namespace) -> int:
     game = _load_score_game(args.game) if args.game else None
     out: Path = args.out
-    files = {"spades-rules.pdf": rule_sheet_pdf(), "spades-score-sheet.pdf": score_sheet_pdf(game)}
+    sheet = score_sheet_pdf(game, rules=_rules_from_args(args))
+    files = {"spades-rules.pdf": rule_sheet_pdf(), "spades-score-sheet.pdf": sheet}
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, data in files.items():
@@ -198,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
     p = sub.add_parser("score", help="keep score in the terminal for a game played with real cards")
     p.add_argument("--teams", nargs=2, default=["Us", "Them"], metavar="NAME", help="the two team names")
+    p.add_argument("--players", nargs="+", metavar="NAME",
+                   help="the players' names where each scores alone (cutthroat, 3 or 2 players)")
     p.add_argument("--file", type=Path,
                    help="save the game here after every hand, and resume it if it exists")
     add_rules_arguments(p)
@@ -206,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=Path("."), help="the folder to write them to (default .)")
     p.add_argument("--game", type=Path,
                    help="fill the score sheet from a game saved by 'spades score --file'")
+    add_rules_arguments(p)
     p.set_defaults(func=_cmd_sheets)
     p = sub.add_parser("arena", help="a duplicate match between computer players, with statistics")
     p.add_argument("a", help="side A's level (random, easy, normal, hard, expert); 'expert+normal' mixes")

@@ -1,7 +1,8 @@
 """Printable PDFs for games played with real cards: a one-page rule sheet and a Spades score sheet.
 
 Both are Letter size and drawn with fpdf2's built-in fonts, so they need no font files. The
-score sheet comes blank, or filled in from a ``ScoreGame`` to keep a finished game on paper.
+score sheet comes blank, or filled in from a ``ScoreGame`` to keep a finished game on paper;
+it has a column group per team, or per player where each scores alone.
 
 >>> rule_sheet_pdf()[:5], score_sheet_pdf()[:5]
 (b'%PDF-', b'%PDF-')
@@ -12,6 +13,7 @@ from __future__ import annotations
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
+from spades.rules import FailedBid, NilRule, Rules
 from spades.scorekeeper import ScoreGame
 
 __all__ = ["RULE_SHEET_TITLE", "SCORE_SHEET_TITLE", "rule_sheet_pdf", "score_sheet_pdf"]
@@ -19,6 +21,11 @@ __all__ = ["RULE_SHEET_TITLE", "SCORE_SHEET_TITLE", "rule_sheet_pdf", "score_she
 RULE_SHEET_TITLE = "Spades: the rules on one page"
 SCORE_SHEET_TITLE = "Spades score sheet"
 BLANK_ROWS = 22
+BLANK_ROWS_WIDE = 18
+"""Rows on a landscape sheet, for three or four players alone."""
+HAND_COLUMN = 12
+SIDE_COLUMNS = (12, 15, 15, 13, 15)
+"""Relative widths of a team's or player's Bid, Tricks, Points, Bags and Total columns."""
 INK = (30, 41, 59)
 SHADE = (226, 232, 240)
 ACCENT = (15, 76, 129)
@@ -86,9 +93,9 @@ _RULES: list[tuple[str, list[str]]] = [
 _SECOND_COLUMN = "Scoring each hand"
 
 
-def _new_pdf(title: str) -> FPDF:
+def _new_pdf(title: str, landscape: bool = False) -> FPDF:
     """A Letter-size document with our margins, title metadata and no automatic page break."""
-    pdf = FPDF(orientation="portrait", unit="mm", format="letter")
+    pdf = FPDF(orientation="landscape" if landscape else "portrait", unit="mm", format="letter")
     pdf.set_title(title)
     pdf.set_author("Spades (open source)")
     pdf.set_creator("spades.printables")
@@ -144,55 +151,85 @@ def rule_sheet_pdf() -> bytes:
     return bytes(pdf.output())
 
 
-def score_sheet_pdf(game: ScoreGame | None = None) -> bytes:
-    """The Spades score sheet (Letter): per team bid, tricks, points, bags and running total.
+def _reminder(rules: Rules) -> str:
+    """The scoring rules in two short lines, for the foot of a score sheet."""
+    if rules.bag_value == 1:
+        made = "Made: 10 per trick bid + 1 per bag."
+    elif rules.bag_value == -10:
+        made = "Made: 10 per trick bid, minus 10 per extra trick."
+    else:
+        made = f"Made: 10 per trick bid, {rules.bag_value:+d} per bag."
+    setback = {FailedBid.MINUS_BID: "Set: minus 10 per trick bid.", FailedBid.ZERO: "Set: nothing.",
+               FailedBid.MINUS_SHORT: "Set: minus 10 per trick short."}[rules.failed_bid]
+    nil = {NilRule.NIL: f"Nil: +/-{rules.nil_value}.", NilRule.PLAIN: "A bid of 0 earns no bonus.",
+           NilRule.NONE: "No nil: bid at least 1."}[rules.nil]
+    first = [made, setback, nil]
+    if rules.blind_nil:
+        first.append(f"Blind nil: +/-{rules.blind_nil_value}.")
+    second = []
+    if rules.bag_penalty:
+        second.append(f"Every {rules.bag_limit} bags: minus {rules.bag_penalty}, and keep counting from"
+                      " the bags left over.")
+    if rules.first_hand_no_bids:
+        second.append("First hand: no bids, 10 per trick.")
+    second.append(f"First to {rules.target} wins; level at the end: one more hand.")
+    return "   ".join(first) + "\n" + "   ".join(second)
 
-    Blank by default; given a game, its team names and every hand are filled in (more pages
-    only when the game ran past the sheet's rows).
+
+def score_sheet_pdf(game: ScoreGame | None = None, *, rules: Rules | None = None) -> bytes:
+    """The Spades score sheet (Letter): per team or player alone the bid, tricks, points, bags and total.
+
+    Blank by default, for ``rules`` (the standard game unless given); given a game, its names
+    and every hand are filled in (more pages only when the game ran past the sheet's rows).
+    Two columns fit a portrait page; three or four players alone turn it to landscape.
     """
-    pdf = _new_pdf(SCORE_SHEET_TITLE)
+    rules = game.rules if game else rules or Rules()
+    sides = rules.sides
+    wide = sides > 2
+    pdf = _new_pdf(SCORE_SHEET_TITLE, landscape=wide)
     rows = game.sheet().rows if game else ()
-    target = game.rules.target if game else None
-    _title(pdf, SCORE_SHEET_TITLE, "Write both team bids before the first lead; score after the 13th trick.")
+    who = "team" if rules.has_partners else "player"
+    bids = "both team bids" if rules.has_partners else "every bid"
+    _title(pdf, SCORE_SHEET_TITLE,
+           f"Write {bids} before the first lead; score after the {rules.hand_size}th trick.")
     pdf.set_font("helvetica", "", 10)
     pdf.cell(95, 7, "Date: ____________________")
-    pdf.cell(0, 7, f"Playing to: {target if target else '__________'}", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 7, f"Playing to: {rules.target if game else '__________'}", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
-    names = game.names if game else ("Team 1: ________________", "Team 2: ________________")
+    names = game.names if game else tuple(f"{who.title()} {i + 1}: ________" for i in range(sides))
     head = FontFace(emphasis="BOLD", color=(255, 255, 255), fill_color=ACCENT)
     sub = FontFace(emphasis="BOLD", color=INK, fill_color=SHADE)
     pdf.set_auto_page_break(True, margin=14)
     pdf.set_draw_color(*INK)
     pdf.set_line_width(0.25)
-    with pdf.table(col_widths=(10, 16, 14, 16, 12, 18, 16, 14, 16, 12, 18), text_align="CENTER",
-                   line_height=8.2, num_heading_rows=2, first_row_as_headings=True,
-                   headings_style=head) as table:
+    size = 9 if sides == 4 else 10
+    per_side = (pdf.epw - HAND_COLUMN) / sides / sum(SIDE_COLUMNS)
+    widths = (HAND_COLUMN, *(w * per_side for _ in range(sides) for w in SIDE_COLUMNS))
+    pdf.set_font("helvetica", "", size)
+    with pdf.table(col_widths=widths, text_align="CENTER", line_height=7.4 if wide else 8.2,
+                   num_heading_rows=2, first_row_as_headings=True, headings_style=head) as table:
         top = table.row()
         top.cell("Hand", rowspan=2)
         for name in names:
-            top.cell(name, colspan=5)
+            top.cell(name, colspan=len(SIDE_COLUMNS))
         columns = table.row(style=sub)
         for _ in names:
             for label in ("Bid", "Tricks", "Points", "Bags", "Total"):
                 columns.cell(label)
-        pdf.set_font("helvetica", "", 10)
-        for n in range(max(BLANK_ROWS, len(rows))):
+        for n in range(max(BLANK_ROWS_WIDE if wide else BLANK_ROWS, len(rows))):
             line = table.row()
             line.cell(str(n + 1))
             if n < len(rows):
                 row = rows[n]
-                for side, team in enumerate(row.entry.teams):
-                    for text in (team.bid_text, str(team.tricks), f"{row.score.points[side]:+d}",
+                for side, entry in enumerate(row.entry.lines):
+                    for text in (entry.bid_text(rules), str(entry.tricks), f"{row.score.points[side]:+d}",
                                  str(row.bags[side]), str(row.totals[side])):
                         line.cell(text)
             else:
-                for _ in range(10):
+                for _ in range(len(SIDE_COLUMNS) * sides):
                     line.cell("")
     pdf.set_auto_page_break(False)
     pdf.set_y(pdf.h - 22)
     pdf.set_font("helvetica", "", 8.5)
-    pdf.multi_cell(0, 4.2, (
-        "Made: 10 per trick bid + 1 per bag.   Set: minus 10 per trick bid.   Nil: +/-100.   "
-        "Blind nil: +/-200.\nEvery 10 bags: minus 100, and keep counting from the bags left over.   "
-        "First to 500 wins; level at the end: one more hand."), align="C")
+    pdf.multi_cell(0, 4.2, _reminder(rules), align="C")
     return bytes(pdf.output())

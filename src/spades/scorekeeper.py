@@ -1,10 +1,11 @@
 """Keeping score for a game played with real cards: hands entered after the fact, checked, scored.
 
-A ``ScoreGame`` is the paper score pad: two team names, the rules, and every hand entered.
-It is rescored from the first hand each time, so correcting or removing a hand rescores all
-that follow. Each hand is scored by ``spades.scoring.score_hand``; this module only turns
-what a scorekeeper writes down (bids, team tricks, a failed nil's tricks) into seat-by-seat
-input and refuses what cannot have happened at a table.
+A ``ScoreGame`` is the paper score pad: the rules, a name per score column (two teams of
+partners, or each player alone in cutthroat and the 3- and 2-player games), and every hand
+entered. It is rescored from the first hand each time, so correcting or removing a hand
+rescores all that follow. Each hand is scored by ``spades.scoring.score_hand``; this module
+only turns what a scorekeeper writes down (bids, tricks, a failed nil's tricks) into
+seat-by-seat input and refuses what cannot have happened at a table.
 
 The reference's three-hand example:
 
@@ -14,6 +15,13 @@ The reference's three-hand example:
 >>> g = g.add(HandEntry.parse("3 2 : 8", "3 2 : 5"))
 >>> [row.totals for row in g.sheet().rows]
 [(44, -60), (87, 91), (40, 141)]
+
+And its 3-player game, where each extra trick costs 10 (bid 4 and win 5: 30):
+
+>>> from spades.rules import find_preset
+>>> g = ScoreGame(find_preset("three-player"), ("Ann", "Bo", "Cy"))
+>>> g.add(HandEntry.parse_players("4 : 5", "6 : 6", "5 : 6")).sheet().totals
+(30, 60, 40)
 """
 
 from __future__ import annotations
@@ -31,19 +39,25 @@ __all__ = [
     "FORMAT_VERSION",
     "HandEntry",
     "HandRow",
+    "Line",
     "PlayerLine",
     "ScoreGame",
     "ScoreSheet",
     "ScorekeeperError",
+    "SoloLine",
     "TeamLine",
+    "default_names",
     "parse_bids",
     "run_terminal",
     "sheet_text",
     "status_text",
 ]
 
-FORMAT_VERSION = 1
-TRICKS = 13
+FORMAT_VERSION = 2
+"""2 added lines for players alone and hands without bids; version 1 (two teams) still loads."""
+_READABLE = (1, 2)
+NO_BID = "-"
+"""How a score sheet shows the bid of a hand played without bidding."""
 
 
 class ScorekeeperError(SpadesError):
@@ -62,16 +76,37 @@ def _tricks(n: int) -> str:
     return f"{n} trick" if n == 1 else f"{n} tricks"
 
 
+def _parse_bid(text: str) -> Bid:
+    """``Bid.parse``, its refusal raised as a ScorekeeperError."""
+    try:
+        return Bid.parse(text)
+    except SpadesError as e:
+        raise ScorekeeperError(str(e)) from None
+
+
 def _bid_from(value: Any) -> Bid:
     """A bid from JSON: text such as ``"4"``, ``"nil"``, ``"blind nil"``, ``"10 for 200"``, or a number."""
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise ScorekeeperError(f"A bid is a number, nil, blind nil or 10 for 200, not {value!r}.")
-    return Bid.parse(str(value))
+    return _parse_bid(str(value))
+
+
+def _bid_word(bid: Bid, rules: Rules) -> str:
+    """A bid as a sheet shows it: a 0 that is no nil (the 3-player game) is ``0``, not ``nil``."""
+    return "0" if bid.is_zero and not bid.is_nil(rules) else str(bid)
+
+
+def _split_line(text: str, example: str) -> tuple[str, int]:
+    """``"<bids> : <tricks>"`` split into the bids' text and the tricks."""
+    bids, sep, tricks = text.partition(":")
+    if not sep or not tricks.strip().isdigit():
+        raise ScorekeeperError(f"Write {example}, not {text!r}.")
+    return bids.strip(), int(tricks)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerLine:
-    """One player's bid and, for a nil bidder, whether the nil was kept and the tricks it won.
+    """One partner's bid and, for a nil bidder, whether the nil was kept and the tricks it won.
 
     >>> PlayerLine.parse("nil/2"), str(PlayerLine.parse("nil/2"))
     (PlayerLine(bid=Bid(0), kept=False, nil_tricks=2), 'nil/2')
@@ -88,10 +123,10 @@ class PlayerLine:
         """Read ``4``, ``nil`` (kept), ``nil/2`` (broken, won 2), ``bn``, ``bn/1``, ``10 for 200``."""
         bid_text, sep, won = text.partition("/")
         if not sep:
-            return cls(Bid.parse(bid_text))
+            return cls(_parse_bid(bid_text))
         if not re.fullmatch(r"\s*\d{1,2}\s*", won):
             raise ScorekeeperError(f"After the / comes the tricks the nil bidder won, not {won!r}.")
-        return cls(Bid.parse(bid_text), kept=False, nil_tricks=int(won))
+        return cls(_parse_bid(bid_text), kept=False, nil_tricks=int(won))
 
     def __str__(self) -> str:
         return f"{self.bid}/{self.nil_tricks}" if self.nil_tricks else str(self.bid)
@@ -109,7 +144,7 @@ class PlayerLine:
     def from_dict(cls, data: Any) -> PlayerLine:
         """Rebuild from ``to_dict`` output; malformed input raises ScorekeeperError."""
         if not isinstance(data, dict) or "bid" not in data:
-            raise ScorekeeperError("Each player needs a bid, e.g. {\"bid\": \"4\"}.")
+            raise ScorekeeperError("Each partner needs a bid, e.g. {\"bid\": \"4\"}.")
         kept = data.get("kept")
         if kept is not None and not isinstance(kept, bool):
             raise ScorekeeperError(f"'kept' is true or false, not {kept!r}.")
@@ -118,23 +153,36 @@ class PlayerLine:
 
 @dataclass(frozen=True, slots=True)
 class TeamLine:
-    """A team's line for a hand: both partners' bids and the tricks the team won."""
+    """A team's line for a hand: both partners' bids (none on a hand without bidding) and its tricks."""
 
-    players: tuple[PlayerLine, PlayerLine]
+    players: tuple[PlayerLine, ...]
     tricks: int
 
+    @classmethod
+    def parse(cls, text: str) -> TeamLine:
+        """Read ``"<bid> <bid> : <tricks>"`` (``"nil/1 5 : 6"``); ``": <tricks>"`` on a hand without bids."""
+        bids, tricks = _split_line(text, "a team as two bids, a colon and its tricks (\"nil 5 : 6\")")
+        return cls(parse_bids(bids) if bids else (), tricks)
+
     @property
-    def bid_text(self) -> str:
+    def has_bids(self) -> bool:
+        """Whether any bid was entered (a hand without bidding has none)."""
+        return bool(self.players)
+
+    def bid_text(self, rules: Rules) -> str:
         """The team's bid as a score sheet shows it: ``7``, ``nil + 5``, ``BN + 4``, ``10 for 200``.
 
-        >>> _parse_team("nil/1 5 : 6").bid_text, _parse_team("3 4 : 7").bid_text
+        >>> r = Rules()
+        >>> TeamLine.parse("nil/1 5 : 6").bid_text(r), TeamLine.parse("3 4 : 7").bid_text(r)
         ('nil + 5', '7')
         """
         bids = [p.bid for p in self.players]
+        if not bids:
+            return NO_BID
         if any(b.ten_for_two_hundred for b in bids):
             return "10 for 200"
-        if any(b.is_zero for b in bids):
-            return " + ".join("BN" if b.blind else str(b) for b in bids)
+        if any(b.is_nil(rules) for b in bids):
+            return " + ".join("BN" if b.blind else _bid_word(b, rules) for b in bids)
         return str(sum(b.tricks for b in bids))
 
     def to_dict(self) -> dict[str, Any]:
@@ -144,50 +192,114 @@ class TeamLine:
     @classmethod
     def from_dict(cls, data: Any) -> TeamLine:
         """Rebuild from ``to_dict`` output; malformed input raises ScorekeeperError."""
-        if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        if not isinstance(data, dict) or not isinstance(data.get("players", []), list):
             raise ScorekeeperError("Each team needs its players' bids and its tricks.")
-        players = [PlayerLine.from_dict(p) for p in data["players"]]
-        if len(players) != 2:
+        players = tuple(PlayerLine.from_dict(p) for p in data.get("players", []))
+        if len(players) not in (0, 2):
             raise ScorekeeperError(f"A team has 2 players, not {len(players)}.")
-        return cls((players[0], players[1]), _whole(data.get("tricks"), "A team's tricks"))
+        return cls(players, _whole(data.get("tricks"), "A team's tricks"))
+
+
+@dataclass(frozen=True, slots=True)
+class SoloLine:
+    """The line of a player who scores alone: the bid (None on a hand without bidding) and the tricks won.
+
+    >>> SoloLine.parse("nil : 2"), str(SoloLine.parse("4 : 5"))
+    (SoloLine(bid=Bid(0), tricks=2), '4 : 5')
+    """
+
+    bid: Bid | None
+    tricks: int
+
+    @classmethod
+    def parse(cls, text: str) -> SoloLine:
+        """Read ``"<bid> : <tricks>"`` (``"4 : 5"``, ``"bn : 0"``); ``": <tricks>"`` without bids."""
+        bid, tricks = _split_line(text, "a player as a bid, a colon and the tricks won (\"4 : 5\")")
+        return cls(_parse_bid(bid) if bid else None, tricks)
+
+    def __str__(self) -> str:
+        return f"{'' if self.bid is None else self.bid} : {self.tricks}".lstrip()
+
+    @property
+    def has_bids(self) -> bool:
+        """Whether a bid was entered (a hand without bidding has none)."""
+        return self.bid is not None
+
+    def bid_text(self, rules: Rules) -> str:
+        """The bid as a score sheet shows it: ``4``, ``nil``, ``blind nil``, ``0`` where 0 is no nil."""
+        return NO_BID if self.bid is None else _bid_word(self.bid, rules)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: the bid as text (left out on a hand without bidding) and the tricks."""
+        return {"tricks": self.tricks} if self.bid is None else {"bid": str(self.bid), "tricks": self.tricks}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> SoloLine:
+        """Rebuild from ``to_dict`` output; malformed input raises ScorekeeperError."""
+        if not isinstance(data, dict):
+            raise ScorekeeperError(
+                "Each player needs a bid and the tricks won, e.g. {\"bid\": \"4\", \"tricks\": 5}.")
+        bid = data.get("bid")
+        return cls(None if bid is None else _bid_from(bid), _whole(data.get("tricks"), "A player's tricks"))
+
+
+Line = TeamLine | SoloLine
+"""A score column's line for one hand."""
 
 
 @dataclass(frozen=True, slots=True)
 class HandEntry:
-    """One hand as the scorekeeper writes it down: each team's line and who reneged, if anyone."""
+    """One hand as the scorekeeper writes it down: a line per team or per player, and who reneged."""
 
-    teams: tuple[TeamLine, TeamLine]
+    teams: tuple[TeamLine, ...] = ()
+    players: tuple[SoloLine, ...] = ()
     renege: int | None = None
-    """The team (0 or 1) caught reneging this hand, penalised as the rules say."""
+    """The team or player (counted from 0) caught reneging this hand, penalised as the rules say."""
+
+    def __post_init__(self) -> None:
+        if bool(self.teams) == bool(self.players):
+            raise ScorekeeperError("A hand has a line for each team, or for each player alone.")
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """The hand's line for each score column, in order."""
+        return self.teams or self.players
+
+    @property
+    def has_bids(self) -> bool:
+        """Whether any bid was entered (a hand without bidding has none)."""
+        return any(line.has_bids for line in self.lines)
 
     @classmethod
     def parse(cls, first: str, second: str, renege: int | None = None) -> HandEntry:
         """Read each team as ``"<bid> <bid> : <tricks>"``, e.g. ``"nil/1 5 : 6"``."""
-        return cls((_parse_team(first), _parse_team(second)), renege)
+        return cls((TeamLine.parse(first), TeamLine.parse(second)), renege=renege)
+
+    @classmethod
+    def parse_players(cls, *lines: str, renege: int | None = None) -> HandEntry:
+        """Read each player alone as ``"<bid> : <tricks>"``, e.g. ``"nil : 0"``, ``"4 : 5"``."""
+        return cls(players=tuple(SoloLine.parse(t) for t in lines), renege=renege)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"teams": [t.to_dict() for t in self.teams], "renege": self.renege}
+        """JSON form: ``teams`` (as in version 1) or ``players``, and ``renege``."""
+        key = "teams" if self.teams else "players"
+        return {key: [line.to_dict() for line in self.lines], "renege": self.renege}
 
     @classmethod
     def from_dict(cls, data: Any) -> HandEntry:
         """Rebuild from ``to_dict`` output; malformed input raises ScorekeeperError."""
-        if not isinstance(data, dict) or not isinstance(data.get("teams"), list) or len(data["teams"]) != 2:
-            raise ScorekeeperError("A hand needs a line for each of the 2 teams.")
+        if not isinstance(data, dict) or ("teams" in data) == ("players" in data):
+            raise ScorekeeperError("A hand needs a line for each team ('teams') or each player ('players').")
         renege = data.get("renege")
-        if renege is not None and renege not in (0, 1):
-            raise ScorekeeperError(f"The reneging team is 0, 1 or null, not {renege!r}.")
-        first, second = (TeamLine.from_dict(t) for t in data["teams"])
-        return cls((first, second), renege)
-
-
-def _parse_team(text: str) -> TeamLine:
-    """A team line from ``"<bid> <bid> : <tricks>"`` (``blind nil`` and ``10 for 200`` may be spelled out)."""
-    bids, sep, tricks = text.partition(":")
-    if not sep or not tricks.strip().isdigit():
-        raise ScorekeeperError(
-            f"Write a team as two bids, a colon and its tricks (\"nil 5 : 6\"), not {text!r}.")
-    return TeamLine(parse_bids(bids), int(tricks))
+        if renege is not None:
+            _whole(renege, "The one who reneged")
+        if "teams" in data:
+            if not isinstance(data["teams"], list) or len(data["teams"]) != 2:
+                raise ScorekeeperError("A hand needs a line for each of the 2 teams.")
+            return cls(tuple(TeamLine.from_dict(t) for t in data["teams"]), renege=renege)
+        if not isinstance(data["players"], list) or not 2 <= len(data["players"]) <= 4:
+            raise ScorekeeperError("A hand needs a line for each of its 2 to 4 players.")
+        return cls(players=tuple(SoloLine.from_dict(p) for p in data["players"]), renege=renege)
 
 
 def parse_bids(text: str) -> tuple[PlayerLine, PlayerLine]:
@@ -199,35 +311,33 @@ def parse_bids(text: str) -> tuple[PlayerLine, PlayerLine]:
     return PlayerLine.parse(words[0]), PlayerLine.parse(words[1])
 
 
+def default_names(rules: Rules) -> tuple[str, ...]:
+    """``Team 1``, ``Team 2`` for partners; ``Player 1`` ... for players alone."""
+    word = "Team" if rules.has_partners else "Player"
+    return tuple(f"{word} {i + 1}" for i in range(rules.sides))
+
+
 @dataclass(frozen=True, slots=True)
 class HandRow:
-    """A scored hand: what was entered, the engine's score, and each team's total and bags after it."""
+    """A scored hand: what was entered, the engine's score, and each column's total and bags after it."""
 
     number: int
     entry: HandEntry
     score: HandScore
-    totals: tuple[int, int]
-    bags: tuple[int, int]
+    totals: tuple[int, ...]
+    bags: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
-    """The scored game: a row per hand, and the winner once a team has won."""
+    """The scored game: a row per hand, the running totals and bags, and the winner once there is one."""
 
     rows: tuple[HandRow, ...]
+    totals: tuple[int, ...]
+    bags: tuple[int, ...]
     winner: int | None
     tied: bool
     """The end was reached with the top scores level: one more hand decides it."""
-
-    @property
-    def totals(self) -> tuple[int, int]:
-        """Each team's running total after the last hand."""
-        return self.rows[-1].totals if self.rows else (0, 0)
-
-    @property
-    def bags(self) -> tuple[int, int]:
-        """Each team's bags held after the last hand."""
-        return self.rows[-1].bags if self.rows else (0, 0)
 
     @property
     def over(self) -> bool:
@@ -237,25 +347,40 @@ class ScoreSheet:
 
 @dataclass(frozen=True)
 class ScoreGame:
-    """A game on the score pad: the rules chosen at the start, two team names, every hand entered.
+    """A game on the score pad: the rules chosen at the start, a name per score column, every hand.
 
-    Adding, correcting and removing hands return a new game; each is checked by rescoring the
-    whole game, so an impossible hand is refused with a message naming its number.
+    Without names, the columns are ``Team 1``/``Team 2`` or ``Player 1``... Adding, correcting
+    and removing hands return a new game; each is checked by rescoring the whole game, so an
+    impossible hand is refused with a message naming its number.
     """
 
     rules: Rules = field(default_factory=Rules)
-    names: tuple[str, str] = ("Team 1", "Team 2")
+    names: tuple[str, ...] = ()
     hands: tuple[HandEntry, ...] = ()
 
     def __post_init__(self) -> None:
         r = self.rules
-        if not r.has_partners:
-            raise ScorekeeperError("The scorekeeper is for two teams of partners (4 players).")
-        if r.first_hand_no_bids:
-            raise ScorekeeperError("The scorekeeper does not play the first hand without bidding.")
+        if not self.names:
+            object.__setattr__(self, "names", default_names(r))
+        who = "team" if r.has_partners else "player"
+        if len(self.names) != r.sides:
+            alone = "" if r.has_partners else ", each player alone"
+            raise ScorekeeperError(
+                f"These rules keep {r.sides} scores{alone}: give {r.sides} names, not {len(self.names)}.")
         for i, name in enumerate(self.names):
             if not isinstance(name, str) or not name.strip() or len(name) > 40:
-                raise ScorekeeperError(f"Team {i + 1} needs a name of 1 to 40 characters.")
+                raise ScorekeeperError(f"{who.title()} {i + 1} needs a name of 1 to 40 characters.")
+        if len(set(self.names)) != len(self.names):
+            raise ScorekeeperError(f"Give each {who} a name of its own.")
+
+    @property
+    def who(self) -> str:
+        """What a score column is: ``team`` or ``player``."""
+        return "team" if self.rules.has_partners else "player"
+
+    def no_bids(self, number: int) -> bool:
+        """Whether hand ``number`` (from 1) is played without bidding (the first, where the rules say so)."""
+        return self.rules.first_hand_no_bids and number == 1
 
     def add(self, hand: HandEntry) -> ScoreGame:
         """The game with one more hand, checked."""
@@ -263,15 +388,16 @@ class ScoreGame:
 
     def correct(self, number: int, hand: HandEntry) -> ScoreGame:
         """The game with hand ``number`` (from 1) replaced; every later hand is rescored."""
-        i = self._index(number)
+        i = self.index(number)
         return self._checked((*self.hands[:i], hand, *self.hands[i + 1:]))
 
     def remove(self, number: int) -> ScoreGame:
         """The game without hand ``number`` (from 1); every later hand is rescored."""
-        i = self._index(number)
+        i = self.index(number)
         return self._checked(self.hands[:i] + self.hands[i + 1:])
 
-    def _index(self, number: int) -> int:
+    def index(self, number: int) -> int:
+        """The position of hand ``number`` (from 1) in ``hands``, or a ScorekeeperError."""
         if not 1 <= number <= len(self.hands):
             raise ScorekeeperError(f"There is no hand {number}: the game has {len(self.hands)}.")
         return number - 1
@@ -284,45 +410,84 @@ class ScoreGame:
     def sheet(self) -> ScoreSheet:
         """Score every hand from the first; the first impossible hand raises ScorekeeperError."""
         rows: list[HandRow] = []
-        totals = (0, 0)
-        bags = (0, 0)
+        totals = (0,) * self.rules.sides
+        bags = (0,) * self.rules.sides
         winner: int | None = None
         for n, entry in enumerate(self.hands, start=1):
             if winner is not None:
                 raise ScorekeeperError(
                     f"Hand {n}: the game was over after hand {n - 1}; remove the hands after it.")
             try:
-                score = self._score(entry, totals, bags)
+                score = self._score(entry, n, totals, bags)
             except SpadesError as e:
                 raise ScorekeeperError(f"Hand {n}: {e}") from None
-            totals = (totals[0] + score.points[0], totals[1] + score.points[1])
-            bags = (score.bags[0], score.bags[1])
+            totals = tuple(t + p for t, p in zip(totals, score.points, strict=True))
+            bags = score.bags
             rows.append(HandRow(n, entry, score, totals, bags))
             winner = game_winner(self.rules, totals)
-        return ScoreSheet(tuple(rows), winner, winner is None and game_over(self.rules, totals))
+        return ScoreSheet(tuple(rows), totals, bags, winner, winner is None and game_over(self.rules, totals))
 
-    def _score(self, entry: HandEntry, totals: tuple[int, int], bags: tuple[int, int]) -> HandScore:
+    def _score(self, entry: HandEntry, number: int, totals: tuple[int, ...],
+               bags: tuple[int, ...]) -> HandScore:
         """Check one hand against the rules and the scores before it, then score it with the engine."""
         r = self.rules
-        first, second = entry.teams
-        if first.tricks < 0 or second.tricks < 0:
-            raise ScorekeeperError("A team cannot win fewer than 0 tricks.")
-        if first.tricks + second.tricks != TRICKS:
+        lines = self._lines(entry)
+        if any(line.tricks < 0 for line in lines):
+            raise ScorekeeperError(f"A {self.who} cannot win fewer than 0 tricks.")
+        won = sum(line.tricks for line in lines)
+        if won != r.hand_size:
             raise ScorekeeperError(
-                f"The tricks add up to {first.tricks} + {second.tricks} = {first.tricks + second.tricks},"
-                f" not {TRICKS}.")
-        seat_bids: list[Bid | None] = [None] * 4
-        seat_tricks = [0] * 4
-        for side, team in enumerate(entry.teams):
-            behind = totals[1 - side] - totals[side]
-            for k, (bid, won) in enumerate(self._team_tricks(self.names[side], team, behind)):
-                seat_bids[side + 2 * k] = bid
-                seat_tricks[side + 2 * k] = won
-        return score_hand(r, seat_bids, seat_tricks, bags, renege=entry.renege)
+                f"The tricks add up to {' + '.join(str(line.tricks) for line in lines)} = {won},"
+                f" not {r.hand_size}.")
+        if entry.renege is not None and not 0 <= entry.renege < r.sides:
+            raise ScorekeeperError(f"There is no {self.who} {entry.renege + 1} to have reneged.")
+        no_bids = self.no_bids(number)
+        if no_bids and entry.renege is not None:
+            raise ScorekeeperError("A hand without bids has no bid for a renege to set.")
+        seat_bids: list[Bid | None] = [None] * r.players
+        seat_tricks = [0] * r.players
+        for side, line in enumerate(lines):
+            name = self.names[side]
+            seats = r.seats_of(side)
+            if no_bids:
+                if line.has_bids:
+                    raise ScorekeeperError(
+                        f"{name}: hand 1 is played without bidding; enter only the tricks.")
+                seat_tricks[seats[0]] = line.tricks
+                continue
+            behind = max(t for i, t in enumerate(totals) if i != side) - totals[side]
+            if isinstance(line, TeamLine):
+                pairs = self._team_tricks(name, line, behind)
+            else:
+                pairs = [(self._solo_bid(name, line, behind), line.tricks)]
+            for seat, (bid, tricks) in zip(seats, pairs, strict=True):
+                seat_bids[seat] = bid
+                seat_tricks[seat] = tricks
+        return score_hand(r, seat_bids, seat_tricks, bags, no_bids=no_bids, renege=entry.renege)
+
+    def _lines(self, entry: HandEntry) -> tuple[Line, ...]:
+        """The entry's lines, if they are of the kind and number these rules keep."""
+        r = self.rules
+        if r.has_partners and not entry.teams:
+            raise ScorekeeperError("These rules have two teams of partners: enter a line per team.")
+        if not r.has_partners and not entry.players:
+            raise ScorekeeperError("Each player scores alone under these rules: enter a line per player.")
+        if len(entry.lines) != r.sides:
+            raise ScorekeeperError(f"Enter a line for each of the {r.sides} players, not {len(entry.lines)}.")
+        return entry.lines
+
+    def _solo_bid(self, name: str, line: SoloLine, behind: int) -> Bid:
+        """Check a lone player's bid against the rules."""
+        if line.bid is None:
+            raise ScorekeeperError(f"{name}: enter the bid.")
+        self._check_bid(name, line.bid, behind)
+        return line.bid
 
     def _team_tricks(self, name: str, team: TeamLine, behind: int) -> list[tuple[Bid, int]]:
         """Check a team's bids and tricks; each partner's bid with the tricks to score for that seat."""
         r = self.rules
+        if not team.players:
+            raise ScorekeeperError(f"{name}: enter both partners' bids.")
         nils = [self._check_player(name, p, behind) for p in team.players]
         bids = [p.bid for p in team.players]
         numbers = [b.tricks for b, is_nil in zip(bids, nils, strict=True) if not is_nil]
@@ -331,8 +496,8 @@ class ScoreGame:
             raise ScorekeeperError(
                 f"{name}: 10 for 200 is bid by one partner, after the other bids a number.")
         contract = 10 if tens else sum(numbers)
-        if contract > TRICKS:
-            raise ScorekeeperError(f"{name} bid {contract} tricks, more than the {TRICKS} in a hand.")
+        if contract > r.hand_size:
+            raise ScorekeeperError(f"{name} bid {contract} tricks, more than the {r.hand_size} in a hand.")
         if r.min_team_bid and numbers and contract < r.min_team_bid:
             raise ScorekeeperError(
                 f"{name} bid {contract}: a team must bid at least {r.min_team_bid} (board).")
@@ -354,22 +519,26 @@ class ScoreGame:
                 rest = 0
         return out
 
-    def _check_player(self, name: str, p: PlayerLine, behind: int) -> bool:
-        """Check one player's line against the rules; whether the bid is a nil."""
+    def _check_bid(self, name: str, bid: Bid, behind: int) -> None:
+        """Check one bid against the rules and how far behind its bidder's column is."""
         r = self.rules
-        bid = p.bid
-        if bid.tricks > TRICKS:
+        if bid.tricks > r.hand_size:
             raise ScorekeeperError(
-                f"{name}: a bid of {bid.tricks} is more than the {TRICKS} tricks in a hand.")
+                f"{name}: a bid of {bid.tricks} is more than the {r.hand_size} tricks in a hand.")
         if bid.ten_for_two_hundred and not r.ten_for_two_hundred:
             raise ScorekeeperError(f"{name}: these rules do not have the 10 for 200 bid.")
         if bid.blind and not r.blind_nil:
             raise ScorekeeperError(f"{name}: these rules do not allow blind nil.")
         if bid.blind and behind < r.blind_nil_deficit:
             raise ScorekeeperError(
-                f"{name}: blind nil is only for a team at least {r.blind_nil_deficit} points behind.")
+                f"{name}: blind nil is only for a {self.who} at least {r.blind_nil_deficit} points behind.")
         if bid.tricks == 0 and not bid.blind and r.nil is NilRule.NONE:
             raise ScorekeeperError(f"{name}: these rules have no nil; bid at least 1.")
+
+    def _check_player(self, name: str, p: PlayerLine, behind: int) -> bool:
+        """Check one partner's line against the rules; whether the bid is a nil."""
+        bid = p.bid
+        self._check_bid(name, bid, behind)
         if not bid.is_nil(self.rules):
             if p.kept is not None or p.nil_tricks:
                 raise ScorekeeperError(f"{name}: only a nil bidder's tricks are entered apart (bid {bid}).")
@@ -390,19 +559,24 @@ class ScoreGame:
 
     @classmethod
     def from_dict(cls, data: Any) -> ScoreGame:
-        """Rebuild and check a game from ``to_dict`` output; bad input raises a SpadesError."""
+        """Rebuild and check a game from ``to_dict`` output (version 1 or 2); bad input: a SpadesError."""
         if not isinstance(data, dict):
             raise ScorekeeperError("A scorekeeper game is an object with rules, names and hands.")
-        if data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
+        if data.get("version", FORMAT_VERSION) not in _READABLE:
             raise ScorekeeperError(f"Unknown scorekeeper format version {data.get('version')!r}.")
-        names = data.get("names", ["Team 1", "Team 2"])
-        if not isinstance(names, list) or len(names) != 2:
-            raise ScorekeeperError("A game needs the names of its 2 teams.")
+        names = data.get("names", [])
+        if not isinstance(names, list) or len(names) > 4:
+            raise ScorekeeperError("'names' is a list of the teams' or players' names.")
         hands = data.get("hands", [])
         if not isinstance(hands, list):
             raise ScorekeeperError("'hands' is a list of hands.")
-        game = cls(Rules.from_dict(data.get("rules", {})), (names[0], names[1]),
-                   tuple(HandEntry.from_dict(h) for h in hands))
+        entries = []
+        for n, hand in enumerate(hands, start=1):
+            try:
+                entries.append(HandEntry.from_dict(hand))
+            except SpadesError as e:
+                raise ScorekeeperError(f"Hand {n}: {e}") from None
+        game = cls(Rules.from_dict(data.get("rules", {})), tuple(names), tuple(entries))
         game.sheet()
         return game
 
@@ -410,14 +584,20 @@ class ScoreGame:
 def status_text(game: ScoreGame) -> str:
     """Where the game stands, in one line: the totals and bags, the winner, or a tie to play off."""
     sheet = game.sheet()
-    a, b = game.names
-    (ta, tb), (ba, bb) = sheet.totals, sheet.bags
+    names, totals = game.names, sheet.totals
     if sheet.winner is not None:
         w = sheet.winner
-        return f"{game.names[w]} win, {sheet.totals[w]} to {sheet.totals[1 - w]}."
+        if game.rules.has_partners:
+            return f"{names[w]} win, {totals[w]} to {totals[1 - w]}."
+        others = ", ".join(f"{n} {t}" for i, (n, t) in enumerate(zip(names, totals, strict=True)) if i != w)
+        return f"{names[w]} wins with {totals[w]} ({others})."
     if sheet.tied:
-        return f"Level at {ta} at the end: one more hand decides it."
-    return f"{a} {ta} ({_bags(ba)}), {b} {tb} ({_bags(bb)})."
+        top = max(totals)
+        if game.rules.has_partners:
+            return f"Level at {top} at the end: one more hand decides it."
+        level = " and ".join(n for n, t in zip(names, totals, strict=True) if t == top)
+        return f"{level} are level at {top} at the end: one more hand decides it."
+    return ", ".join(f"{n} {t} ({_bags(b)})" for n, t, b in zip(names, totals, sheet.bags, strict=True)) + "."
 
 
 def _bags(n: int) -> str:
@@ -425,7 +605,7 @@ def _bags(n: int) -> str:
 
 
 def sheet_text(game: ScoreGame) -> str:
-    """The game as a score sheet in text: per hand and team the bid, tricks, points, bags and total.
+    """The game as a score sheet in text: per hand and column the bid, tricks, points, bags and total.
 
     >>> g = ScoreGame(names=("Us", "Them")).add(HandEntry.parse("2 2 : 8", "3 3 : 5"))
     >>> print(sheet_text(g))
@@ -435,49 +615,86 @@ def sheet_text(game: ScoreGame) -> str:
     Us 44 (4 bags), Them -60 (0 bags).
     """
     cols = "    Bid Tricks Points Bags Total"
-    lines = [f"Hand | {game.names[0]:<{len(cols) - 1}}| {game.names[1]}", f"     |{cols}|{cols}"]
+    heads = [f"{name:<{len(cols) - 1}}" for name in game.names[:-1]] + [game.names[-1]]
+    lines = ["Hand | " + "| ".join(heads), "     |" + "|".join([cols] * len(game.names))]
     for row in game.sheet().rows:
-        cells = [f"{t.bid_text:>7} {t.tricks:>6} {row.score.points[s]:>+6} {row.bags[s]:>4}"
-                 f" {row.totals[s]:>5}" for s, t in enumerate(row.entry.teams)]
-        lines.append(f"{row.number:>4} |{cells[0]}|{cells[1]}")
+        cells = [f"{line.bid_text(game.rules):>7} {line.tricks:>6} {row.score.points[s]:>+6} {row.bags[s]:>4}"
+                 f" {row.totals[s]:>5}" for s, line in enumerate(row.entry.lines)]
+        lines.append(f"{row.number:>4} |" + "|".join(cells))
     lines.append(status_text(game))
     return "\n".join(lines)
 
 
-_TERMINAL_HELP = """Enter each hand after it is played. Bids: both partners, e.g. "4 3", "nil 5", "bn 4",
-"10 for 200 3". At the bids prompt you may also type: sheet, fix N (re-enter hand N),
+_COMMANDS = """At the first prompt of a hand you may also type: sheet, fix N (re-enter hand N),
 drop N (remove hand N), quit."""
+_TEAM_HELP = """Enter each hand after it is played. Bids: both partners, e.g. "4 3", "nil 5", "bn 4",
+"10 for 200 3"; then the team's tricks, and a nil bidder's own tricks."""
+_SOLO_HELP = """Enter each hand after it is played: each player's bid (a number, nil, bn) and tricks."""
+_NO_BIDS_HELP = "The first hand is played without bidding: enter only the tricks."
 
 
-def _number(text: str, what: str, default: int | None = None) -> int:
-    """A number from 0 to 13 typed at a prompt (Enter takes the default, if any)."""
+def _number(text: str, what: str, top: int, default: int | None = None) -> int:
+    """A number from 0 to ``top`` typed at a prompt (Enter takes the default, if any)."""
     t = text.strip()
     if not t and default is not None:
         return default
-    if not t.isdigit() or int(t) > TRICKS:
-        raise ScorekeeperError(f"{what}: a number from 0 to {TRICKS}, not {text!r}.")
+    if not t.isdigit() or int(t) > top:
+        raise ScorekeeperError(f"{what}: a number from 0 to {top}, not {text!r}.")
     return int(t)
 
 
-def _ask_hand(game: ScoreGame, ask: Callable[[str], str], first_bids: str) -> HandEntry:
-    """Prompt for the rest of a hand whose first team's bids were already typed."""
+def _first_prompt(game: ScoreGame, number: int) -> str:
+    """The prompt that opens hand ``number``: the first column's bids (its tricks on a hand without bids)."""
+    name = game.names[0]
+    if game.no_bids(number):
+        return f"{name} tricks: "
+    return f"{name} bids: " if game.rules.has_partners else f"{name} bid: "
+
+
+def _ask_hand(game: ScoreGame, ask: Callable[[str], str], first: str, number: int) -> HandEntry:
+    """Prompt for the rest of hand ``number``; ``first`` is the answer already typed to the first prompt."""
+    r = game.rules
+    no_bids = game.no_bids(number)
     teams: list[TeamLine] = []
+    solos: list[SoloLine] = []
     for side, name in enumerate(game.names):
-        players = parse_bids(first_bids if side == 0 else ask(f"  {name} bids: "))
-        default = TRICKS - teams[0].tricks if side else None
+        answer = first if side == 0 else None
+        left = r.hand_size - sum(t.tricks for t in teams) - sum(p.tricks for p in solos)
+        default = left if side == r.sides - 1 and left >= 0 else None
         prompt = f"  {name} tricks [{default}]: " if default is not None else f"  {name} tricks: "
-        tricks = _number(ask(prompt), f"Tricks for {name}", default)
-        lines = []
-        for p in players:
-            if p.bid.is_nil(game.rules):
-                won = _number(ask(f"  {name}: tricks the {p.bid} bidder won [0]: "), "A nil's tricks", 0)
-                p = replace(p, nil_tricks=won)
-            lines.append(p)
-        teams.append(TeamLine((lines[0], lines[1]), tricks))
-    renege_text = ask(f"  Reneged? Enter for nobody, or 1 ({game.names[0]}) or 2 ({game.names[1]}): ").strip()
-    if renege_text not in ("", "1", "2"):
-        raise ScorekeeperError(f"Reneged is Enter, 1 or 2, not {renege_text!r}.")
-    return HandEntry((teams[0], teams[1]), int(renege_text) - 1 if renege_text else None)
+        if no_bids:
+            typed = ask(prompt) if answer is None else answer
+            tricks = _number(typed, f"Tricks for {name}", r.hand_size, default)
+            if r.has_partners:
+                teams.append(TeamLine((), tricks))
+            else:
+                solos.append(SoloLine(None, tricks))
+        elif r.has_partners:
+            players = parse_bids(ask(f"  {name} bids: ") if answer is None else answer)
+            tricks = _number(ask(prompt), f"Tricks for {name}", r.hand_size, default)
+            teams.append(TeamLine(tuple(_ask_nil(r, name, p, ask) for p in players), tricks))
+        else:
+            bid = _parse_bid(ask(f"  {name} bid: ") if answer is None else answer)
+            solos.append(SoloLine(bid, _number(ask(prompt), f"Tricks for {name}", r.hand_size, default)))
+    renege = None if no_bids else _ask_renege(game, ask)
+    return HandEntry(tuple(teams), tuple(solos), renege)
+
+
+def _ask_nil(rules: Rules, name: str, p: PlayerLine, ask: Callable[[str], str]) -> PlayerLine:
+    """A partner's line, with the tricks asked for if the bid is a nil."""
+    if not p.bid.is_nil(rules):
+        return p
+    won = _number(ask(f"  {name}: tricks the {p.bid} bidder won [0]: "), "A nil's tricks", rules.hand_size, 0)
+    return replace(p, nil_tricks=won)
+
+
+def _ask_renege(game: ScoreGame, ask: Callable[[str], str]) -> int | None:
+    """Who reneged this hand, if anyone."""
+    choices = ", ".join(f"{i + 1} ({n})" for i, n in enumerate(game.names))
+    text = ask(f"  Reneged? Enter for nobody, or {choices}: ").strip()
+    if text and not (text.isdigit() and 1 <= int(text) <= len(game.names)):
+        raise ScorekeeperError(f"Reneged is Enter or 1 to {len(game.names)}, not {text!r}.")
+    return int(text) - 1 if text else None
 
 
 def run_terminal(game: ScoreGame, ask: Callable[[str], str], say: Callable[[str], None],
@@ -487,12 +704,16 @@ def run_terminal(game: ScoreGame, ask: Callable[[str], str], say: Callable[[str]
     ``ask`` prompts and returns a line (raising EOFError at the end), ``say`` prints, and
     ``save`` is called after every change so an interrupted game can be resumed.
     """
-    say(_TERMINAL_HELP)
+    say(_TEAM_HELP if game.rules.has_partners else _SOLO_HELP)
+    if game.rules.first_hand_no_bids:
+        say(_NO_BIDS_HELP)
+    say(_COMMANDS)
     if game.hands:
         say(sheet_text(game))
     while not game.sheet().over:
         try:
-            line = ask(f"Hand {len(game.hands) + 1}. {game.names[0]} bids: ").strip()
+            number = len(game.hands) + 1
+            line = ask(f"Hand {number}. {_first_prompt(game, number)}").strip()
             command, _, arg = line.lower().partition(" ")
             if command in ("quit", "q", "exit"):
                 break
@@ -500,15 +721,18 @@ def run_terminal(game: ScoreGame, ask: Callable[[str], str], say: Callable[[str]
                 say(sheet_text(game))
                 continue
             if command in ("fix", "drop"):
-                number = _number(arg, "The hand to " + command)
-                game._index(number)
+                if not arg.strip().isdigit():
+                    raise ScorekeeperError(f"Say which hand to {command}, e.g. '{command} 2'.")
+                fix = int(arg)
+                game.index(fix)
                 if command == "drop":
-                    game = game.remove(number)
+                    game = game.remove(fix)
                 else:
-                    game = game.correct(number, _ask_hand(game, ask, ask(f"  {game.names[0]} bids: ")))
+                    again = ask(f"  {_first_prompt(game, fix)}")
+                    game = game.correct(fix, _ask_hand(game, ask, again, fix))
                 say(sheet_text(game))
             else:
-                game = game.add(_ask_hand(game, ask, line))
+                game = game.add(_ask_hand(game, ask, line, number))
                 say(status_text(game))
         except EOFError:
             break
@@ -518,3 +742,4 @@ def run_terminal(game: ScoreGame, ask: Callable[[str], str], say: Callable[[str]
         save(game)
     say(sheet_text(game))
     return game
+

@@ -2,7 +2,7 @@
 
 The browser keeps the game (no account) and sends every hand each time; the server rescores
 from the first hand, so a corrected hand 1 rescores hands 2 and 3. Impossible input is a 400
-whose message names the hand and the team.
+whose message names the hand and the team or player.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from spades.printables import rule_sheet_pdf, score_sheet_pdf
-from spades.scorekeeper import HandRow, ScoreGame, status_text
+from spades.rules import Rules, find_preset
+from spades.scorekeeper import FORMAT_VERSION, HandRow, ScoreGame, status_text
 from spades.scoring import SideScore
 
 __all__ = ["ScoreGameIn", "ScoreSheetOut", "router"]
@@ -34,7 +35,7 @@ class _In(BaseModel):
 
 
 class PlayerIn(_In):
-    """One player's bid; for a nil bidder, whether it was kept and the tricks that player won."""
+    """One partner's bid; for a nil bidder, whether it was kept and the tricks that player won."""
 
     bid: str | int = Field(description="4, nil, blind nil or 10 for 200")
     kept: bool | None = Field(default=None, description="nil bidders: kept (null: judged from nil_tricks)")
@@ -42,33 +43,43 @@ class PlayerIn(_In):
 
 
 class TeamIn(_In):
-    """A team's line: both partners' bids and the tricks the team won."""
+    """A team's line: both partners' bids (none on a hand without bidding) and the tricks the team won."""
 
-    players: list[PlayerIn] = Field(min_length=2, max_length=2)
+    players: list[PlayerIn] = Field(default_factory=list, max_length=2)
+    tricks: int
+
+
+class SoloIn(_In):
+    """The line of a player alone: the bid (none on a hand without bidding) and the tricks won."""
+
+    bid: str | int | None = Field(default=None, description="4, nil, blind nil, 0")
     tricks: int
 
 
 class HandIn(_In):
-    """A hand as written on the score pad."""
+    """A hand as written on the score pad: a line per team, or per player where each scores alone."""
 
-    teams: list[TeamIn] = Field(min_length=2, max_length=2)
-    renege: int | None = Field(default=None, description="the team (0 or 1) that reneged, if any")
+    teams: list[TeamIn] | None = Field(default=None, min_length=2, max_length=2)
+    players: list[SoloIn] | None = Field(default=None, min_length=2, max_length=4)
+    renege: int | None = Field(default=None, description="the team or player (from 0) that reneged, if any")
 
 
 class ScoreGameIn(_In):
-    """A whole game: the rule options chosen at the start, the team names, every hand so far."""
+    """A whole game: the rule options chosen at the start, the names of its score columns, every hand."""
 
     rules: dict[str, Any] = Field(default_factory=dict, description="Rules options, as GET /api/rules lists")
-    names: list[str] = Field(default=["Team 1", "Team 2"], min_length=2, max_length=2)
+    names: list[str] = Field(default_factory=list, max_length=4,
+                             description="a name per team or per player alone (none: Team 1, Player 1...)")
     hands: list[HandIn] = Field(default_factory=list, max_length=MAX_HANDS)
 
     def game(self) -> ScoreGame:
         """The checked domain game (a SpadesError, hence a 400, if it cannot be)."""
-        return ScoreGame.from_dict({"version": 1, **self.model_dump()})
+        return ScoreGame.from_dict({"version": FORMAT_VERSION, "rules": self.rules, "names": self.names,
+                                    "hands": [h.model_dump(exclude_none=True) for h in self.hands]})
 
 
-class TeamRowOut(BaseModel):
-    """One team's cells in a hand's row, and the breakdown in words."""
+class SideRowOut(BaseModel):
+    """One team's or player's cells in a hand's row, and the breakdown in words."""
 
     bid: str
     tricks: int
@@ -80,16 +91,17 @@ class TeamRowOut(BaseModel):
 
 
 class RowOut(BaseModel):
-    """A scored hand."""
+    """A scored hand: a cell group per team or player."""
 
     number: int
-    teams: list[TeamRowOut]
+    sides: list[SideRowOut]
 
 
 class ScoreSheetOut(BaseModel):
     """The scored game: rows, running totals, and how the game stands."""
 
     names: list[str]
+    alone: bool = Field(description="each player scores alone (cutthroat, 3 or 2 players)")
     target: int
     rows: list[RowOut]
     totals: list[int]
@@ -99,12 +111,14 @@ class ScoreSheetOut(BaseModel):
     status: str
 
 
-def _notes(side: SideScore, reneged: bool, bag_limit: int) -> list[str]:
-    """A team's hand in words: contract, bags, nils, bag penalty."""
+def _notes(side: SideScore, no_bids: bool, reneged: bool, bag_limit: int) -> list[str]:
+    """A team's or player's hand in words: contract, bags, nils, bag penalty."""
     notes: list[str] = []
     if reneged:
         notes.append("reneged")
-    if side.ten_for_two_hundred:
+    if no_bids:
+        notes.append(f"no bids: 10 a trick ({side.contract_points:+d})")
+    elif side.ten_for_two_hundred:
         notes.append(f"10 for 200 {'made' if side.made else 'failed'} ({side.contract_points:+d})")
     elif side.contract or not side.nils:
         verb = "made" if side.made else "set on"
@@ -117,15 +131,18 @@ def _notes(side: SideScore, reneged: bool, bag_limit: int) -> list[str]:
         notes.append(f"{kind} {outcome} ({nil.points:+d})")
     if side.penalties:
         notes.append(f"{bag_limit * side.penalties} bags reached ({-side.penalty_points:+d})")
+    if side.boston_points:
+        notes.append(f"all {side.tricks} tricks ({side.boston_points:+d})")
     return notes
 
 
-def _row(row: HandRow, bag_limit: int) -> RowOut:
-    return RowOut(number=row.number, teams=[
-        TeamRowOut(bid=team.bid_text, tricks=team.tricks, points=row.score.points[s], bags=row.bags[s],
+def _row(row: HandRow, rules: Rules) -> RowOut:
+    no_bids = not row.entry.has_bids
+    return RowOut(number=row.number, sides=[
+        SideRowOut(bid=line.bid_text(rules), tricks=line.tricks, points=row.score.points[s], bags=row.bags[s],
                    total=row.totals[s], made=row.score.sides[s].made,
-                   notes=_notes(row.score.sides[s], row.entry.renege == s, bag_limit))
-        for s, team in enumerate(row.entry.teams)
+                   notes=_notes(row.score.sides[s], no_bids, row.entry.renege == s, rules.bag_limit))
+        for s, line in enumerate(row.entry.lines)
     ])
 
 
@@ -140,9 +157,8 @@ def score(body: ScoreGameIn) -> ScoreSheetOut:
     """Score every hand from the first, with the game's rules; the first impossible hand is a 400."""
     game = body.game()
     sheet = game.sheet()
-    limit = game.rules.bag_limit
-    return ScoreSheetOut(names=list(game.names), target=game.rules.target,
-                         rows=[_row(r, limit) for r in sheet.rows], totals=list(sheet.totals),
+    return ScoreSheetOut(names=list(game.names), alone=not game.rules.has_partners, target=game.rules.target,
+                         rows=[_row(r, game.rules) for r in sheet.rows], totals=list(sheet.totals),
                          bags=list(sheet.bags), winner=sheet.winner, tied=sheet.tied,
                          status=status_text(game))
 
@@ -161,9 +177,9 @@ def rule_sheet() -> Response:
 
 @router.get("/api/scorekeeper/score-sheet.pdf", response_class=Response,
             responses={200: {"content": {"application/pdf": {}}}})
-def blank_score_sheet() -> Response:
-    """A blank Spades score sheet (Letter)."""
-    return _pdf(score_sheet_pdf(), "spades-score-sheet.pdf")
+def blank_score_sheet(rules: str = "standard") -> Response:
+    """A blank Spades score sheet (Letter) for a rules preset: a column per team, or per player alone."""
+    return _pdf(score_sheet_pdf(rules=find_preset(rules)), "spades-score-sheet.pdf")
 
 
 @router.post("/api/scorekeeper/score-sheet.pdf", response_class=Response,

@@ -245,7 +245,7 @@ function renderHands() {
     const tr = el("tr", { "data-hand": String(row.number) });
     if (editing === row.number - 1) tr.classList.add("editing");
     tr.append(el("td", {}, String(row.number)));
-    row.teams.forEach((team, t) => {
+    row.sides.forEach((team, t) => {
       const notes = team.notes.join("; ");
       tr.append(el("td", { title: notes }, team.bid), el("td", {}, String(team.tricks)),
         el("td", { class: team.points < 0 ? "neg" : "", title: notes, "data-test": `points-${t}` }, num(team.points, true)),
@@ -285,7 +285,7 @@ async function removeHand(i, button) {
 function renderPlot() {
   const fig = $("#plot");
   const W = 640, H = 260, L = 48, R = 16, T = 14, B = 30;
-  const series = [0, 1].map((t) => [0, ...sheet.rows.map((r) => r.teams[t].total)]);
+  const series = [0, 1].map((t) => [0, ...sheet.rows.map((r) => r.sides[t].total)]);
   const all = [...series.flat(), 0, sheet.target];
   const lo = Math.min(...all), hi = Math.max(...all);
   const n = Math.max(1, sheet.rows.length);
