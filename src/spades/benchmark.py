@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from spades import game as game_module
 from spades.cards import cards_of
 from spades.fast import PlayState, random_bids, random_hands, score_batch
 from spades.game import Game, Phase
@@ -31,6 +32,7 @@ __all__ = [
     "Rate",
     "Runner",
     "action_runner",
+    "engine_build",
     "fast_runner",
     "measure",
     "openspiel_runner",
@@ -170,11 +172,18 @@ def measure(seconds: float = 5.0, batch: int = 4096, slices: int = 5) -> list[Ra
     return list(totals.values())
 
 
+def engine_build() -> str:
+    """Whether ``spades.game`` runs compiled by mypyc (see setup.py) or as its Python source."""
+    path = str(game_module.__file__)
+    return "pure Python (spades/game.py)" if path.endswith(".py") else "compiled with mypyc (setup.py)"
+
+
 def report(seconds: float = 5.0, batch: int = 4096) -> str:
     """Measure the rates in one run and describe them, with the ratios to OpenSpiel."""
     rates = measure(seconds, batch)
-    lines = [f"{r.name:<40} {r.per_second:>12,.0f} hands/s  ({r.hands} in {r.seconds:.1f} s)"
-             for r in rates]
+    lines = [f"engine: {engine_build()}"]
+    lines += [f"{r.name:<40} {r.per_second:>12,.0f} hands/s  ({r.hands} in {r.seconds:.1f} s)"
+              for r in rates]
     spiel = next((r for r in rates if r.name.startswith("OpenSpiel")), None)
     if spiel is None:
         lines.append("OpenSpiel is not installed: pip install 'spades[bench]' to compare.")

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeGuard
 
 from spades.cards import ALL_CARDS, Card, Suit, cards_of
 from spades.deal import DealRng, check_deal_number, shuffled
@@ -124,11 +125,12 @@ class HandResult:
 
 def trick_winner(spec: DeckSpec, cards: Sequence[tuple[int, int]]) -> int:
     """The seat that wins a (possibly partial) trick: highest spade, else highest of the lead."""
-    led = spec.suit_of[cards[0][1]]
+    strength = spec.strength[spec.suit_of[cards[0][1]]]
     best_seat, best = cards[0]
+    top = strength[best]
     for seat, card in cards[1:]:
-        if spec.beats(card, best, led):
-            best_seat, best = seat, card
+        if strength[card] > top:
+            best_seat, top = seat, strength[card]
     return best_seat
 
 
@@ -175,6 +177,21 @@ def legal_play_mask(
         if winners:
             return winners
     return allowed
+
+
+class _PlayTable:
+    """What playing a card reads from the rules, taken once per game into plain attributes.
+
+    Compiled (see setup.py), reading these costs a pointer; reading the frozen ``Rules`` costs a lookup.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        spec = rules.deck_spec
+        self.suit_of: tuple[int, ...] = spec.suit_of
+        self.suit_masks: tuple[int, int, int, int] = spec.suit_masks
+        self.strength: tuple[tuple[int, ...], ...] = spec.strength
+        self.must_beat: bool = rules.must_beat
+        self.hand_size: int = rules.hand_size
 
 
 @dataclass(frozen=True)
@@ -258,11 +275,16 @@ class Game:
         *,
         decks: Sequence[Sequence[int]] | None = None,
         first_dealer: int | None = None,
+        _copy_of: Game | None = None,
     ) -> None:
+        if _copy_of is not None:  # copy() (a compiled class cannot be made without __init__)
+            self._take_state(_copy_of)
+            return
         if (deal is None) == (decks is None):
             raise SpadesError("A game needs a deal number or explicit decks (one of the two).")
         self.rules = rules
         self.spec = rules.deck_spec
+        self._table = _PlayTable(rules)
         self.deal_number = None if deal is None else check_deal_number(deal)
         self.decks = None if decks is None else [list(d) for d in decks]
         full = sorted(cards_of(self.spec.cards))
@@ -277,11 +299,16 @@ class Game:
         self.hand_number = 0
         self.log: list[tuple[int, Move] | None] = []
         """Every move applied, in order; None marks the deal of the next hand."""
-        self._legal_at = -1
-        """The log length at which ``_legal`` (the mask the seat to play may play) was computed."""
         self._legal = 0
-        self._legal_actions: tuple[int, ...] = ()
-        """The cards of ``_legal``, lowest first (computed with it)."""
+        """The mask of cards the seat to play may play: kept exact through the play, 0 in other phases."""
+        self._legal_actions: tuple[int, ...] | None = None
+        """The cards of ``_legal``, lowest first (worked out when first asked for)."""
+        self._strength: tuple[int, ...] = self.spec.strength[0]
+        """The card strengths for the current trick's led suit (see ``DeckSpec.strength``)."""
+        self._led = 0
+        self._top = 0
+        """The strength of the best card in the current trick so far, and below it its seat."""
+        self._top_seat = 0
         self._bids_at = -1
         """The log length at which ``_bids`` (the bids open to the seat to bid) was worked out."""
         self._bids: list[Bid] = []
@@ -339,7 +366,8 @@ class Game:
 
     def _start_hand(self) -> None:
         """Deal (or lay out the draw) and open the first phase of a hand."""
-        self._legal_at = self._bids_at = -1
+        self._bids_at = -1
+        self._legal, self._legal_actions = 0, None
         r = self.rules
         n = r.players
         self.hands = [0] * n
@@ -357,9 +385,11 @@ class Game:
         self.leader = (self.dealer + 1) % n
         deck = self._next_deck()
         self.stock: list[Card] = []
+        self.stock_pos = 0
+        self.dealt: tuple[int, ...] = ()
+        """Each seat's cards as dealt (or drawn), before any pass: set once the hands are complete."""
         if n == 2:
             self.stock = deck
-            self.stock_pos = 0
             self.phase = Phase.DRAW
             self.turn: int | None = (self.dealer + 1) % n
             self.looked = [True] * n
@@ -407,6 +437,7 @@ class Game:
                 self.opening_card = low
                 self.leader = next(s for s in range(n) if self.hands[s] >> low & 1)
         self.turn = self.leader
+        self._set_legal(self.leader)
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -419,11 +450,11 @@ class Game:
         """The seat's partner, or None."""
         return self.rules.partner(seat)
 
-    def _is_seat(self, seat: object) -> bool:
+    def _is_seat(self, seat: object) -> TypeGuard[int]:
         """Whether this is a seat number at this table."""
         return not isinstance(seat, bool) and isinstance(seat, int) and 0 <= seat < self.players
 
-    def _check_seat(self, seat: int) -> None:
+    def _check_seat(self, seat: object) -> None:
         if not self._is_seat(seat):
             raise SpadesError(f"No seat {seat!r} at a table of {self.players}.")
 
@@ -491,65 +522,65 @@ class Game:
 
     def legal_plays(self, seat: int) -> int:
         """The mask of cards the seat may play now (0 if it is not its turn to play)."""
-        if self.phase is not Phase.PLAY or self.turn != seat:
-            return 0
-        if self._legal_at != len(self.log):
-            self._refresh_legal(seat)
-        return self._legal
+        return self._legal if seat == self.turn and not isinstance(seat, bool) else 0
 
-    def _refresh_legal(self, seat: int) -> None:
-        """Compute what the seat to play may play (only it has cards to play: one cache does)."""
-        self._legal_at = len(self.log)
-        trick = [c for _, c in self.trick] if self.trick else ()
+    def _set_legal(self, seat: int) -> None:
+        """Work out what the seat now to play may play (only it has cards to play: one mask does)."""
+        trick = [c for _, c in self.trick]
         self._legal = legal_play_mask(self.rules, self.hands[seat], trick, self.broken, not self.tricks,
                                       self.opening_card)
-        self._legal_actions = _actions_of(self._legal)
+        self._legal_actions = None
 
-    def _is_legal_play(self, seat: int, card: object) -> bool:
+    def _is_legal_play(self, seat: object, card: object) -> bool:
         """The short path shared by ``apply`` and ``apply_action``: a legal card by the seat to play.
 
         False means only "not shown legal here": the full check then gives the precise error.
         """
-        if self.phase is not Phase.PLAY or seat != self.turn or seat.__class__ is not int:
-            return False
-        if card.__class__ is not Card and card.__class__ is not int:
-            return False
-        assert isinstance(card, int)
-        if self._legal_at != len(self.log):
-            self._refresh_legal(seat)
-        return 0 <= card <= 53 and bool(self._legal >> card & 1)
+        return (isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 54
+                and bool(self._legal >> card & 1) and seat == self.turn and not isinstance(seat, bool))
 
-    def legal_actions(self, seat: int | None = None) -> list[int]:
-        """Every action (see ``spades.moves``) the seat may take now, ascending (default: the seat to act)."""
+    def legal_actions(self, seat: object = None) -> list[int]:
+        """Every action (see ``spades.moves``) the seat may take now, ascending (default: the seat to act).
+
+        Like ``apply_action``, it takes any value: what is not a seat at the table has no actions.
+        """
         if seat is None:
             seat = self.turn
             if seat is None:
                 return []
         if self.phase is Phase.PLAY:
-            if seat != self.turn:
+            if seat != self.turn or isinstance(seat, bool):
                 return []
-            if self._legal_at != len(self.log):
-                self._refresh_legal(seat)
-            return list(self._legal_actions)
+            actions = self._legal_actions
+            if actions is None:
+                actions = self._legal_actions = _actions_of(self._legal)
+            return list(actions)
+        if not self._is_seat(seat):
+            return []
         if self.phase is Phase.BID:  # the bids' actions (54-73) sort before Look's and Misdeal's
             bids = self._legal_bid_actions(seat) if seat == self.turn else ()
             return [*bids, *map(move_to_action, self._look_and_misdeal(seat))]
         return sorted(map(move_to_action, self.legal_moves(seat)))
 
-    def apply_action(self, action: int, seat: int | None = None) -> None:
+    def apply_action(self, action: object, seat: object = None) -> None:
         """Take an integer action after checking it, by default for the seat to move.
 
-        An illegal or malformed action raises the error ``apply`` would and changes nothing.
+        An illegal or malformed action or seat (anything but an int, too) raises the error
+        ``apply`` would and changes nothing.
         """
         if seat is None:
             seat = self.turn
             if seat is None:
                 self._verify_open()
-            assert seat is not None, "only a finished hand or game has no seat to move"
+        elif not self._is_seat(seat):
+            self._check_seat(seat)
+        assert isinstance(seat, int), "only a finished hand or game has no seat to move"
         if self._is_legal_play(seat, action):
-            self.log.append((seat, play_move(action)))
+            assert isinstance(action, int)
+            self.log.append((seat, _PLAY_MOVES[action]))
             self._play(seat, ALL_CARDS[action])
         elif self._is_legal_bid(seat, action):
+            assert isinstance(action, int)
             self.log.append((seat, action_to_move(action)))
             self._bid(seat, ACTION_BIDS[action - BID_ACTION])
         else:
@@ -561,9 +592,11 @@ class Game:
             return False
         return action.__class__ is int and action in self._legal_bid_actions(seat)
 
-    def legal_moves(self, seat: int) -> list[Move]:
-        """Every move the seat may make now."""
+    def legal_moves(self, seat: object) -> list[Move]:
+        """Every move the seat may make now (none for what is not a seat at the table)."""
         moves: list[Move] = []
+        if not self._is_seat(seat):
+            return moves
         if self.phase is Phase.BID:
             moves += self._look_and_misdeal(seat)
             moves += [MakeBid(b) for b in self.legal_bids(seat)]
@@ -647,12 +680,17 @@ class Game:
             self._verify_play(seat, card)
         elif isinstance(move, PassCards):
             k = self.pending_passes[0][2]
-            if isinstance(move.cards, bool) or not isinstance(move.cards, int) or move.cards < 0:
-                raise SpadesError(f"A pass holds a card mask, not {move.cards!r}.")
-            if move.cards & ~self.hands[seat]:
+            cards: object = getattr(move, "cards")  # noqa: B009 (untyped: compiled code would check it)
+            if isinstance(cards, bool) or not isinstance(cards, int) or cards < 0:
+                raise SpadesError(f"A pass holds a card mask, not {cards!r}.")
+            if cards & ~self.hands[seat]:
                 raise IllegalMoveError("You can only pass cards you hold.")
-            if move.cards.bit_count() != k:
+            if cards.bit_count() != k:
                 raise IllegalMoveError(f"Pass exactly {k} cards to your partner.")
+        elif isinstance(move, Draw):
+            keep: object = getattr(move, "keep_first")  # noqa: B009 (as above)
+            if not isinstance(keep, bool):
+                raise SpadesError(f"A draw keeps the first card (True) or not (False), not {keep!r}.")
 
     def _verify_open(self) -> None:
         """Raise if the game or the hand is over (no seat may move)."""
@@ -830,28 +868,43 @@ class Game:
             self.turn = 1 - seat
 
     def _play(self, seat: int, card: Card) -> None:
-        suit_of = self.spec.suit_of
-        suit = suit_of[card]
-        self.hands[seat] &= ~(1 << card)
+        """Play a legal card: the trick's best card so far is kept as it goes, and the next legal mask."""
+        table = self._table
+        suit = table.suit_of[card]
+        hands = self.hands
+        hands[seat] &= ~(1 << card)
         trick = self.trick
         if trick:
-            led = suit_of[trick[0][1]]
-            if suit != led:
-                self.voids[seat] |= 1 << led
+            if suit != self._led:
+                self.voids[seat] |= 1 << self._led
+            if self._strength[card] > self._top:
+                self._top, self._top_seat = self._strength[card], seat
+        else:
+            self._led = suit
+            self._strength = table.strength[suit]
+            self._top, self._top_seat = self._strength[card], seat
         trick.append((seat, card))
         if suit == SPADE:
             self.broken = True
-        n = self.rules.players
+        n = len(hands)
         if len(trick) < n:
-            self.turn = (seat + 1) % n
+            nxt = self.turn = (seat + 1) % n
+            if self.tricks and not table.must_beat:  # the common case, worked out here
+                hand = hands[nxt]
+                self._legal = hand & table.suit_masks[self._led] or hand
+                self._legal_actions = None
+            else:
+                self._set_legal(nxt)
             return
-        winner = trick_winner(self.spec, trick)
+        winner = self._top_seat
         self.tricks.append(Trick(trick[0][0], tuple(trick), winner))
         self.tricks_won[winner] += 1
         self.trick = []
-        if len(self.tricks) < self.rules.hand_size:
+        if len(self.tricks) < table.hand_size:
             self.leader = self.turn = winner
+            self._set_legal(winner)
             return
+        self._legal, self._legal_actions = 0, None
         self._finish_hand()
 
     def _finish_hand(self) -> None:
@@ -908,15 +961,32 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (cheap: masks and small lists)."""
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        for name in ("scores", "bags", "history", "hands", "bids", "tricks_won", "trick",
-                     "tricks", "voids", "passes", "pending_passes", "discards", "looked", "log"):
-            setattr(g, name, list(getattr(self, name)))
-        return g
+        return Game(self.rules, _copy_of=self)
+
+    def _take_state(self, o: Game) -> None:
+        """Become a copy of ``o``: its lists copied, its immutable values (and never-changed lists) shared."""
+        self.rules, self.spec, self._table = o.rules, o.spec, o._table
+        self.deal_number, self.decks = o.deal_number, o.decks
+        self.first_dealer, self.dealer, self.hand_number, self.redeals = (
+            o.first_dealer, o.dealer, o.hand_number, o.redeals)
+        self.deck_draws, self.winner, self.phase, self.turn = o.deck_draws, o.winner, o.phase, o.turn
+        self.scores, self.bags, self.history = list(o.scores), list(o.bags), list(o.history)
+        self.log, self.hands, self.bids = list(o.log), list(o.hands), list(o.bids)
+        self.tricks_won, self.trick, self.tricks = list(o.tricks_won), list(o.trick), list(o.tricks)
+        self.voids, self.looked = list(o.voids), list(o.looked)
+        self.passes, self.pending_passes = list(o.passes), list(o.pending_passes)
+        self.discards, self.set_aside, self.dealt = list(o.discards), o.set_aside, o.dealt
+        self.stock, self.stock_pos = o.stock, o.stock_pos
+        self.leader, self.broken, self.opening_card = o.leader, o.broken, o.opening_card
+        self._legal, self._legal_actions = o._legal, o._legal_actions
+        self._strength, self._led, self._top, self._top_seat = o._strength, o._led, o._top, o._top_seat
+        self._bids_at, self._bids, self._bid_actions = o._bids_at, o._bids, o._bid_actions
 
 
 _NO_DECK = "The game's explicit decks have run out: there is no deck for another deal."
+
+_PLAY_MOVES = tuple(play_move(c) for c in range(54))
+"""Each card's Play move (the shared values ``play_move`` gives), by card number."""
 
 _NUMBER_BIDS = ACTION_BIDS[:18]
 """The plain bids 0-17, made once (bids are frozen values), the same as the actions' bids."""

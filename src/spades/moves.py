@@ -170,7 +170,7 @@ def play_move(card: int) -> Play:
     return _PLAYS[card]
 
 
-def action_to_move(action: int) -> Move:
+def action_to_move(action: object) -> Move:
     """The move an integer action stands for; a SpadesError if it stands for none."""
     if isinstance(action, bool) or not isinstance(action, int):
         raise SpadesError(f"An action is a whole number, not {action!r}.")

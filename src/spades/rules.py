@@ -157,6 +157,11 @@ class DeckSpec:
     suit_masks: tuple[int, int, int, int]
     suit_of: tuple[int, ...]
     power: tuple[int, ...]
+    strength: tuple[tuple[int, ...], ...]
+    """``strength[led][c]``: how strong card ``c`` is in a trick led in suit ``led`` (the highest wins).
+
+    A trump ranks above every card of the led suit, and a card of a third suit is 0: it never wins.
+    """
 
     @property
     def trumps(self) -> int:
@@ -203,8 +208,13 @@ def _build_deck(kind: DeckKind) -> DeckSpec:
     for n in range(54):
         if cards >> n & 1:
             masks[suit_of[n]] |= 1 << n
+    strength = tuple(
+        tuple(100 + power[c] if suit_of[c] == Suit.SPADES else power[c] if suit_of[c] == led else 0
+              for c in range(54))
+        for led in Suit
+    )
     return DeckSpec(kind, cards, (masks[0], masks[1], masks[2], masks[3]), tuple(suit_of),
-                    tuple(power))
+                    tuple(power), strength)
 
 
 _DECKS = {kind: _build_deck(kind) for kind in DeckKind}
