@@ -46,6 +46,7 @@ __all__ = [
     "ScorekeeperError",
     "SoloLine",
     "TeamLine",
+    "bid_choices",
     "default_names",
     "parse_bids",
     "run_terminal",
@@ -309,6 +310,18 @@ def parse_bids(text: str) -> tuple[PlayerLine, PlayerLine]:
     if len(words) != 2:
         raise ScorekeeperError(f"Give both partners' bids, such as \"4 3\" or \"nil 5\", not {text!r}.")
     return PlayerLine.parse(words[0]), PlayerLine.parse(words[1])
+
+
+def bid_choices(rules: Rules) -> list[str]:
+    """Every bid one player may write down under these rules, as the scorekeeper reads it.
+
+    >>> bid_choices(Rules(players=3, nil=NilRule.PLAIN))[:3], bid_choices(Rules(blind_nil=True))[:3]
+    (['0', '1', '2'], ['nil', 'blind nil', '1'])
+    """
+    zero = {NilRule.NIL: ["nil"], NilRule.PLAIN: ["0"], NilRule.NONE: []}[rules.nil]
+    blind = ["blind nil"] if rules.blind_nil else []
+    ten = ["10 for 200"] if rules.ten_for_two_hundred else []
+    return [*zero, *blind, *(str(n) for n in range(1, rules.hand_size + 1)), *ten]
 
 
 def default_names(rules: Rules) -> tuple[str, ...]:

@@ -58,10 +58,13 @@ def page(browser: Browser, base_url: str) -> Iterator[Page]:
     context.close()
 
 
-def start(page: Page, names: tuple[str, str] = ("Us", "Them"), target: int = 500, **choices: str) -> None:
-    """Fill the new-game form and start."""
-    page.fill("input[name=name0]", names[0])
-    page.fill("input[name=name1]", names[1])
+def start(page: Page, names: tuple[str, ...] = ("Us", "Them"), target: int = 500, preset: str = "standard",
+          no_bids: bool = False, **choices: str) -> None:
+    """Fill the new-game form (the preset first: it sets the other fields) and start."""
+    page.select_option("[data-test=preset]", preset)
+    page.set_checked("[data-test=no-bids]", no_bids)
+    for i, name in enumerate(names):
+        page.fill(f"input[name=name{i}]", name)
     page.fill("input[name=target]", str(target))
     for name, value in choices.items():
         page.select_option(f"select[name={name}]", value)
@@ -90,10 +93,21 @@ def enter(page: Page, first: str, second: str) -> None:
     expect(page.locator("#hands tbody tr")).to_have_count(rows + 1)
 
 
-def totals(page: Page) -> tuple[int, int]:
-    def read(sel: str) -> int:
-        return int(page.inner_text(sel).replace("−", "-"))
-    return read("[data-test=total-0]"), read("[data-test=total-1]")
+def totals(page: Page) -> tuple[int, ...]:
+    texts = page.locator("#scoreboard [data-test^=total-]").all_inner_texts()
+    return tuple(int(t.replace("−", "-")) for t in texts)
+
+
+def enter_players(page: Page, *lines: str) -> None:
+    """Enter one hand of players alone, each written "<bid> : <tricks>" (": 4" on a hand without bids)."""
+    rows = page.locator("#hands tbody tr").count()
+    for s, line in enumerate(lines):
+        bid, _, tricks = line.partition(":")
+        if bid.strip():
+            page.select_option(f"[data-test=bid-{s}-0]", bid.strip())
+        page.fill(f"[data-test=tricks-{s}]", tricks.strip())
+    page.click("[data-test=score-hand]")
+    expect(page.locator("#hands tbody tr")).to_have_count(rows + 1)
 
 
 def column(page: Page, test: str) -> list[int]:
@@ -233,3 +247,85 @@ def test_reachable_from_the_game_menu(page: Page) -> None:
     expect(page).to_have_url(re.compile(r"/scorekeeper$"))
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     expect(page.locator("#setup")).to_be_visible()
+
+
+def test_three_players_two_hands(page: Page) -> None:
+    start(page, names=("Ann", "Bo", "Cy"), target=300, preset="three-player")
+    expect(page.locator("#scoreboard .team")).to_have_count(3)
+    expect(page.locator("#entries fieldset")).to_have_count(3)
+    expect(page.locator("#hands thead [data-col=name-2]")).to_have_text("Cy")
+    bids = page.locator("[data-test=bid-0-0] option").all_inner_texts()
+    assert bids[1:3] == ["0", "1"] and bids[-1] == "17" and "nil" not in bids  # 0 is an ordinary bid
+    expect(page.locator("[data-test=kept-0-0]")).to_have_count(0)  # a player alone: tricks are the nil's
+    enter_players(page, "4 : 5", "6 : 6", "5 : 6")  # the reference: bid 4 and win 5 scores 30
+    assert totals(page) == (30, 60, 40)
+    expect(page.locator("[data-test=status]")).to_have_text("Ann 30 (1 bag), Bo 60 (0 bags), Cy 40 (1 bag).")
+    expect(page.locator("[data-test=bags-0]")).to_have_text("1 bag")
+
+    page.select_option("[data-test=bid-0-0]", "6")
+    page.fill("[data-test=tricks-0]", "5")
+    page.select_option("[data-test=bid-1-0]", "0")
+    page.fill("[data-test=tricks-1]", "6")
+    page.select_option("[data-test=bid-2-0]", "0")
+    page.fill("[data-test=tricks-2]", "5")
+    page.click("[data-test=score-hand]")
+    error = "Hand 2: The tricks add up to 5 + 6 + 5 = 16, not 17."
+    expect(page.locator("[data-test=error]")).to_have_text(error)
+    enter_players(page, "6 : 4", "0 : 2", "0 : 11")
+    assert column(page, "points-1") == [60, -20]
+    assert totals(page) == (-30, 40, -70)
+    assert page.locator("[data-test=bid-cell-2]").all_inner_texts() == ["5", "0"]
+    assert "11 bags (-110)" in (page.get_attribute("[data-test=points-2] >> nth=1", "title") or "")
+    assert page.get_attribute("[data-test=plot-line-2]", "data-values") == "0,40,-70"
+    expect(page.locator("[data-test=renege] option")).to_have_count(4)
+
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#hands tbody tr")).to_have_count(2)
+    assert totals(page) == (-30, 40, -70)
+    page.click("[data-test=edit-1]")
+    assert page.input_value("[data-test=bid-0-0]") == "4" and page.input_value("[data-test=tricks-2]") == "6"
+    page.fill("[data-test=tricks-0]", "4")
+    page.fill("[data-test=tricks-2]", "7")
+    page.click("[data-test=score-hand]")
+    expect(page.locator("[data-test=total-0]")).to_have_text("−20")
+    assert column(page, "row-total-2") == [30, -80]
+
+
+def test_cutthroat_first_hand_without_bids(page: Page, tmp_path: Path) -> None:
+    page.select_option("[data-test=preset]", "cutthroat")
+    expect(page.locator("[data-test=table-line]")).to_contain_text("4 players, each alone (cutthroat)")
+    expect(page.locator("select[name=ten]")).to_be_hidden()
+    start(page, names=("N", "E", "S", "W"), preset="cutthroat", no_bids=True)
+    expect(page.locator("#hand-title")).to_have_text("Hand 1 (no bidding)")
+    expect(page.locator("#entries select")).to_have_count(0)
+    expect(page.locator("[data-test=renege]")).to_be_hidden()
+    enter_players(page, ": 4", ": 3", ": 3", ": 3")
+    assert totals(page) == (40, 30, 30, 30)
+    assert page.locator("[data-test=bid-cell-0]").all_inner_texts() == ["-"]
+    expect(page.locator("#hand-title")).to_have_text("Hand 2")
+    enter_players(page, "3 : 4", "4 : 4", "2 : 5", "nil : 0")
+    assert totals(page) == (71, 70, 53, 130)
+    expect(page.locator("[data-test=status]")).to_have_text(
+        "N 71 (1 bag), E 70 (0 bags), S 53 (3 bags), W 130 (0 bags).")
+    with page.expect_download() as download:
+        page.click("[data-test=print-game]")
+    saved = tmp_path / "game.pdf"
+    download.value.save_as(saved)
+    assert saved.read_bytes().startswith(b"%PDF-")
+    page.set_viewport_size({"width": 1000, "height": 1400})
+    page.screenshot(path=str(tmp_path / "cutthroat.png"), full_page=True)
+
+
+def test_a_two_team_game_stored_before_players_alone_still_loads(page: Page) -> None:
+    team = {"players": [{"bid": "2"}, {"bid": "2"}], "tricks": 8}
+    other = {"players": [{"bid": "3"}, {"bid": "3"}], "tricks": 5}
+    hands = [{"teams": [team, other], "renege": None}]
+    old = {"records": [], "game": {"rules": {"target": 500}, "names": ["Us", "Them"], "hands": hands}}
+    page.evaluate("(g) => localStorage.setItem('spades.scorekeeper.v1', JSON.stringify(g))", old)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#hands tbody tr")).to_have_count(1)
+    assert totals(page) == (44, -60)
+    enter(page, "2 2 : 7", "nil 5 : 6")
+    assert totals(page) == (87, 91)

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from spades.printables import rule_sheet_pdf, score_sheet_pdf
 from spades.rules import Rules, find_preset
-from spades.scorekeeper import FORMAT_VERSION, HandRow, ScoreGame, status_text
+from spades.scorekeeper import FORMAT_VERSION, HandRow, ScoreGame, bid_choices, status_text
 from spades.scoring import SideScore
 
 __all__ = ["ScoreGameIn", "ScoreSheetOut", "router"]
@@ -102,6 +102,9 @@ class ScoreSheetOut(BaseModel):
 
     names: list[str]
     alone: bool = Field(description="each player scores alone (cutthroat, 3 or 2 players)")
+    hand_size: int = Field(description="tricks in a hand: 13, or 17 with three players")
+    bids: list[str] = Field(description="the bids a player may write down under these rules")
+    first_hand_no_bids: bool = Field(description="hand 1 is played without bids: tricks only")
     target: int
     rows: list[RowOut]
     totals: list[int]
@@ -157,8 +160,10 @@ def score(body: ScoreGameIn) -> ScoreSheetOut:
     """Score every hand from the first, with the game's rules; the first impossible hand is a 400."""
     game = body.game()
     sheet = game.sheet()
-    return ScoreSheetOut(names=list(game.names), alone=not game.rules.has_partners, target=game.rules.target,
-                         rows=[_row(r, game.rules) for r in sheet.rows], totals=list(sheet.totals),
+    r = game.rules
+    return ScoreSheetOut(names=list(game.names), alone=not r.has_partners, hand_size=r.hand_size,
+                         bids=bid_choices(r), first_hand_no_bids=r.first_hand_no_bids, target=r.target,
+                         rows=[_row(row, r) for row in sheet.rows], totals=list(sheet.totals),
                          bags=list(sheet.bags), winner=sheet.winner, tied=sheet.tied,
                          status=status_text(game))
 

@@ -2,14 +2,17 @@
 // Every change sends the whole list of hands to POST /api/scorekeeper/score, which rescores
 // from the first hand, so a corrected hand rescores all the hands after it. The page never
 // scores anything itself: it shows what the server returns, or the server's reason for refusing.
+// A game has a score column per team of partners, or per player where each scores alone
+// (cutthroat, 3 or 2 players); the server's answer says which, and which bids may be written.
 
-const KEY = "spades.scorekeeper.v1";
+const KEY = "spades.scorekeeper.v1";  // the stored form is unchanged for two teams: old games still load
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (sel, root = document) => root.querySelector(sel);
 
 let state = load();
 let sheet = null;     // the server's last answer for state.game
 let editing = null;   // the index of the hand being corrected, or null
+let presets = {};     // rules preset name -> its options, from GET /api/rules
 
 function load() {
   try {
@@ -29,6 +32,8 @@ function num(n, signed = false) {
   if (n < 0) return "−" + text;
   return signed && n > 0 ? "+" + text : text;
 }
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 async function post(path, game) {
   const res = await fetch(path, {
@@ -61,50 +66,6 @@ function showError(text) {
   $(state.game ? "#error" : "#setup-error").textContent = text;
 }
 
-// -- setup ----------------------------------------------------------------------------------
-
-function rulesFromForm(form) {
-  const f = new FormData(form);
-  const [bagLimit, bagPenalty, bagValue] = f.get("bags").split("/").map(Number);
-  const rules = {
-    target: Number(f.get("target")),
-    low_mark: f.get("low_mark") === "" ? null : Number(f.get("low_mark")),
-    failed_bid: f.get("failed_bid"),
-    bag_limit: bagLimit, bag_penalty: bagPenalty, bag_value: bagValue,
-    failed_nil_tricks: f.get("failed_nil_tricks"),
-    renege_penalty: f.get("renege_penalty"),
-    min_team_bid: f.get("board") ? 4 : 0,
-  };
-  if (f.get("nil") === "none") rules.nil = "none";
-  else rules.nil_value = Number(f.get("nil"));
-  const blind = f.get("blind_nil");
-  rules.blind_nil = blind !== "";
-  if (blind) [rules.blind_nil_value, rules.blind_nil_deficit] = blind.split("/").map(Number);
-  rules.ten_for_two_hundred = f.get("ten") !== "";
-  rules.ten_for_two_hundred_or_more = f.get("ten") === "more";
-  return rules;
-}
-
-async function startGame(event) {
-  event.preventDefault();
-  const form = event.target;
-  const f = new FormData(form);
-  const game = { rules: rulesFromForm(form), names: [f.get("name0").trim(), f.get("name1").trim()], hands: [] };
-  editing = null;
-  if (await commit(game)) buildHandForm();
-}
-
-// -- the hand form --------------------------------------------------------------------------
-
-function bidOptions(rules) {
-  const opts = [["", "bid…"]];
-  if (rules.nil !== "none") opts.push(["nil", "nil"]);
-  if (rules.blind_nil) opts.push(["blind nil", "blind nil"]);
-  for (let n = 1; n <= 13; n++) opts.push([String(n), String(n)]);
-  if (rules.ten_for_two_hundred) opts.push(["10 for 200", "10 for 200"]);
-  return opts;
-}
-
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -112,70 +73,183 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function buildHandForm() {
-  const { rules, names } = state.game;
-  for (const box of document.querySelectorAll(".team-entry")) {
-    const t = Number(box.dataset.team);
-    box.replaceChildren(el("legend", { "data-col": `name-${t}` }, names[t]));
-    for (let p = 0; p < 2; p++) {
-      const select = el("select", { "data-test": `bid-${t}-${p}`, "aria-label": `${names[t]} player ${p + 1} bid` });
-      for (const [value, label] of bidOptions(rules)) select.append(el("option", { value }, label));
-      const kept = el("input", { type: "checkbox", "data-test": `kept-${t}-${p}` });
-      kept.checked = true;
-      const won = el("input", { type: "number", min: "0", max: "13", value: "0", "data-test": `niltricks-${t}-${p}` });
-      const nil = el("span", { class: "nil", hidden: "" },
-        el("label", {}, kept, " kept"), el("label", {}, "tricks won ", won));
-      select.addEventListener("change", () => { nil.hidden = !select.value.includes("nil"); });
-      box.append(el("div", { class: "player" }, el("label", {}, `Player ${p + 1} `, select), nil));
-    }
-    box.append(el("label", { class: "tricks" }, "Tricks won ",
-      el("input", { type: "number", min: "0", max: "13", "data-test": `tricks-${t}` })));
+// -- setup ----------------------------------------------------------------------------------
+
+const partnersIn = (options) => options.players === 4 && options.partnerships;
+
+function tableText(options) {
+  if (partnersIn(options)) return "4 players in two teams of partners: a score per team.";
+  const cards = options.players === 3 ? "17 cards each, 17 tricks" : "13 tricks";
+  const who = options.players === 4 ? "4 players, each alone (cutthroat)" : `${options.players} players, each alone`;
+  return `${who}: a score per player; ${cards}.`;
+}
+
+/** Show a preset's options in the form: its table (names per team or player) and its scoring. */
+function applyPreset(name) {
+  const form = $("#setup-form");
+  const o = presets[name];
+  if (!o) return;
+  const partners = partnersIn(o);
+  $("#table-line").textContent = tableText(o);
+  const count = partners ? 2 : o.players;
+  const names = partners ? ["Us", "Them"] : Array.from({ length: count }, (_, i) => `Player ${i + 1}`);
+  $("#names").replaceChildren(...names.map((value, i) => el("label", {},
+    `${partners ? "Team" : "Player"} ${i + 1} `, el("input", { name: `name${i}`, value, maxlength: "40", required: "" }))));
+  for (const label of form.querySelectorAll("[data-partners]")) label.hidden = !partners;
+  const set = (field, value) => { form.elements[field].value = String(value); };
+  set("target", o.target);
+  set("low_mark", o.low_mark ?? "");
+  set("failed_bid", o.failed_bid);
+  set("bags", `${o.bag_limit}/${o.bag_penalty}/${o.bag_value}`);
+  set("nil", o.nil === "nil" ? o.nil_value : o.nil);
+  set("failed_nil_tricks", o.failed_nil_tricks);
+  set("blind_nil", o.blind_nil ? `${o.blind_nil_value}/${o.blind_nil_deficit}` : "");
+  set("ten", !o.ten_for_two_hundred ? "" : o.ten_for_two_hundred_or_more ? "more" : "exact");
+  set("renege_penalty", o.renege_penalty);
+  form.elements.board.checked = o.min_team_bid >= 4;
+  form.elements.no_bids.checked = o.first_hand_no_bids;
+  $("[data-test=score-sheet]").href = `/api/scorekeeper/score-sheet.pdf?rules=${encodeURIComponent(name)}`;
+}
+
+/** The preset chosen, with the scoring options the form shows over it. */
+function rulesFromForm(form) {
+  const f = new FormData(form);
+  const preset = f.get("preset");
+  const partners = partnersIn(presets[preset] || { players: 4, partnerships: true });
+  const [bagLimit, bagPenalty, bagValue] = f.get("bags").split("/").map(Number);
+  const rules = {
+    preset,
+    target: Number(f.get("target")),
+    low_mark: f.get("low_mark") === "" ? null : Number(f.get("low_mark")),
+    failed_bid: f.get("failed_bid"),
+    bag_limit: bagLimit, bag_penalty: bagPenalty, bag_value: bagValue,
+    renege_penalty: f.get("renege_penalty"),
+    first_hand_no_bids: f.get("no_bids") !== null,
+  };
+  if (partners) {
+    rules.failed_nil_tricks = f.get("failed_nil_tricks");
+    rules.min_team_bid = f.get("board") ? 4 : 0;
+    rules.ten_for_two_hundred = f.get("ten") !== "";
+    rules.ten_for_two_hundred_or_more = f.get("ten") === "more";
   }
-  const renege = $("[data-test=renege]");
-  renege.replaceChildren(el("option", { value: "" }, "nobody"),
+  const nil = f.get("nil");
+  if (nil === "none" || nil === "plain") rules.nil = nil;
+  else Object.assign(rules, { nil: "nil", nil_value: Number(nil) });
+  const blind = f.get("blind_nil");
+  rules.blind_nil = blind !== "";
+  if (blind) [rules.blind_nil_value, rules.blind_nil_deficit] = blind.split("/").map(Number);
+  return rules;
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const form = event.target;
+  const names = [...form.querySelectorAll("#names input")].map((input) => input.value.trim());
+  const game = { rules: rulesFromForm(form), names, hands: [] };
+  editing = null;
+  if (await commit(game)) buildHandForm();
+}
+
+// -- the hand form --------------------------------------------------------------------------
+
+/** The hand the form enters: the one being corrected, or the next. */
+const formIndex = () => (editing === null ? state.game.hands.length : editing);
+const withoutBids = (index) => sheet.first_hand_no_bids && index === 0;
+
+function bidSelect(test, label) {
+  const select = el("select", { "data-test": test, "aria-label": label });
+  select.append(el("option", { value: "" }, "bid…"), ...sheet.bids.map((b) => el("option", { value: b }, b)));
+  return select;
+}
+
+function tricksInput(s) {
+  return el("input", { type: "number", min: "0", max: String(sheet.hand_size), "data-test": `tricks-${s}` });
+}
+
+function buildHandForm() {
+  const { names } = state.game;
+  const noBids = withoutBids(formIndex());
+  const boxes = names.map((name, s) => {
+    const box = el("fieldset", { class: "team-entry", "data-team": String(s) }, el("legend", {}, name));
+    if (noBids) {
+      box.append(el("p", { class: "muted" }, "No bidding this hand: 10 a trick."));
+    } else if (sheet.alone) {
+      box.append(el("div", { class: "player" }, el("label", {}, "Bid ", bidSelect(`bid-${s}-0`, `${name} bid`))));
+    } else {
+      for (let p = 0; p < 2; p++) {
+        const select = bidSelect(`bid-${s}-${p}`, `${name} player ${p + 1} bid`);
+        const kept = el("input", { type: "checkbox", "data-test": `kept-${s}-${p}` });
+        kept.checked = true;
+        const won = el("input", { type: "number", min: "0", max: "13", value: "0", "data-test": `niltricks-${s}-${p}` });
+        const nil = el("span", { class: "nil", hidden: "" },
+          el("label", {}, kept, " kept"), el("label", {}, "tricks won ", won));
+        select.addEventListener("change", () => { nil.hidden = !select.value.includes("nil"); });
+        box.append(el("div", { class: "player" }, el("label", {}, `Player ${p + 1} `, select), nil));
+      }
+    }
+    box.append(el("label", { class: "tricks" }, "Tricks won ", tricksInput(s)));
+    return box;
+  });
+  $("#entries").replaceChildren(...boxes);
+  $("#renege-line").hidden = noBids;
+  $("[data-test=renege]").replaceChildren(el("option", { value: "" }, "nobody"),
     ...names.map((n, i) => el("option", { value: String(i) }, n)));
+}
+
+function readTricks(s, name) {
+  const tricks = $(`[data-test=tricks-${s}]`).value;
+  if (tricks === "") throw new Error(`Enter the tricks ${name} won.`);
+  return Number(tricks);
 }
 
 function readHand() {
   const { names } = state.game;
-  const teams = [];
-  for (let t = 0; t < 2; t++) {
-    const players = [];
-    for (let p = 0; p < 2; p++) {
-      const bid = $(`[data-test=bid-${t}-${p}]`).value;
-      if (!bid) throw new Error(`Choose both bids for ${names[t]}.`);
+  const noBids = withoutBids(formIndex());
+  const lines = names.map((name, s) => {
+    const tricks = readTricks(s, name);
+    if (noBids) return sheet.alone ? { tricks } : { players: [], tricks };
+    if (sheet.alone) {
+      const bid = $(`[data-test=bid-${s}-0]`).value;
+      if (!bid) throw new Error(`Choose the bid of ${name}.`);
+      return { bid, tricks };
+    }
+    const players = [0, 1].map((p) => {
+      const bid = $(`[data-test=bid-${s}-${p}]`).value;
+      if (!bid) throw new Error(`Choose both bids for ${name}.`);
       const player = { bid };
       if (bid.includes("nil")) {
-        player.kept = $(`[data-test=kept-${t}-${p}]`).checked;
-        player.nil_tricks = Number($(`[data-test=niltricks-${t}-${p}]`).value || 0);
+        player.kept = $(`[data-test=kept-${s}-${p}]`).checked;
+        player.nil_tricks = Number($(`[data-test=niltricks-${s}-${p}]`).value || 0);
       }
-      players.push(player);
-    }
-    const tricks = $(`[data-test=tricks-${t}]`).value;
-    if (tricks === "") throw new Error(`Enter the tricks ${names[t]} won.`);
-    teams.push({ players, tricks: Number(tricks) });
-  }
-  const renege = $("[data-test=renege]").value;
-  return { teams, renege: renege === "" ? null : Number(renege) };
+      return player;
+    });
+    return { players, tricks };
+  });
+  const renege = noBids ? "" : $("[data-test=renege]").value;
+  return { [sheet.alone ? "players" : "teams"]: lines, renege: renege === "" ? null : Number(renege) };
 }
 
 function fillHand(hand) {
-  hand.teams.forEach((team, t) => {
-    team.players.forEach((player, p) => {
-      const select = $(`[data-test=bid-${t}-${p}]`);
+  (hand.teams || hand.players).forEach((line, s) => {
+    const partners = line.players || (line.bid === undefined || line.bid === null ? [] : [{ bid: line.bid }]);
+    partners.forEach((player, p) => {
+      const select = $(`[data-test=bid-${s}-${p}]`);
+      if (!select) return;
       select.value = player.bid;
       select.dispatchEvent(new Event("change"));
-      $(`[data-test=kept-${t}-${p}]`).checked = player.kept ?? !player.nil_tricks;
-      $(`[data-test=niltricks-${t}-${p}]`).value = String(player.nil_tricks || 0);
+      const kept = $(`[data-test=kept-${s}-${p}]`);
+      if (!kept) return;
+      kept.checked = player.kept ?? !player.nil_tricks;
+      $(`[data-test=niltricks-${s}-${p}]`).value = String(player.nil_tricks || 0);
     });
-    $(`[data-test=tricks-${t}]`).value = String(team.tricks);
+    $(`[data-test=tricks-${s}]`).value = String(line.tricks);
   });
   $("[data-test=renege]").value = hand.renege === null || hand.renege === undefined ? "" : String(hand.renege);
 }
 
 function clearHand() {
-  buildHandForm();
   editing = null;
+  buildHandForm();
 }
 
 async function submitHand(event) {
@@ -199,26 +273,50 @@ async function submitHand(event) {
 
 // -- rendering ------------------------------------------------------------------------------
 
+function buildScoreboard() {
+  const boxes = state.game.names.map((name, s) => {
+    const input = el("input", { class: "team-name", "aria-label": `${sheet.alone ? "Player" : "Team"} ${s + 1} name`,
+      maxlength: "40", "data-test": `name-${s}` });
+    input.addEventListener("change", () => rename(s, input));
+    return el("div", { class: "team", "data-team": String(s) }, input,
+      el("output", { class: "total", "data-test": `total-${s}` }, "0"), el("span", { class: "bags", "data-test": `bags-${s}` }));
+  });
+  $("#scoreboard").replaceChildren(...boxes);
+  const cols = ["Bid", "Tricks", "Points", "Bags", "Total"];
+  $("#hands thead").replaceChildren(
+    el("tr", {}, el("th", { rowspan: "2" }, "Hand"),
+      ...state.game.names.map((_, s) => el("th", { colspan: String(cols.length), "data-col": `name-${s}` })),
+      el("th", { rowspan: "2" })),
+    el("tr", {}, ...state.game.names.flatMap(() => cols.map((c) => el("th", {}, c)))));
+}
+
 function render() {
   const game = state.game;
   $("#setup").hidden = game !== null;
   $("#game").hidden = game === null;
   renderRecords();
   if (!game || !sheet) return;
-  const over = sheet.winner !== null;
-  for (let t = 0; t < 2; t++) {
-    const name = $(`[data-test=name-${t}]`);
-    if (document.activeElement !== name) name.value = game.names[t];
-    $(`[data-test=total-${t}]`).textContent = num(sheet.totals[t]);
-    $(`[data-test=bags-${t}]`).textContent = `${sheet.bags[t]} bag${sheet.bags[t] === 1 ? "" : "s"}`;
-    for (const cell of document.querySelectorAll(`[data-col=name-${t}]`)) cell.textContent = game.names[t];
-    document.querySelector(`.team[data-team="${t}"]`).classList.toggle("winner", sheet.winner === t);
+  const shape = `${game.names.length} ${sheet.alone ? "alone" : "teams"}`;
+  if ($("#scoreboard").dataset.shape !== shape) {  // a new game, maybe at another table
+    buildScoreboard();
+    $("#scoreboard").dataset.shape = shape;
   }
+  const over = sheet.winner !== null;
+  game.names.forEach((name, s) => {
+    const input = $(`[data-test=name-${s}]`);
+    if (document.activeElement !== input) input.value = name;
+    $(`[data-test=total-${s}]`).textContent = num(sheet.totals[s]);
+    $(`[data-test=bags-${s}]`).textContent = plural(sheet.bags[s], "bag");
+    for (const cell of document.querySelectorAll(`[data-col=name-${s}]`)) cell.textContent = name;
+    $(`.team[data-team="${s}"]`).classList.toggle("winner", sheet.winner === s);
+  });
   $("#status").textContent = sheet.status;
   $("#rules-line").textContent = rulesSummary(game.rules);
   $("#hand-form").hidden = over && editing === null;
   $("#keep").hidden = !over;
-  $("#hand-title").textContent = editing === null ? `Hand ${game.hands.length + 1}` : `Correcting hand ${editing + 1}`;
+  const number = formIndex() + 1;
+  const noBids = withoutBids(formIndex()) ? " (no bidding)" : "";
+  $("#hand-title").textContent = editing === null ? `Hand ${number}${noBids}` : `Correcting hand ${number}${noBids}`;
   $("[data-test=score-hand]").textContent = editing === null ? "Score the hand" : "Save the correction";
   $("#cancel-edit").hidden = editing === null;
   renderHands();
@@ -226,15 +324,17 @@ function render() {
 }
 
 function rulesSummary(r) {
-  const parts = [`Playing to ${r.target}`];
+  const parts = [sheet.alone ? `${sheet.names.length} players, each alone` : "two teams", `playing to ${r.target}`];
   if (r.low_mark !== null && r.low_mark !== undefined) parts.push(`low mark ${num(r.low_mark)}`);
   parts.push({ minus_bid: "a set loses 10 per trick bid", minus_short: "a set loses 10 per trick short",
     zero: "a set scores nothing" }[r.failed_bid]);
+  if (r.bag_value !== 1) parts.push(`${num(r.bag_value, true)} a bag`);
   parts.push(r.bag_penalty ? `every ${r.bag_limit} bags cost ${r.bag_penalty}` : "no bag penalty");
-  parts.push(r.nil === "none" ? "no nil" : `nil ${r.nil_value ?? 100}`);
+  parts.push({ none: "no nil", plain: "0 is an ordinary bid" }[r.nil] || `nil ${r.nil_value ?? 100}`);
   if (r.blind_nil) parts.push(`blind nil ${r.blind_nil_value}`);
   if (r.ten_for_two_hundred) parts.push("10 for 200");
   if (r.min_team_bid) parts.push(`board ${r.min_team_bid}`);
+  if (r.first_hand_no_bids) parts.push("first hand without bidding");
   return parts.join(" · ");
 }
 
@@ -245,12 +345,12 @@ function renderHands() {
     const tr = el("tr", { "data-hand": String(row.number) });
     if (editing === row.number - 1) tr.classList.add("editing");
     tr.append(el("td", {}, String(row.number)));
-    row.sides.forEach((team, t) => {
-      const notes = team.notes.join("; ");
-      tr.append(el("td", { title: notes }, team.bid), el("td", {}, String(team.tricks)),
-        el("td", { class: team.points < 0 ? "neg" : "", title: notes, "data-test": `points-${t}` }, num(team.points, true)),
-        el("td", {}, String(team.bags)),
-        el("td", { class: "total", "data-test": `row-total-${t}` }, num(team.total)));
+    row.sides.forEach((side, s) => {
+      const notes = side.notes.join("; ");
+      tr.append(el("td", { title: notes, "data-test": `bid-cell-${s}` }, side.bid), el("td", {}, String(side.tricks)),
+        el("td", { class: side.points < 0 ? "neg" : "", title: notes, "data-test": `points-${s}` }, num(side.points, true)),
+        el("td", {}, String(side.bags)),
+        el("td", { class: "total", "data-test": `row-total-${s}` }, num(side.total)));
     });
     const edit = el("button", { type: "button", "data-test": `edit-${row.number}` }, "Correct");
     edit.addEventListener("click", () => startEdit(row.number - 1));
@@ -262,8 +362,8 @@ function renderHands() {
 }
 
 function startEdit(i) {
-  buildHandForm();
   editing = i;
+  buildHandForm();
   fillHand(state.game.hands[i]);
   showError("");
   render();
@@ -285,7 +385,7 @@ async function removeHand(i, button) {
 function renderPlot() {
   const fig = $("#plot");
   const W = 640, H = 260, L = 48, R = 16, T = 14, B = 30;
-  const series = [0, 1].map((t) => [0, ...sheet.rows.map((r) => r.sides[t].total)]);
+  const series = state.game.names.map((_, s) => [0, ...sheet.rows.map((r) => r.sides[s].total)]);
   const all = [...series.flat(), 0, sheet.target];
   const lo = Math.min(...all), hi = Math.max(...all);
   const n = Math.max(1, sheet.rows.length);
@@ -294,7 +394,7 @@ function renderPlot() {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Both teams' running scores after each hand");
+  svg.setAttribute("aria-label", `The running scores of ${state.game.names.join(", ")} after each hand`);
   const add = (tag, attrs, text) => {
     const node = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -309,14 +409,14 @@ function renderPlot() {
   for (let i = 0; i <= n; i++) {
     if (n <= 20 || i % 5 === 0) add("text", { x: x(i), y: H - 10, class: "axis", "text-anchor": "middle" }, String(i));
   }
-  series.forEach((values, t) => {
+  series.forEach((values, s) => {
     const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    add("polyline", { points, class: `line team${t}`, "data-test": `plot-line-${t}`,
+    add("polyline", { points, class: `line team${s}`, "data-test": `plot-line-${s}`,
       "data-values": values.join(",") });
-    values.forEach((v, i) => add("circle", { cx: x(i), cy: y(v), r: 3.2, class: `dot team${t}` }));
+    values.forEach((v, i) => add("circle", { cx: x(i), cy: y(v), r: 3.2, class: `dot team${s}` }));
   });
   const legend = el("figcaption", {},
-    ...state.game.names.map((name, t) => el("span", { class: `key team${t}` }, name)), " · hands along the bottom");
+    ...state.game.names.map((name, s) => el("span", { class: `key team${s}` }, name)), " · hands along the bottom");
   fig.replaceChildren(svg, legend);
 }
 
@@ -325,15 +425,14 @@ function renderRecords() {
   list.replaceChildren();
   $("#records-section").hidden = state.records.length === 0;
   state.records.forEach((rec, i) => {
-    const [a, b] = rec.names;
     const who = rec.winner === null ? "unfinished" : `${rec.names[rec.winner]} won`;
     const count = (rec.game.hands || []).length;
+    const scores = rec.names.map((name, s) => `${name} ${num(rec.totals[s] ?? 0)}`).join(", ");
     const pdf = el("button", { type: "button" }, "Score sheet (PDF)");
     pdf.addEventListener("click", () => download(rec.game, "spades-game.pdf"));
     const drop = el("button", { type: "button" }, "Delete");
     drop.addEventListener("click", () => { state.records.splice(i, 1); save(); renderRecords(); });
-    list.append(el("li", { "data-test": "record" },
-      `${rec.date}: ${a} ${num(rec.totals[0])}, ${b} ${num(rec.totals[1])} (${who}, ${count} hand${count === 1 ? "" : "s"}) `,
+    list.append(el("li", { "data-test": "record" }, `${rec.date}: ${scores} (${who}, ${plural(count, "hand")}) `,
       pdf, drop));
   });
 }
@@ -352,8 +451,9 @@ async function download(game, name) {
 
 /** Move the current game to the kept records (with its result, if the server scored it). */
 function keepRecord() {
-  state.records.unshift({ date: new Date().toISOString().slice(0, 10), names: state.game.names || ["?", "?"],
-    totals: sheet ? sheet.totals : [0, 0], winner: sheet ? sheet.winner : null, game: state.game });
+  const names = state.game.names || [];
+  state.records.unshift({ date: new Date().toISOString().slice(0, 10), names,
+    totals: sheet ? sheet.totals : names.map(() => 0), winner: sheet ? sheet.winner : null, game: state.game });
   state.game = null;
   sheet = null;
   save();
@@ -375,21 +475,36 @@ function newGame(button) {
   render();
 }
 
-async function rename(t, input) {
+async function rename(s, input) {
   const name = input.value.trim();
-  if (!name || name === state.game.names[t]) {
-    input.value = state.game.names[t];
+  if (!name || name === state.game.names[s]) {
+    input.value = state.game.names[s];
     return;
   }
   const names = [...state.game.names];
-  names[t] = name;
+  names[s] = name;
   if (await commit({ ...state.game, names })) {
-    const keep = editing;
     buildHandForm();
-    editing = keep;
-    if (keep !== null) fillHand(state.game.hands[keep]);
+    if (editing !== null) fillHand(state.game.hands[editing]);
     render();
+  } else {
+    input.value = state.game.names[s];
   }
+}
+
+async function loadPresets() {
+  try {
+    const res = await fetch("/api/rules");
+    for (const p of (await res.json()).presets) presets[p.name] = p.options;
+  } catch { /* the form keeps the standard rules it starts with */ }
+  const select = $("[data-test=preset]");
+  if (Object.keys(presets).length) {
+    select.replaceChildren(...Object.entries(presets).map(([name, o]) =>
+      el("option", { value: name }, `${name} (${partnersIn(o) ? "two teams" : `${o.players} players alone`})`)));
+  }
+  select.value = "standard";
+  applyPreset("standard");
+  select.addEventListener("change", () => applyPreset(select.value));
 }
 
 async function init() {
@@ -399,10 +514,7 @@ async function init() {
   $("#keep").addEventListener("click", keepRecord);
   $("#new-game").addEventListener("click", (e) => newGame(e.currentTarget));
   $("#print-game").addEventListener("click", () => download(state.game, "spades-game.pdf"));
-  for (let t = 0; t < 2; t++) {
-    const input = $(`[data-test=name-${t}]`);
-    input.addEventListener("change", () => rename(t, input));
-  }
+  await loadPresets();
   if (state.game) {
     try {
       sheet = await (await post("/api/scorekeeper/score", state.game)).json();
