@@ -40,7 +40,8 @@ def test_score_the_three_hands(client: httpx.Client) -> None:
     assert body["rows"][1]["sides"][1]["bid"] == "nil + 5"
     assert body["rows"][1]["sides"][1]["notes"] == ["made 5 (+50)", "1 bag (+1)", "nil kept (+100)"]
     assert body["rows"][2]["sides"][0]["notes"] == ["made 5 (+50)", "3 bags (+3)", "10 bags reached (-100)"]
-    assert body["alone"] is False
+    assert body["alone"] is False and body["hand_size"] == 13
+    assert body["bids"] == ["nil", *map(str, range(1, 14))]
     assert body["status"] == "Us 40 (0 bags), Them 141 (1 bag)."
     assert body["winner"] is None and body["tied"] is False
 
@@ -101,6 +102,8 @@ def test_players_alone_and_a_first_hand_without_bids(client: httpx.Client) -> No
     assert r.status_code == 200
     body = r.json()
     assert body["alone"] is True and body["names"] == ["Ann", "Bo", "Cy"]
+    assert body["hand_size"] == 17 and body["first_hand_no_bids"] is True
+    assert body["bids"] == ["0", *map(str, range(1, 18))]
     assert [[p["total"] for p in row["sides"]] for row in body["rows"]] == [[60, 60, 50], [90, 120, -10]]
     assert [p["bid"] for p in body["rows"][0]["sides"]] == ["-", "-", "-"]
     assert body["rows"][0]["sides"][0]["notes"] == ["no bids: 10 a trick (+60)"]
