@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.rules import FailedNilTricks, NilRule, RenegePenalty, Rules
+from spades.rules import BidFormat, FailedNilTricks, NilRule, RenegePenalty, Rules
 from spades.scorekeeper import HandEntry, PlayerLine, ScoreGame, ScorekeeperError, TeamLine
 
 THREE_HANDS = [("2 2 : 8", "3 3 : 5"), ("2 2 : 7", "nil 5 : 6"), ("3 2 : 8", "3 2 : 5")]
@@ -116,6 +116,14 @@ def test_rule_options_refuse_bids_they_forbid() -> None:
     assert behind.rows[1].score.sides[0].nil_points == 200
     with pytest.raises(ScorekeeperError, match="one partner, after the other bids a number"):
         game_of([("10for200 nil : 10", "1 1 : 3")], Rules(ten_for_two_hundred=True))
+
+
+@pytest.mark.parametrize("bids", ["4 3", "nil nil", "nil 3", "bn 3"])
+def test_suicide_one_partner_bids_nil_and_the_other_at_least_4(bids: str) -> None:
+    rules = Rules(bid_format=BidFormat.SUICIDE, blind_nil=True, blind_nil_deficit=0)
+    assert game_of([("nil 4 : 5", "5 bn : 8")], rules).sheet().totals == (141, 253)
+    with pytest.raises(ScorekeeperError, match=r"^Hand 1: Us: in Suicide one partner bids nil and the other"):
+        game_of([(f"{bids} : 5", "nil 4 : 8")], rules)
 
 
 def test_ten_for_two_hundred_and_renege() -> None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spades.errors import SpadesError
-from spades.rules import NilRule, Rules
+from spades.rules import BidFormat, NilRule, Rules
 from spades.scoring import Bid, HandScore, game_over, game_winner, score_hand
 
 __all__ = [
@@ -508,6 +508,8 @@ class ScoreGame:
         if tens and (len(tens) == 2 or any(nils)):
             raise ScorekeeperError(
                 f"{name}: 10 for 200 is bid by one partner, after the other bids a number.")
+        if r.bid_format is BidFormat.SUICIDE and (sum(nils) != 1 or min(numbers, default=0) < 4):
+            raise ScorekeeperError(f"{name}: in Suicide one partner bids nil and the other at least 4.")
         contract = 10 if tens else sum(numbers)
         if contract > r.hand_size:
             raise ScorekeeperError(f"{name} bid {contract} tricks, more than the {r.hand_size} in a hand.")
