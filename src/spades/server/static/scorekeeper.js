@@ -191,6 +191,7 @@ function buildHandForm() {
     return box;
   });
   $("#entries").replaceChildren(...boxes);
+  $("#entries").classList.toggle("alone", sheet.alone);
   $("#renege-line").hidden = noBids;
   $("[data-test=renege]").replaceChildren(el("option", { value: "" }, "nobody"),
     ...names.map((n, i) => el("option", { value: String(i) }, n)));
