@@ -32,6 +32,8 @@ from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPh
 from spades.moves import (
     ACTION_BIDS,
     BID_ACTION,
+    BLIND_NIL_ACTION,
+    TEN_FOR_200_ACTION,
     Draw,
     Look,
     MakeBid,
@@ -179,10 +181,11 @@ def legal_play_mask(
     return allowed
 
 
-class _PlayTable:
-    """What playing a card reads from the rules, taken once per game into plain attributes.
+class _Table:
+    """What bidding and playing read from the rules on every move, taken once per game.
 
-    Compiled (see setup.py), reading these costs a pointer; reading the frozen ``Rules`` costs a lookup.
+    Compiled (see setup.py), reading these plain attributes costs a pointer; reading the
+    frozen ``Rules`` (or one of its properties) costs a lookup or a call.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -192,6 +195,14 @@ class _PlayTable:
         self.strength: tuple[tuple[int, ...], ...] = spec.strength
         self.must_beat: bool = rules.must_beat
         self.hand_size: int = rules.hand_size
+        self.partners: bool = rules.has_partners
+        lowest = 0 if rules.nil is NilRule.PLAIN else 1
+        self.numbers: tuple[int, ...] = tuple(range(lowest, rules.max_bid + 1))
+        """The numbers anyone may bid before the format and the board narrow them (0 only as a plain bid)."""
+        self.nil: bool = rules.nil is NilRule.NIL
+        self.bid_format: BidFormat = rules.bid_format
+        self.min_team_bid: int = rules.min_team_bid
+        self.ten_for_two_hundred: bool = rules.ten_for_two_hundred
 
 
 @dataclass(frozen=True)
@@ -284,7 +295,7 @@ class Game:
             raise SpadesError("A game needs a deal number or explicit decks (one of the two).")
         self.rules = rules
         self.spec = rules.deck_spec
-        self._table = _PlayTable(rules)
+        self._table = _Table(rules)
         self.deal_number = None if deal is None else check_deal_number(deal)
         self.decks = None if decks is None else [list(d) for d in decks]
         full = sorted(cards_of(self.spec.cards))
@@ -471,8 +482,8 @@ class Game:
         """The bids open to the seat to bid, worked out once per position (read only)."""
         if self._bids_at != len(self.log):
             self._bids_at = len(self.log)
-            self._bids = self._work_out_bids(seat)
-            self._bid_actions = tuple(sorted(map(bid_action, self._bids)))
+            self._bid_actions = self._work_out_bids(seat)
+            self._bids = [ACTION_BIDS[a - BID_ACTION] for a in self._bid_actions]
         return self._bids
 
     def _legal_bid_actions(self, seat: int) -> tuple[int, ...]:
@@ -480,45 +491,38 @@ class Game:
         self._bid_options(seat)
         return self._bid_actions
 
-    def _work_out_bids(self, seat: int) -> list[Bid]:
-        r = self.rules
+    def _work_out_bids(self, seat: int) -> tuple[int, ...]:
+        """The actions of the bids open to the seat to bid, ascending (nil, the numbers, 10 for 200)."""
         if not self.looked[seat]:
-            return [_BLIND_NIL]
-        nil_ok = r.nil is NilRule.NIL
-        lowest = 0 if r.nil is NilRule.PLAIN else 1
-        numbers = list(range(lowest, r.max_bid + 1))
-        blind = self.rules.blind_nil and not self.looked[seat]
-        partner = r.partner(seat)
-        pbid = self.bids[partner] if partner is not None else None
-        p_nil = pbid is not None and pbid.is_nil(r)
-        spades = (self.hands[seat] & self.spec.suit_masks[SPADE]).bit_count()
-        if r.bid_format is BidFormat.WHIZ:
-            numbers = [spades] if spades else []
-        elif r.bid_format is BidFormat.MIRROR:
-            numbers = [spades] if spades else []
-            nil_ok = spades == 0
-        elif r.bid_format is BidFormat.SUICIDE:
-            if pbid is None:
+            return (BLIND_NIL_ACTION,)
+        t = self._table
+        nil_ok = t.nil
+        numbers: Sequence[int] = t.numbers
+        partner = (seat + 2) % 4 if t.partners else -1
+        pbid = self.bids[partner] if partner >= 0 else None
+        p_nil = pbid is not None and pbid.is_nil(self.rules)
+        if t.bid_format is not BidFormat.STANDARD:
+            spades = (self.hands[seat] & t.suit_masks[SPADE]).bit_count()
+            if t.bid_format is BidFormat.WHIZ:
+                numbers = [spades] if spades else []
+            elif t.bid_format is BidFormat.MIRROR:
+                numbers = [spades] if spades else []
+                nil_ok = spades == 0
+            elif pbid is None or p_nil:  # Suicide: one partner nil, the other at least 4
                 numbers = [x for x in numbers if x >= 4]
-            elif p_nil:
-                numbers = [x for x in numbers if x >= 4]
-                nil_ok = blind = False
+                nil_ok = nil_ok and pbid is None
             else:
                 numbers = []
-        if r.min_team_bid and partner is not None and pbid is not None:
-            need = r.min_team_bid - (0 if p_nil else pbid.tricks)
+        if t.min_team_bid and pbid is not None:
+            need = t.min_team_bid - (0 if p_nil else pbid.tricks)
             numbers = [x for x in numbers if x >= need]
             if p_nil or need > 0:
-                nil_ok = blind = False
-        out: list[Bid] = []
-        if blind:
-            out.append(_BLIND_NIL)
-        if nil_ok:
-            out.append(_NUMBER_BIDS[0])
-        out += [_NUMBER_BIDS[x] for x in numbers]
-        if r.ten_for_two_hundred and pbid is not None and not p_nil:
-            out.append(_TEN_FOR_200)
-        return out
+                nil_ok = False
+        actions = [BID_ACTION] if nil_ok else []
+        actions += [BID_ACTION + x for x in numbers]
+        if t.ten_for_two_hundred and pbid is not None and not p_nil:
+            actions.append(TEN_FOR_200_ACTION)
+        return tuple(actions)
 
     def legal_plays(self, seat: int) -> int:
         """The mask of cards the seat may play now (0 if it is not its turn to play)."""
@@ -581,7 +585,7 @@ class Game:
             self._play(seat, ALL_CARDS[action])
         elif self._is_legal_bid(seat, action):
             assert isinstance(action, int)
-            self.log.append((seat, action_to_move(action)))
+            self.log.append((seat, _BID_MOVES[action - BID_ACTION]))
             self._bid(seat, ACTION_BIDS[action - BID_ACTION])
         else:
             self.apply(seat, action_to_move(action))
@@ -987,10 +991,8 @@ _NO_DECK = "The game's explicit decks have run out: there is no deck for another
 
 _PLAY_MOVES = tuple(play_move(c) for c in range(54))
 """Each card's Play move (the shared values ``play_move`` gives), by card number."""
-
-_NUMBER_BIDS = ACTION_BIDS[:18]
-"""The plain bids 0-17, made once (bids are frozen values), the same as the actions' bids."""
-_BLIND_NIL, _TEN_FOR_200 = ACTION_BIDS[18:]
+_BID_MOVES = tuple(action_to_move(BID_ACTION + i) for i in range(len(ACTION_BIDS)))
+"""Each bid action's (shared) MakeBid move, from ``BID_ACTION`` on."""
 
 _MOVE_PHASE: dict[type, Phase] = {
     MakeBid: Phase.BID, Play: Phase.PLAY, PassCards: Phase.PASS, Draw: Phase.DRAW,
@@ -1023,11 +1025,15 @@ _CHUNKS = _chunk_tables()
 
 def _actions_of(mask: int) -> tuple[int, ...]:
     """The card numbers of a mask, lowest first: the play actions of a legal mask."""
-    t = _CHUNKS
-    if mask < 8192:
-        return t[0][mask]
-    return (t[0][mask & 8191] + t[1][mask >> 13 & 8191] + t[2][mask >> 26 & 8191]
-            + t[3][mask >> 39 & 8191] + t[4][mask >> 52])
+    out: tuple[int, ...] = ()
+    for table in _CHUNKS:  # a mask within one suit (following suit) is a single look-up
+        part = mask & 8191
+        if part:
+            out = out + table[part] if out else table[part]
+        mask >>= _CHUNK
+        if not mask:
+            break
+    return out
 
 
 def _mask_sum(masks: Iterator[int]) -> int:
