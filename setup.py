@@ -1,20 +1,23 @@
-"""Build hook: compile the engine's hot modules with mypyc, from the same typed source.
+"""Build hook: compile the hot modules with mypyc, from the same typed source.
 
 ``pyproject.toml`` holds the package's metadata; this file only adds the compiled modules.
-mypyc turns ``spades/game.py`` and ``spades/deal.py`` into C extensions that pip builds with
-the machine's C compiler; Python imports them in place of the ``.py`` files, which stay the
-reference (``tests/test_compiled.py`` plays both and compares them move by move). Set
-``SPADES_PURE_PYTHON=1`` to build without them; a failed compile also falls back to pure
-Python, with a warning, rather than failing the install.
+mypyc turns the modules pyproject.toml lists (the engine's state machine and shuffle, the
+bots' search) into C extensions that pip builds with the machine's C compiler; Python imports
+them in place of the ``.py`` files, which stay the reference (``tests/test_compiled.py`` plays
+both and compares them move by move). Set ``SPADES_PURE_PYTHON=1`` to build without them; a
+failed compile also falls back to pure Python, with a warning, rather than failing the install.
 """
 
 import os
+import tomllib
 
 from setuptools import setup
 from setuptools.extension import Extension
 
-COMPILED = ["src/spades/game.py", "src/spades/deal.py"]
-"""The modules worth compiling: the state machine every move goes through, and the shuffle.
+with open("pyproject.toml", "rb") as f:
+    COMPILED: list[str] = tomllib.load(f)["tool"]["spades"]["compiled"]
+"""The modules worth compiling (listed in pyproject.toml): the state machine every move goes
+through, the shuffle, and the computer players' search.
 
 The others stay interpreted on purpose: their values (``Rules``, ``Bid``, the moves) are built
 from untrusted input and validate it themselves, and compiled classes would check field types

@@ -1,17 +1,20 @@
-"""The compiled engine against its own source: the same games, move by move, and the same errors.
+"""The compiled modules against their own sources: the same games, move by move, the same errors.
 
-``pip install`` compiles ``spades/game.py`` and ``spades/deal.py`` with mypyc (see setup.py) and
-Python imports the extensions in their place. Here the ``.py`` sources are loaded a second time,
-interpreted, as the reference, and both play the same random games under random rule mixes: at
-every step every seat's legal actions, every seat's view and every refusal (its type and its
-message) must agree. Their doctests run here too, on the sources (pytest is told to skip them).
+``pip install`` compiles the modules pyproject.toml lists with mypyc (see setup.py) and Python
+imports the extensions in their place. Here the ``.py`` sources are loaded a second time,
+interpreted, as the reference. The engine and its source play the same random games under
+random rule mixes: at every step every seat's legal actions, every seat's view and every refusal
+(its type and its message) must agree; the bots and their sources choose the same moves. Their
+doctests run here too, on the sources (the root conftest.py keeps pytest from collecting them).
 """
 
 import doctest
+import importlib
 import importlib.util
 import os
 import random
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -19,19 +22,24 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import spades.deal
 import spades.game
 from rule_mixes import option_mixes
+from spades.bots.heuristic import HeuristicPlayer
+from spades.bots.search import SearchPlayer
 from spades.errors import SpadesError
-from spades.rules import PRESETS, Rules
+from spades.rules import PRESETS, Rules, find_preset
 
-MODULES = {"game": spades.game, "deal": spades.deal}
-"""The modules setup.py compiles."""
+ROOT = Path(__file__).parents[1]
+SETTINGS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["spades"]
+SOURCES = [ROOT / p for p in SETTINGS["compiled"]]
+"""The compiled modules' sources, as setup.py reads them."""
+MODULES = {p.relative_to(ROOT / "src").with_suffix("").as_posix().replace("/", "."): p for p in SOURCES}
+"""Module name -> source file."""
 
 
 def load_source(name: str) -> ModuleType:
-    """``spades/<name>.py`` run by the interpreter, as a module of its own."""
-    spec = importlib.util.spec_from_file_location(f"spades._{name}_source", source(name))
+    """A compiled module's ``.py`` run by the interpreter, as a module of its own."""
+    spec = importlib.util.spec_from_file_location(f"{name}_source", MODULES[name])
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the classes are made
@@ -39,12 +47,7 @@ def load_source(name: str) -> ModuleType:
     return module
 
 
-def source(name: str) -> Path:
-    """The source file of a compiled module."""
-    return Path(spades.__file__).with_name(f"{name}.py")
-
-
-REFERENCE = load_source("game")
+REFERENCE = load_source("spades.game")
 COMPILED = not str(spades.game.__file__).endswith(".py")
 
 
@@ -52,7 +55,9 @@ def test_the_engine_is_compiled_unless_asked_not_to() -> None:
     # The compile is optional so that an install never fails for it: this is where a silent fallback shows.
     if os.environ.get("SPADES_PURE_PYTHON"):
         pytest.skip("SPADES_PURE_PYTHON is set: the pure-Python build is expected")
-    assert COMPILED, f"spades.game was imported from {spades.game.__file__}, not from the compiled module"
+    for name in MODULES:
+        path = str(importlib.import_module(name).__file__)
+        assert not path.endswith(".py"), f"{name} was imported from {path}, not from its compiled module"
     assert REFERENCE.Game is not spades.game.Game
 
 
@@ -60,15 +65,15 @@ def test_the_engine_is_compiled_unless_asked_not_to() -> None:
 def test_a_compiled_module_is_not_older_than_its_source(name: str) -> None:
     if not COMPILED:
         pytest.skip("pure-Python build")
-    built = min(p.stat().st_mtime for p in source(name).parent.glob(f"{name}.*.so"))
-    assert source(name).stat().st_mtime <= built, f"{name}.py changed since it was compiled: pip install -e ."
+    src = MODULES[name]
+    built = min(p.stat().st_mtime for p in src.parent.glob(f"{src.stem}.*.so"))
+    assert src.stat().st_mtime <= built, f"{src.name} changed since it was compiled: run pip install -e ."
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_the_sources_doctests_pass_interpreted(name: str) -> None:
     # Compiled functions hide their docstrings' examples from doctest; the sources' run here.
-    result = doctest.testmod(load_source(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0
+    assert doctest.testmod(load_source(name), optionflags=doctest.ELLIPSIS).failed == 0
 
 
 def outcome(game: object, seat: int, action: object) -> tuple[str, str] | None:
@@ -134,3 +139,29 @@ def test_copies_play_on_alike() -> None:
         game.apply_action(action)
         twin.apply_action(action)
         assert repr(game.view(0)) == repr(twin.view(0)) and game.log == twin.log
+
+
+def decision_views(rules: Rules, count: int) -> list[spades.game.SeatView]:
+    """Views of the seat to move through a few games of random play: bids, passes and cards."""
+    views = []
+    game = spades.game.Game(rules, deal=count)
+    rng = random.Random(count)
+    while len(views) < count and game.phase is not spades.game.Phase.GAME_OVER:
+        if game.turn is None:
+            game.next_hand()
+            continue
+        views.append(game.view(game.turn))
+        game.apply_action(rng.choice(game.legal_actions()))
+    return views
+
+
+@pytest.mark.parametrize("preset", ["standard", "online", "cutthroat", "three-player", "two-player"])
+def test_the_compiled_bots_choose_what_their_sources_choose(preset: str) -> None:
+    heuristic, search = load_source("spades.bots.heuristic"), load_source("spades.bots.search")
+    pairs = [(HeuristicPlayer("normal"), heuristic.HeuristicPlayer("normal")),
+             (HeuristicPlayer("easy", careful=False), heuristic.HeuristicPlayer("easy", careful=False)),
+             (SearchPlayer("hard", samples=8, seconds=None),
+              search.SearchPlayer("hard", samples=8, seconds=None))]
+    for i, view in enumerate(decision_views(find_preset(preset), 40)):
+        for ours, ref in pairs:
+            assert ours.decide(view, random.Random(i)) == ref.decide(view, random.Random(i)), (view, ours)
