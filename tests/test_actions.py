@@ -149,3 +149,20 @@ def test_a_finished_hand_or_game_has_no_actions() -> None:
 def test_games_driven_by_actions_match_games_driven_by_moves(rules: Rules, deal: int, seed: int) -> None:
     by_action, by_move = play_by_actions_and_moves(rules, deal, seed, hands=2)
     assert by_action.history == by_move.history and by_action.scores == by_move.scores
+
+
+def test_true_is_not_a_seat() -> None:
+    # bool is an int in Python; a seat given as True must not pass for seat 1.
+    game = Game(Rules(), deal=5)
+    assert game.turn == 1
+    assert game.legal_bids(True) == [] and game.legal_actions(True) == [] and game.legal_moves(True) == []
+    for _ in range(4):
+        game.apply_action(game.legal_actions()[3])
+    assert game.phase is Phase.PLAY and game.turn == 1 and game.legal_plays(1)
+    assert game.legal_plays(True) == 0 and game.legal_actions(True) == []
+    with pytest.raises(SpadesError, match="No seat True"):
+        game.apply_action(game.legal_actions()[0], True)
+    with pytest.raises(SpadesError, match="No seat True"):
+        game.apply(True, Play(ALL_CARDS[game.legal_actions()[0]]))
+    with pytest.raises(SpadesError, match="No seat True"):
+        game.view(True)

@@ -465,16 +465,16 @@ class Game:
         """Whether this is a seat number at this table."""
         return not isinstance(seat, bool) and isinstance(seat, int) and 0 <= seat < self.players
 
-    def _check_seat(self, seat: object) -> None:
-        if not self._is_seat(seat):
-            raise SpadesError(f"No seat {seat!r} at a table of {self.players}.")
+    def _no_seat(self, seat: object) -> SpadesError:
+        """The error for a value that is not a seat at this table."""
+        return SpadesError(f"No seat {seat!r} at a table of {self.players}.")
 
     def _name(self, seat: int) -> str:
         return seat_name(self.players, seat)
 
-    def legal_bids(self, seat: int) -> list[Bid]:
-        """Every bid the seat may make now (empty if it is not its turn to bid)."""
-        if self.phase is not Phase.BID or self.turn != seat:
+    def legal_bids(self, seat: object) -> list[Bid]:
+        """Every bid the seat may make now (empty if it is not its turn to bid, or not a seat)."""
+        if self.phase is not Phase.BID or not self._is_seat(seat) or self.turn != seat:
             return []
         return list(self._bid_options(seat))
 
@@ -524,8 +524,8 @@ class Game:
             actions.append(TEN_FOR_200_ACTION)
         return tuple(actions)
 
-    def legal_plays(self, seat: int) -> int:
-        """The mask of cards the seat may play now (0 if it is not its turn to play)."""
+    def legal_plays(self, seat: object) -> int:
+        """The mask of cards the seat may play now (0 if it is not its turn to play, or not a seat)."""
         return self._legal if seat == self.turn and not isinstance(seat, bool) else 0
 
     def _set_legal(self, seat: int) -> None:
@@ -577,7 +577,7 @@ class Game:
             if seat is None:
                 self._verify_open()
         elif not self._is_seat(seat):
-            self._check_seat(seat)
+            raise self._no_seat(seat)
         assert isinstance(seat, int), "only a finished hand or game has no seat to move"
         if self._is_legal_play(seat, action):
             assert isinstance(action, int)
@@ -624,21 +624,21 @@ class Game:
             moves.append(Misdeal())
         return moves
 
-    def pass_count(self, seat: int) -> int:
+    def pass_count(self, seat: object) -> int:
         """How many cards the seat must pass now, or 0."""
-        if self.phase is Phase.PASS and self.turn == seat:
+        if self.phase is Phase.PASS and self.turn == seat and not isinstance(seat, bool):
             return self.pending_passes[0][2]
         return 0
 
-    def offered(self, seat: int) -> tuple[Card, ...]:
+    def offered(self, seat: object) -> tuple[Card, ...]:
         """Two-player draw: the cards this seat is shown now."""
-        if self.phase is not Phase.DRAW or self.turn != seat:
+        if self.phase is not Phase.DRAW or self.turn != seat or isinstance(seat, bool):
             return ()
         if self.rules.two_player_draw is TwoPlayerDraw.DRAW_TWO_KEEP_ONE:
             return tuple(self.stock[self.stock_pos:self.stock_pos + 2])
         return (self.stock[self.stock_pos],)
 
-    def play_reason(self, seat: int, card: Card) -> str | None:
+    def play_reason(self, seat: object, card: Card) -> str | None:
         """Why the seat may not play this card now, in plain English; None if it may."""
         try:
             self.verify_move(seat, Play(card))
@@ -648,11 +648,16 @@ class Game:
 
     # -- verify / can / apply -------------------------------------------------------------
 
-    def verify_move(self, seat: int, move: Move) -> None:
-        """Raise the precise error that forbids this move now; return if it is legal."""
+    def verify_move(self, seat: object, move: Move) -> None:
+        """Raise the precise error that forbids this move now; return if it is legal.
+
+        Seats, here and in every method, are checked as values (anything else is a SpadesError):
+        a compiled method declared to take an int would turn ``True`` into seat 1.
+        """
         if move.__class__ is Play and self._is_legal_play(seat, move.card):
             return
-        self._check_seat(seat)
+        if not self._is_seat(seat):
+            raise self._no_seat(seat)
         self._verify_open()
         if isinstance(move, Look):
             if self.phase is not Phase.BID:
@@ -784,7 +789,7 @@ class Game:
                 best = c
         return f"You must beat the {best.name} when you can."
 
-    def can_move(self, seat: int, move: Move) -> bool:
+    def can_move(self, seat: object, move: Move) -> bool:
         """Whether the move is legal now."""
         try:
             self.verify_move(seat, move)
@@ -792,9 +797,10 @@ class Game:
             return False
         return True
 
-    def apply(self, seat: int, move: Move) -> None:
+    def apply(self, seat: object, move: Move) -> None:
         """Make a move after checking it; an illegal one raises and changes nothing."""
         self.verify_move(seat, move)
+        assert isinstance(seat, int)
         self.apply_unchecked(seat, move)
 
     def apply_unchecked(self, seat: int, move: Move) -> None:
@@ -942,9 +948,10 @@ class Game:
 
     # -- views -----------------------------------------------------------------------------
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: object) -> SeatView:
         """Exactly what ``seat`` can see now."""
-        self._check_seat(seat)
+        if not self._is_seat(seat):
+            raise self._no_seat(seat)
         looked = self.looked[seat] or self.phase not in (Phase.BID,)
         hand = self.hands[seat] if looked else 0
         return SeatView(
