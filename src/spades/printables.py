@@ -13,8 +13,23 @@ from __future__ import annotations
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
-from spades.rules import FailedBid, NilRule, Rules
+from spades.cards import STANDARD_DECK, Card, Suit, cards_of
+from spades.rules import (
+    BidFormat,
+    ClubsFirstTrick,
+    DeckKind,
+    FailedBid,
+    FailedNilTricks,
+    FirstDealer,
+    FirstLead,
+    NilRule,
+    RenegePenalty,
+    Rules,
+    TwoPlayerDraw,
+    find_preset,
+)
 from spades.scorekeeper import ScoreGame
+from spades.scoring import Bid, SideScore, score_hand
 
 __all__ = ["RULE_SHEET_TITLE", "SCORE_SHEET_TITLE", "rule_sheet_pdf", "score_sheet_pdf"]
 
@@ -30,67 +45,313 @@ INK = (30, 41, 59)
 SHADE = (226, 232, 240)
 ACCENT = (15, 76, 129)
 
-# The rule sheet, in our own words: (heading, paragraphs). A paragraph starting "- " is a bullet.
-_RULES: list[tuple[str, list[str]]] = [
-    ("The game", [
-        "Four players, two teams. Partners sit across the table from each other. Use a standard "
-        "52-card deck without jokers; aces rank high and 2s low. Spades are trump in every hand. "
-        "The first team to 500 points wins.",
-    ]),
-    ("The deal", [
-        "Draw for the first deal: the highest card deals. Deal the whole deck one card at a time, "
-        "face down, starting at the dealer's left, so each player holds 13 cards. After each "
-        "hand the deal moves one seat to the left.",
-    ]),
-    ("Bidding", [
-        "Starting at the dealer's left, each player says once how many tricks they expect to "
-        "win, from 1 to 13. Nobody passes and no bid can be changed. Partners add their bids: "
-        "that total is the team's contract, and it does not matter which partner wins the tricks.",
-        "- Nil: a bid of 0 is a promise to win no tricks at all. It is scored on its own: plus 100 "
-        "if kept, minus 100 if broken. The partner's bid is the team's contract.",
-        "- Blind nil (if your table allows it): a nil declared before looking at your cards, "
-        "usually only when your team is 100 or more points behind. It scores 200 or minus 200. "
-        "After bidding, the blind nil bidder and partner may swap 2 cards face down.",
-    ]),
-    ("Playing the tricks", [
-        "The player at the dealer's left leads the first trick with any card but a spade. Each "
-        "player in turn, clockwise, plays one card. Follow the suit led if you can; if you "
-        "cannot, play anything, a spade included. You never have to beat the cards already down.",
-        "- The highest spade in the trick wins it. With no spade, the highest card of the suit "
-        "led wins. The winner leads the next trick.",
-        "- Nobody may lead a spade until a spade has been played to an earlier trick (spades are "
-        "broken), unless spades are all the leader has left.",
-    ]),
-    ("Scoring each hand", [
-        "- Made the contract: 10 points per trick bid, plus 1 point for each extra trick (a bag).",
-        "- Fell short (set): minus 10 points per trick bid. Tricks won count for nothing.",
-        "- Nil kept: plus 100. Nil broken: minus 100. Blind nil: plus or minus 200. A broken nil's "
-        "tricks do not help the partner's contract, but they do count as bags.",
-        "- Bags are kept across the whole game. Each time a team reaches 10, it loses 100 points "
-        "and starts counting again; bags past 10 carry over (8 bags plus 3 more: minus 100, and "
-        "1 bag left).",
-        "Example: a team bids 5 and wins 7 tricks. It scores 50 plus 2 bags, 52 in all.",
-    ]),
-    ("Winning", [
-        "The game ends after the hand in which a team reaches 500. If both teams pass 500 in the "
-        "same hand, the higher score wins; if the scores are level, play one more hand. Scores "
-        "may go below zero.",
-    ]),
-    ("House rules to settle before you start", [
-        "- A set scores 0, or minus 10 per trick short, instead of minus 10 per trick bid.",
-        "- No bag penalty, or minus 1 per bag with no penalty.",
-        "- A broken nil's tricks count toward the partner's contract, or for nothing at all.",
-        "- 10 for 200: a team bids exactly 10 tricks for 200 points, or loses 200.",
-        "- Board: each team must bid at least 4 between its partners.",
-        "- Renege (failing to follow suit when you could): the team is set, or 3 tricks are "
-        "added to its contract.",
-        "- A shorter game to 200 or 300, a longer one to 1000, or a low mark such as minus 200 "
-        "at which a team loses.",
-    ]),
-]
+# The rule sheet, in our own words, written from a Rules value: (heading, paragraphs) per section.
+# A paragraph starting "- " is a bullet. Every number comes from the rules (or from score_hand).
+
+Section = tuple[str, list[str]]
+
+_NUMBER_WORDS = {2: "Two", 3: "Three", 4: "Four"}
 
 
-_SECOND_COLUMN = "Scoring each hand"
+def _table(rules: Rules) -> str:
+    """Who plays: "Four players in two partnerships", "Three players, each playing alone"."""
+    if rules.has_partners:
+        return "Four players in two partnerships"
+    alone = ", each playing alone (cutthroat)" if rules.players == 4 else ", each playing alone"
+    return f"{_NUMBER_WORDS[rules.players]} players{alone}"
+
+
+def _who(rules: Rules) -> str:
+    """What scores: a team, or a player alone."""
+    return "team" if rules.has_partners else "player"
+
+
+def _trump(rules: Rules) -> str:
+    """What one trump is called: a spade, or a trump where jokers (and raised 2s) join the spades."""
+    return "spade" if rules.deck is DeckKind.STANDARD else "trump"
+
+
+def _names(cards: list[Card]) -> str:
+    """``the 2 of clubs and the 2 of diamonds``."""
+    words = [f"the {c.name}" for c in cards]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _deck(rules: Rules) -> str:
+    """The deck and the trump order, read off the rules' deck tables."""
+    spec = rules.deck_spec
+    if rules.deck is DeckKind.STANDARD:
+        return ("Use a standard 52-card deck without jokers; aces rank high and 2s low. Spades are "
+                "trump in every hand.")
+    removed = [Card(c) for c in cards_of(STANDARD_DECK & ~spec.cards)]
+    trumps = sorted(cards_of(spec.trumps), key=lambda c: -spec.power[c])
+    raised = [Card(c) for c in trumps if spec.power[c] > 14]
+    lowest = Card(trumps[-1])
+    top = ", ".join(c.name for c in raised)
+    text = (f"Use 52 cards: a standard deck with both jokers added and {_names(removed)} taken out. "
+            f"Trumps beat every other suit in every hand. From the top they run {top}, then the ace of "
+            f"spades down to the {lowest.name}.")
+    odd = [c for c in raised if not c.is_joker and c.suit is not Suit.SPADES]
+    if odd:
+        text += f" {_names(odd).capitalize()} counts as a spade."
+    return text + " Elsewhere aces rank high and 2s low."
+
+
+def _game(rules: Rules) -> list[str]:
+    if rules.has_partners:
+        who = "Four players, two teams. Partners sit across the table from each other."
+    else:
+        who = (f"{_NUMBER_WORDS[rules.players]} players, each playing alone: everyone bids and scores for "
+               "themselves.")
+    return [f"{who} {_deck(rules)} The first {_who(rules)} to {rules.target} points wins."]
+
+
+def _deal(rules: Rules) -> list[str]:
+    first = ("Draw for the first deal: the highest card deals." if rules.first_dealer is FirstDealer.HIGH_CARD
+             else "Choose the first dealer at random.")
+    size = rules.hand_size
+    deck = rules.deck_spec.cards.bit_count()
+    if rules.players == 2:
+        discards = deck - 2 * size
+        shown = ("look at the top card without showing it. Keep it and discard the next one face down, "
+                 "or discard it and keep the next one"
+                 if rules.two_player_draw is TwoPlayerDraw.KEEP_OR_REFUSE
+                 else "look at the top two cards, keep one and discard the other face down")
+        text = (f"{first} The dealer shuffles and puts the deck face down but deals no cards: the other "
+                f"player draws first. Taking turns, {shown}. When the deck runs out each of you holds {size} "
+                f"cards; the {discards} discards stay out of play.")
+    else:
+        left = deck - size * rules.players
+        aside = (f" Set the {left} card{'s' * (left != 1)} left over aside, face down and unseen." if left
+                 else "")
+        whole = "the whole deck " if not left else ""
+        text = (f"{first} Deal {whole}one card at a time, face down, starting at the dealer's left, so each "
+                f"player holds {size} cards.{aside}")
+    turn = " The players swap roles each hand." if rules.players == 2 else (
+        " After each hand the deal moves one seat to the left.")
+    paragraphs = [text + turn]
+    if rules.misdeal_no_spades:
+        who = "anyone on their team has" if rules.has_partners else "they have"
+        paragraphs.append(f"- Misdeal: a player dealt no {_trump(rules)}s may show the hand and call a "
+                          f"misdeal before {who} bid. The same dealer deals again.")
+    return paragraphs
+
+
+def _bidding(rules: Rules) -> list[str]:
+    lowest = 0 if rules.nil is NilRule.PLAIN else 1
+    first = "the other player" if rules.players == 2 else "the player at the dealer's left"
+    text = (f"Starting with {first}, each player says once how many tricks they expect to win, from "
+            f"{lowest} to {rules.max_bid}. Nobody passes and no bid can be changed.")
+    if rules.has_partners:
+        text += (" Partners add their bids: that total is the team's contract, and it does not matter which "
+                 "partner wins the tricks.")
+    out: list[str] = []
+    if rules.first_hand_no_bids:
+        out.append(f"The first hand of the game is played without bidding: each {_who(rules)} scores 10 "
+                   "points per trick won. Bidding starts with the second hand.")
+    out.append(text)
+    trumps = _trump(rules) + "s"
+    if rules.bid_format is BidFormat.WHIZ:
+        out.append(f"- Whiz: bid exactly the number of {trumps} you hold, or nil. With no {trumps}, bid nil.")
+    elif rules.bid_format is BidFormat.MIRROR:
+        out.append(f"- Mirror: bid exactly the number of {trumps} you hold; with none, your bid is nil.")
+    elif rules.bid_format is BidFormat.SUICIDE:
+        out.append("- Suicide: in each team one partner bids nil and the other at least 4. The first partner "
+                   "to bid chooses which: nil, or 4 or more, and the other partner must bid the other.")
+    if rules.min_team_bid:
+        n = rules.min_team_bid
+        out.append(f"- Board: each team must bid at least {n} between its partners. The second partner "
+                   f"makes up the total; after a nil, the second partner bids at least {n}, and may bid nil "
+                   f"only if the first already bid {n} or more.")
+    if rules.nil is NilRule.NIL:
+        own = " The partner's bid alone is the team's contract." if rules.has_partners else ""
+        out.append(f"- Nil: a bid of 0 is a promise to win no tricks at all. It is scored on its own: plus "
+                   f"{rules.nil_value} if kept, minus {rules.nil_value} if broken.{own}")
+    elif rules.nil is NilRule.PLAIN:
+        out.append("- A bid of 0 is an ordinary bid with no nil bonus: it is made by winning no tricks.")
+    else:
+        out.append("- There is no nil: every bid is at least 1.")
+    if rules.blind_nil:
+        behind = (f", and only when your {_who(rules)} is at least {rules.blind_nil_deficit} points behind"
+                  if rules.blind_nil_deficit else ", at any point in the game")
+        k = rules.blind_nil_pass
+        passing = (f" After the bidding, the blind nil bidder passes {k} cards face down to the partner, who "
+                   f"passes {k} back." if k and rules.has_partners else " No cards are passed.")
+        out.append(f"- Blind nil: a nil declared before looking at your cards{behind}. It scores plus or "
+                   f"minus {rules.blind_nil_value}.{passing}")
+    if rules.nil_pass:
+        out.append(f"- After the bidding, a player who bid nil passes {rules.nil_pass} cards face down to "
+                   f"the partner, who passes {rules.nil_pass} back (not when both partners bid nil).")
+    if rules.ten_for_two_hundred:
+        made = "10 or more tricks" if rules.ten_for_two_hundred_or_more else "exactly 10 tricks"
+        out.append(f"- 10 for 200: after a partner bids a number, the second partner may bid 10 for 200 for "
+                   f"the team. {made.capitalize()} between you win 200 points; anything else loses 200.")
+    return out
+
+
+def _first_lead(rules: Rules) -> str:
+    if rules.first_lead is FirstLead.TWO_OF_CLUBS:
+        clubs = rules.deck_spec.suit_masks[Suit.CLUBS]
+        low = Card((clubs & -clubs).bit_length() - 1)
+        out = ("" if rules.deck_spec.cards.bit_count() == rules.hand_size * rules.players
+               else " (if it is out of play, the lowest club dealt)")
+        return f"Whoever holds the {low.name}{out} leads it to the first trick."
+    who = "The dealer" if rules.first_lead is FirstLead.DEALER else (
+        "The non-dealer" if rules.players == 2 else "The player at the dealer's left")
+    card = "any card" if rules.spades_led_any_time else f"any card but a {_trump(rules)}"
+    return f"{who} leads the first trick with {card}."
+
+
+def _play(rules: Rules) -> list[str]:
+    trumps = _trump(rules) + "s"
+    text = (f"{_first_lead(rules)} Each player in turn, clockwise, plays one card. Follow the suit led if "
+            f"you can; if you cannot, play anything, a {_trump(rules)} included.")
+    out = [text if rules.must_beat else text + " You never have to beat the cards already down."]
+    if rules.must_beat:
+        out.append("- You must also beat the highest card played to the trick so far whenever you can.")
+    if rules.clubs_first_trick is ClubsFirstTrick.STRICT:
+        out.append("- On the first trick everyone plays their lowest club. A player with no clubs plays a "
+                   "heart or a diamond, never a spade unless that is all they hold.")
+    elif rules.clubs_first_trick is ClubsFirstTrick.LOOSE:
+        out.append("- On the first trick everyone plays their lowest club. A player with no clubs may play "
+                   "any card, a spade included.")
+    if rules.deck is not DeckKind.STANDARD:
+        out.append("- The jokers are trumps: they follow a spade lead, and count as spades for leading too.")
+    t = _trump(rules)
+    out.append(f"- The highest {t} in the trick wins it. With no {t}, the highest card of the suit led wins."
+               " The winner leads the next trick.")
+    if rules.spades_led_any_time:
+        out.append(f"- {trumps.capitalize()} may be led at any time; they need not be broken first.")
+    else:
+        out.append(f"- Nobody may lead a {_trump(rules)} until one has been played to an earlier trick "
+                   f"({trumps} are broken), unless {trumps} are all the leader has left.")
+    side = "team" if rules.has_partners else "player"
+    penalty = (f"the {side} that reneged is set" if rules.renege_penalty is RenegePenalty.SET
+               else f"3 tricks are added to the bid of the {side} that reneged")
+    out.append(f"- Renege (not following suit when you could): {penalty}.")
+    return out
+
+
+def _example(rules: Rules, bid: int, won: int) -> SideScore:
+    """Side 0's score, no bags held, when it bids ``bid`` (partners ``bid - 1`` and 1) and wins ``won``."""
+    bids = [Bid(1)] * rules.players
+    tricks = [0] * rules.players
+    bids[0], tricks[0] = Bid(bid), won
+    if rules.has_partners:
+        bids[0], bids[2], tricks[0], tricks[2] = Bid(bid - 1), Bid(1), won - 1, 1
+    tricks[1] = rules.hand_size - won
+    return score_hand(rules, bids, tricks, [0] * rules.sides).sides[0]
+
+
+def _signed(points: int) -> str:
+    """``plus 2``, ``minus 20``, ``0``: a part of a score, in words."""
+    return "0" if points == 0 else f"plus {points}" if points > 0 else f"minus {-points}"
+
+
+def _total(points: int) -> str:
+    """``52``, ``minus 60``: a hand's score, in words."""
+    return str(points) if points >= 0 else f"minus {-points}"
+
+
+def _per(n: int, what: str) -> str:
+    """``plus 1 point for each extra trick``."""
+    return f"{'plus' if n > 0 else 'minus'} {abs(n)} point{'s' * (abs(n) != 1)} {what}"
+
+
+def _scoring(rules: Rules) -> list[str]:
+    who = _who(rules)
+    bid = "contract" if rules.has_partners else "bid"
+    bags = (f"{_per(rules.bag_value, 'for each extra trick')} (a bag)" if rules.bag_value
+            else "nothing for extra tricks (bags)")
+    out = [f"- Made the {bid}: 10 points per trick bid, {bags}."]
+    out.append({
+        FailedBid.MINUS_BID: "minus 10 points per trick bid. Tricks won count for nothing",
+        FailedBid.ZERO: "nothing for the hand, neither won nor lost",
+        FailedBid.MINUS_SHORT: "minus 10 points per trick short. Tricks won count for nothing",
+    }[rules.failed_bid].join(("- Fell short (set): ", ".")))
+    if rules.nil is NilRule.NIL:
+        nil = f"- Nil kept: plus {rules.nil_value}. Nil broken: minus {rules.nil_value}."
+        if rules.blind_nil:
+            nil += f" Blind nil: plus or minus {rules.blind_nil_value}."
+        if rules.failed_nil_tricks is FailedNilTricks.NEITHER:
+            nil += " A broken nil's tricks count for nothing, not even as bags."
+        elif not rules.has_partners:
+            nil += " A broken nil's tricks count as bags."
+        elif rules.failed_nil_tricks is FailedNilTricks.BAGS:
+            nil += " A broken nil's tricks do not help the partner's contract, but they do count as bags."
+        else:
+            nil += " A broken nil's tricks count toward the partner's contract, and as bags beyond it."
+        out.append(nil)
+    if rules.ten_for_two_hundred:
+        ten = "10 or more tricks" if rules.ten_for_two_hundred_or_more else "exactly 10 tricks"
+        out.append(f"- 10 for 200: plus 200 for {ten}, minus 200 otherwise.")
+    if rules.boston_bonus:
+        out.append(f"- A {who} that wins all {rules.hand_size} tricks (a Boston) scores {rules.boston_bonus} "
+                   "more.")
+    if rules.bag_penalty:
+        limit = rules.bag_limit
+        example = (f" ({limit - 2} bags plus 3 more: minus {rules.bag_penalty}, and 1 bag left)" if limit > 2
+                   else "")
+        out.append(f"- Bags are kept across the whole game. Each time a {who}'s bags reach {limit}, the "
+                   f"{who} loses {rules.bag_penalty} points and starts counting again; bags past {limit} "
+                   f"carry over{example}.")
+    else:
+        out.append("- There is no bag penalty: bags are not counted from hand to hand.")
+    made, setback = _example(rules, 5, 7), _example(rules, 6, 4)
+    parts = [f"{made.contract_points} for the bid"]
+    if made.bag_points or made.bags_added:
+        extra = made.bags_added
+        parts.append(f"{_signed(made.bag_points)} for {extra} extra trick{'s' * (extra != 1)}")
+    if made.penalty_points:
+        parts.append(f"minus {made.penalty_points} for reaching {rules.bag_limit} bags")
+    out.append(f"Example: a {who} bids 5 and wins 7 tricks: {', '.join(parts)}: {_total(made.points)} in "
+               f"all. Bid 6 and win 4: {_total(setback.points)}.")
+    return out
+
+
+def _winning(rules: Rules) -> list[str]:
+    who = _who(rules)
+    low = f", or sinks to {_total(rules.low_mark)} or below" if rules.low_mark is not None else ""
+    both = "both teams" if rules.has_partners else "both players" if rules.players == 2 else "several players"
+    return [f"The game ends after the hand in which a {who} reaches {rules.target}{low}. If {both} pass "
+            f"{rules.target} in the same hand, the highest score wins; if the top scores are level, play one "
+            "more hand. Scores may go below zero."]
+
+
+def _house(rules: Rules) -> list[str]:
+    """The usual house rules this sheet does not use: what to settle before the first deal."""
+    out = ["- " + {
+        FailedBid.MINUS_BID: "A set scores 0, or minus 10 per trick short, not minus 10 per trick bid.",
+        FailedBid.ZERO: "A set costs minus 10 per trick bid, or per trick short, instead of nothing.",
+        FailedBid.MINUS_SHORT: "A set costs minus 10 per trick bid, or nothing, instead of per trick short.",
+    }[rules.failed_bid]]
+    if rules.bag_penalty and rules.bag_value == 1:
+        out.append("- No bag penalty, or minus 1 per bag with no penalty.")
+    standard_bids = rules.has_partners and rules.bid_format is BidFormat.STANDARD
+    if rules.nil is NilRule.NIL and rules.has_partners:
+        out.append("- A broken nil's tricks count " + {
+            FailedNilTricks.BAGS: "toward the partner's contract, or for nothing.",
+            FailedNilTricks.CONTRACT: "only as bags, or for nothing.",
+            FailedNilTricks.NEITHER: "as bags, or toward the partner's contract.",
+        }[rules.failed_nil_tricks])
+    if rules.nil is NilRule.NIL and not rules.blind_nil:
+        out.append("- Blind nil: a nil bid before looking at your cards, for double the stake.")
+    if standard_bids and not rules.ten_for_two_hundred:
+        out.append("- 10 for 200: a team bids exactly 10 tricks for 200 points, or loses 200.")
+    if standard_bids and not rules.min_team_bid:
+        out.append("- Board: each team must bid at least 4 between its partners.")
+    if rules.low_mark is None:
+        out.append(f"- A shorter or longer game than {rules.target}, or a low mark such as minus 200 at "
+                   f"which a {_who(rules)} loses.")
+    return out
+
+
+def rule_sections(rules: Rules) -> list[Section]:
+    """The rule sheet's sections for these rules, in reading order: what the PDF prints."""
+    sections = [("The game", _game(rules)), ("The deal", _deal(rules)), ("Bidding", _bidding(rules)),
+                ("Playing the tricks", _play(rules)), ("Scoring each hand", _scoring(rules)),
+                ("Winning", _winning(rules)), ("House rules to settle before you start", _house(rules))]
+    return [(heading, paragraphs) for heading, paragraphs in sections if paragraphs]
 
 
 def _new_pdf(title: str, landscape: bool = False) -> FPDF:
@@ -122,33 +383,57 @@ def _title(pdf: FPDF, title: str, subtitle: str) -> None:
     pdf.ln(4)
 
 
-def rule_sheet_pdf() -> bytes:
-    """The one-page rule sheet (Letter) for the standard partnership game and its house rules."""
+RULE_SHEET_SIZES = (10.5, 10, 9.5, 9, 8.5, 8, 7.5)
+"""Body font sizes tried in turn: the largest at which the sheet fits one page wins."""
+
+
+def _rule_sheet(rules: Rules, size: float, split: int) -> FPDF:
+    """The rule sheet in two columns at one body font size, the second starting at section ``split``.
+
+    A column too full runs on into the next, so the result has more than one page when it does not fit.
+    """
     pdf = _new_pdf(RULE_SHEET_TITLE)
-    _title(pdf, RULE_SHEET_TITLE, "Four players in two partnerships. Print it, keep it by the deck.")
-    pdf.set_auto_page_break(False, margin=18)  # the columns stop above the footer line
+    _title(pdf, RULE_SHEET_TITLE, f"{_table(rules)}; the {rules.name} rules. Print it, keep it by the deck.")
+    pdf.set_auto_page_break(True, margin=18)  # the columns stop above the footer line
     with pdf.text_columns(ncols=2, gutter=8, line_height=1.2) as cols:
-        for heading, paragraphs in _RULES:
-            if heading == _SECOND_COLUMN:
+        for n, (heading, paragraphs) in enumerate(rule_sections(rules)):
+            if n == split:
                 cols.new_column()
-            pdf.set_font("helvetica", "B", 12.5)
+            pdf.set_font("helvetica", "B", size + 2)
             pdf.set_text_color(*ACCENT)
-            with cols.paragraph(top_margin=2.5, bottom_margin=0.5) as par:
+            with cols.paragraph(top_margin=size / 4, bottom_margin=0.5) as par:
                 par.write(heading)
             pdf.set_text_color(*INK)
-            pdf.set_font("helvetica", "", 10.5)
+            pdf.set_font("helvetica", "", size)
             for text in paragraphs:
                 if text.startswith("- "):
-                    with cols.paragraph(top_margin=0.8, indent=3.5) as par:
+                    with cols.paragraph(top_margin=size / 13, indent=3.5) as par:
                         par.write("\x95 " + text[2:])
                 else:
-                    with cols.paragraph(top_margin=0.8) as par:
+                    with cols.paragraph(top_margin=size / 13) as par:
                         par.write(text)
+    pdf.set_auto_page_break(False)
     pdf.set_y(pdf.h - 12)
     pdf.set_font("helvetica", "I", 8)
     pdf.cell(0, 5, "Keep score with the printable Spades score sheet, or with 'spades score' in a terminal.",
              align="C")
-    return bytes(pdf.output())
+    return pdf
+
+
+def rule_sheet_pdf(rules: Rules | None = None) -> bytes:
+    """The one-page rule sheet (Letter) for these rules (the standard game by default).
+
+    It states the rules in force, numbers included, and the usual house rules it leaves out: in the
+    largest type that fits, with as many whole sections as fit in the first column.
+    """
+    rules = rules or find_preset("standard")
+    count = len(rule_sections(rules))
+    for size in RULE_SHEET_SIZES:
+        for split in range(count - 1, 0, -1):
+            pdf = _rule_sheet(rules, size, split)
+            if pdf.pages_count == 1:
+                return bytes(pdf.output())
+    raise AssertionError(f"The rule sheet for {rules.name} rules does not fit one page.")
 
 
 def _reminder(rules: Rules) -> str:
