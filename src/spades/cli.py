@@ -120,8 +120,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _cmd_sheets(args: argparse.Namespace) -> int:
     game = _load_score_game(args.game) if args.game else None
     out: Path = args.out
-    sheet = score_sheet_pdf(game, rules=_rules_from_args(args))
-    files = {"spades-rules.pdf": rule_sheet_pdf(), "spades-score-sheet.pdf": sheet}
+    rules = game.rules if game else _rules_from_args(args)
+    sheet = score_sheet_pdf(game, rules=rules)
+    files = {"spades-rules.pdf": rule_sheet_pdf(rules), "spades-score-sheet.pdf": sheet}
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, data in files.items():
@@ -206,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="save the game here after every hand, and resume it if it exists")
     add_rules_arguments(p)
     p.set_defaults(func=_cmd_score)
-    p = sub.add_parser("sheets", help="write the printable rule sheet and score sheet (PDF, Letter)")
+    p = sub.add_parser("sheets", help="write the rule sheet and score sheet for the rules (PDF, Letter)")
     p.add_argument("--out", type=Path, default=Path("."), help="the folder to write them to (default .)")
     p.add_argument("--game", type=Path,
                    help="fill the score sheet from a game saved by 'spades score --file'")

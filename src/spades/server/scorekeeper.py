@@ -175,9 +175,9 @@ def _pdf(data: bytes, name: str) -> Response:
 
 @router.get("/api/scorekeeper/rule-sheet.pdf", response_class=Response,
             responses={200: {"content": {"application/pdf": {}}}})
-def rule_sheet() -> Response:
-    """The one-page rule sheet (Letter)."""
-    return _pdf(rule_sheet_pdf(), "spades-rules.pdf")
+def rule_sheet(rules: str = "standard") -> Response:
+    """The one-page rule sheet (Letter) for a rules preset; an unknown preset is a 400."""
+    return _pdf(rule_sheet_pdf(find_preset(rules)), "spades-rules.pdf")
 
 
 @router.get("/api/scorekeeper/score-sheet.pdf", response_class=Response,
