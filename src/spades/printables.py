@@ -1,8 +1,9 @@
 """Printable PDFs for games played with real cards: a one-page rule sheet and a Spades score sheet.
 
 Both are Letter size and drawn with fpdf2's built-in fonts, so they need no font files. The
-score sheet comes blank, or filled in from a ``ScoreGame`` to keep a finished game on paper;
-it has a column group per team, or per player where each scores alone.
+rule sheet is written from a ``Rules`` value, a preset or any mix, and states the rules in force
+with their numbers. The score sheet comes blank, or filled in from a ``ScoreGame`` to keep a
+finished game on paper; it has a column group per team, or per player where each scores alone.
 
 >>> rule_sheet_pdf()[:5], score_sheet_pdf()[:5]
 (b'%PDF-', b'%PDF-')
@@ -31,7 +32,7 @@ from spades.rules import (
 from spades.scorekeeper import ScoreGame
 from spades.scoring import Bid, SideScore, score_hand
 
-__all__ = ["RULE_SHEET_TITLE", "SCORE_SHEET_TITLE", "rule_sheet_pdf", "score_sheet_pdf"]
+__all__ = ["RULE_SHEET_TITLE", "SCORE_SHEET_TITLE", "rule_sections", "rule_sheet_pdf", "score_sheet_pdf"]
 
 RULE_SHEET_TITLE = "Spades: the rules on one page"
 SCORE_SHEET_TITLE = "Spades score sheet"
@@ -98,6 +99,7 @@ def _deck(rules: Rules) -> str:
 
 
 def _game(rules: Rules) -> list[str]:
+    """Who plays, with which cards, to what score."""
     if rules.has_partners:
         who = "Four players, two teams. Partners sit across the table from each other."
     else:
@@ -107,6 +109,7 @@ def _game(rules: Rules) -> list[str]:
 
 
 def _deal(rules: Rules) -> list[str]:
+    """The first dealer, the deal (or the two-player draw), and the misdeal if played."""
     first = ("Draw for the first deal: the highest card deals." if rules.first_dealer is FirstDealer.HIGH_CARD
              else "Choose the first dealer at random.")
     size = rules.hand_size
@@ -138,6 +141,7 @@ def _deal(rules: Rules) -> list[str]:
 
 
 def _bidding(rules: Rules) -> list[str]:
+    """The bids allowed, the bidding formats, nil, blind nil and the passes after the bidding."""
     lowest = 0 if rules.nil is NilRule.PLAIN else 1
     first = "the other player" if rules.players == 2 else "the player at the dealer's left"
     text = (f"Starting with {first}, each player says once how many tricks they expect to win, from "
@@ -190,6 +194,7 @@ def _bidding(rules: Rules) -> list[str]:
 
 
 def _first_lead(rules: Rules) -> str:
+    """Who leads the first trick, and with what."""
     if rules.first_lead is FirstLead.TWO_OF_CLUBS:
         clubs = rules.deck_spec.suit_masks[Suit.CLUBS]
         low = Card((clubs & -clubs).bit_length() - 1)
@@ -203,6 +208,7 @@ def _first_lead(rules: Rules) -> str:
 
 
 def _play(rules: Rules) -> list[str]:
+    """What may be played, what wins a trick, when trumps may be led, and the renege penalty."""
     trumps = _trump(rules) + "s"
     text = (f"{_first_lead(rules)} Each player in turn, clockwise, plays one card. Follow the suit led if "
             f"you can; if you cannot, play anything, a {_trump(rules)} included.")
@@ -259,6 +265,7 @@ def _per(n: int, what: str) -> str:
 
 
 def _scoring(rules: Rules) -> list[str]:
+    """Every score with its numbers, and a worked example scored by ``score_hand``."""
     who = _who(rules)
     bid = "contract" if rules.has_partners else "bid"
     bags = (f"{_per(rules.bag_value, 'for each extra trick')} (a bag)" if rules.bag_value
@@ -310,6 +317,7 @@ def _scoring(rules: Rules) -> list[str]:
 
 
 def _winning(rules: Rules) -> list[str]:
+    """When the game ends and who wins."""
     who = _who(rules)
     low = f", or sinks to {_total(rules.low_mark)} or below" if rules.low_mark is not None else ""
     both = "both teams" if rules.has_partners else "both players" if rules.players == 2 else "several players"
@@ -347,7 +355,11 @@ def _house(rules: Rules) -> list[str]:
 
 
 def rule_sections(rules: Rules) -> list[Section]:
-    """The rule sheet's sections for these rules, in reading order: what the PDF prints."""
+    """The rule sheet's sections for these rules, in reading order: what the PDF prints.
+
+    >>> [h for h, _ in rule_sections(find_preset("three-player"))][:3]
+    ['The game', 'The deal', 'Bidding']
+    """
     sections = [("The game", _game(rules)), ("The deal", _deal(rules)), ("Bidding", _bidding(rules)),
                 ("Playing the tricks", _play(rules)), ("Scoring each hand", _scoring(rules)),
                 ("Winning", _winning(rules)), ("House rules to settle before you start", _house(rules))]
