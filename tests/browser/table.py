@@ -28,15 +28,24 @@ def open_table(page: Page, path: str = "/") -> None:
 
 
 def settle(page: Page) -> None:
-    """Wait until no request or animation is running."""
-    page.wait_for_function(
-        "document.body.dataset.ready === 'yes' && !document.body.classList.contains('busy')"
-    )
+    """Wait until no request or animation is running, tapping on past finished tricks as a person does."""
+    while wait_for_table(page) == "holding":
+        page.locator("#btn-go").click()
+
+
+def wait_for_table(page: Page) -> str:
+    """Wait until the table is ready for the person ("ready") or holds a won trick for a tap ("holding")."""
+    state: str = page.wait_for_function(
+        """document.body.dataset.ready === 'yes' && (document.body.classList.contains('holding') ? 'holding'
+           : document.body.classList.contains('busy') ? false : 'ready')"""
+    ).json_value()
+    return state
 
 
 def change_settings(page: Page, *, speed: str | None = "instant", target: int | None = None,
                     table_color: str | None = None, four_color: bool | None = None,
-                    preset: str | None = None, options: dict[str, int | bool] | None = None) -> None:
+                    preset: str | None = None, options: dict[str, int | bool] | None = None,
+                    auto_play: bool | None = None) -> None:
     """Open Settings, change what is asked (a rules preset first, then single rule options), and save."""
     page.get_by_role("button", name="Settings").click()
     dialog = page.locator("#dlg-settings")
@@ -55,6 +64,8 @@ def change_settings(page: Page, *, speed: str | None = "instant", target: int | 
         dialog.get_by_label("Table colour").select_option(table_color)
     if four_color is not None:
         dialog.get_by_label("Four-colour suits").set_checked(four_color)
+    if auto_play is not None:
+        dialog.get_by_label("Play my only legal card for me").set_checked(auto_play)
     if target is not None:
         dialog.locator("[data-option=target]").fill(str(target))
     dialog.get_by_role("button", name="Save").click()

@@ -15,6 +15,8 @@ from browser.table import (
     play_until,
     settle,
     take_turn,
+    tap_card,
+    wait_for_table,
 )
 from spades.server.run import BackgroundServer
 
@@ -127,7 +129,8 @@ def play_to_mid_trick(page: Page) -> None:
     for _ in range(200):
         if take_turn(page) == "play":
             settle(page)
-            if page.locator("#trick .played").count() and page.locator("#hand .card.legal").count():
+            in_progress = page.locator("#trick .played:not(.done)").count()
+            if in_progress and page.locator("#hand .card.legal").count():
                 return
     raise AssertionError("never reached a trick in progress")
 
@@ -257,3 +260,52 @@ def test_the_two_player_draw_is_shown_card_by_card(fresh_page: NewPage) -> None:
         assert len(hand(page)) == i + 1
     expect(page.locator(".bid-btn").first).to_be_visible()
     expect(page.locator("#seat-top .name")).to_contain_text("North")
+
+
+def test_at_instant_speed_a_won_trick_stays_on_the_table_until_a_tap(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=42")
+    change_settings(page, auto_play=False)
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    held = stayed = 0
+    message, trick = page.locator("#message"), page.locator("#trick .played")
+    while len(hand(page)) > 1:
+        tap_card(page, page.locator("#hand .card.legal").first)
+        if wait_for_table(page) == "holding":
+            held += 1
+            expect(trick).to_have_count(4)
+            expect(page.locator("#trick .played.winner")).to_have_count(1)
+            expect(page.locator(".seat.won")).to_have_count(1)
+            expect(message).to_contain_text(re.compile(r"(West|North|East) takes the trick\.$"))
+            cards = len(hand(page))
+            tap_card(page, page.locator("#hand .card").first)  # goes on, and plays nothing
+            assert wait_for_table(page) == "ready"
+            assert len(hand(page)) == cards
+            expect(page.locator("#trick .played.winner")).to_have_count(0)
+        elif not page.locator("#trick .played:not(.done)").count():
+            stayed += 1  # you won it and lead: it stays until your card
+            expect(page.locator("#trick .played.done")).to_have_count(4)
+            expect(page.locator("#trick .played.done.winner")).to_have_class(re.compile(r"\bat-bottom\b"))
+            expect(message).to_have_text("You took the trick. Your turn to play.")
+    assert held and stayed, (held, stayed)
+    tap_card(page, page.locator("#hand .card.legal").first)
+    assert wait_for_table(page) == "holding"
+    page.keyboard.press("Enter")
+    settle(page)
+    expect(page.locator("#dlg-sheet")).to_be_visible()
+
+
+def test_at_every_timed_speed_a_won_trick_is_shown_with_its_winner(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    for deal, speed in ((42, "fast"), (43, "normal")):
+        open_table(page)
+        change_settings(page, speed=speed, auto_play=False)
+        open_table(page, f"/?deal={deal}")
+        page.locator(".bid-btn[data-bid='3']").click()
+        settle(page)
+        for _ in range(3):
+            tap_card(page, page.locator("#hand .card.legal").first)
+            page.wait_for_function("document.querySelectorAll('#trick .played').length === 4"
+                                   " && document.querySelector('#trick .played.winner') !== null")
+            settle(page)

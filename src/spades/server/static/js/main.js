@@ -5,6 +5,8 @@ import { cardBack, cardFace, cardName, shortName, suitClass } from "./cards.js";
 import { play as sound } from "./sound.js";
 
 const SPEED_MS = { slow: 1000, normal: 550, fast: 160, instant: 0 };
+// How long a finished trick stays on the table before the next one starts; at "instant", until a tap or a key.
+const TRICK_MS = { slow: 2400, normal: 1500, fast: 800, instant: null };
 const $ = (id) => document.getElementById(id);
 
 let state = null;        // the last GameState the server sent
@@ -18,8 +20,9 @@ let hintMove = null;
 let shownReview = null;  // the finished hand the score sheet shows face up, or null
 let bidKeys = "";
 let bidKeyTimer = null;
-let pendingLeave = null;
-let usingKeys = false;    // whether the player's last input was a key rather than a pointer  // what the "leave this game?" question will do if confirmed
+let pendingLeave = null;  // what the "leave this game?" question will do if confirmed
+let usingKeys = false;    // whether the player's last input was a key rather than a pointer
+let swallowClick = false; // the pointer gesture under way ended a finished trick's hold, so its click does nothing
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,8 +48,10 @@ function render(overlay = null) {
   if (!state) return;
   const bids = overlay ? overlay.bids : state.seats.map((s) => s.bid);
   const tricks = overlay ? overlay.tricks : state.seats.map((s) => s.tricks);
-  const trick = overlay ? overlay.trick : state.trick;
-  const winner = overlay ? overlay.winner : null;
+  // Between tricks the one just won stays on the table, its winner marked, until the next card is played.
+  const done = !overlay && state.trick.length === 0 && state.last_trick && state.phase !== "draw";
+  const trick = overlay ? overlay.trick : done ? state.last_trick.cards : state.trick;
+  const winner = overlay ? overlay.winner : done ? state.last_trick.winner : null;
   const turn = overlay ? null : state.turn;
 
   $("deal-label").textContent = state.daily ? `Daily Deal ${state.daily} · #${state.deal}` : `Deal #${state.deal}`;
@@ -82,8 +87,8 @@ function render(overlay = null) {
   for (const p of trick) byPos[seatOf(p.seat).position] = p;
   const drawing = overlay ? overlay.kind === "draw" && state.phase === "draw" : state.phase === "draw";
   $("trick").innerHTML = drawing ? drawPileHtml(!overlay) : Object.entries(byPos).map(([pos, p]) => `
-    <div class="played at-${pos}${winner === p.seat ? " winner" : ""}" data-card="${p.card}" role="img"
-         aria-label="${esc(seatOf(p.seat).name)}: ${cardName(p.card)}">${cardFace(p.card)}</div>`).join("");
+    <div class="played at-${pos}${winner === p.seat ? " winner" : ""}${done ? " done" : ""}" data-card="${p.card}" role="img"
+         aria-label="${esc(seatOf(p.seat).name)}: ${cardName(p.card)}${winner === p.seat ? ", takes the trick" : ""}">${cardFace(p.card)}</div>`).join("");
 
   renderHand();
   renderPanel(overlay !== null);
@@ -145,7 +150,9 @@ function bidLabel(b) {
 function renderPanel(animating) {
   const panel = $("panel");
   if (animating) { panel.innerHTML = ""; return; }
-  say(state.message);
+  const t = state.last_trick;
+  const justWon = state.phase === "play" && !state.trick.length && t;
+  say(justWon ? `${seatOf(t.winner).name} took the trick. ${state.message}` : state.message);
   const parts = [];
   if (myTurn() && state.phase === "bid") {
     const bids = state.legal_bids.map((b) => `<button type="button" class="bid-btn${hintBid === b ? " hint" : ""}"
@@ -254,12 +261,40 @@ function focusFirst() {
 
 async function animate(events) {
   const pause = SPEED_MS[settings.speed] ?? 500;
-  for (const ev of events) {
+  for (const [i, ev] of events.entries()) {
     render(ev);
     say(ev.text);
     sound(ev.kind === "play" ? (ev.winner !== null ? "trick" : "card") : "card", settings.sounds);
-    if (pause) await sleep(ev.winner !== null ? pause * 2 : pause);
+    // A finished trick is held unless it simply stays on the table for the player's own lead.
+    const stays = i === events.length - 1 && state.phase === "play" && state.trick.length === 0;
+    if (ev.winner !== null && !stays) await holdTrick(ev.text);
+    else if (pause) await sleep(pause);
   }
+}
+
+// Keep a finished trick in view: for the speed's time, or at "instant" until a tap or a key.
+// The tap or key that ends a hold does nothing else, so it cannot play a card unseen.
+function holdTrick(text) {
+  const ms = settings.speed in TRICK_MS ? TRICK_MS[settings.speed] : TRICK_MS.normal;
+  if (ms === null) {
+    say(text);
+    $("panel").innerHTML = `<button type="button" class="action primary" id="btn-go">Next trick</button>`;
+    document.body.classList.add("holding");
+    if (usingKeys) $("btn-go").focus();
+  }
+  return new Promise((resolve) => {
+    const done = (e) => {
+      if (e) { e.preventDefault(); e.stopPropagation(); swallowClick = e.type === "pointerdown"; }
+      clearTimeout(timer);
+      document.removeEventListener("pointerdown", done, true);
+      document.removeEventListener("keydown", done, true);
+      document.body.classList.remove("holding");
+      resolve();
+    };
+    const timer = ms === null ? null : setTimeout(done, ms);
+    document.addEventListener("pointerdown", done, true);
+    document.addEventListener("keydown", done, true);
+  });
 }
 
 async function run(request) {
@@ -507,8 +542,11 @@ async function saveSettings() {
 // -- start --------------------------------------------------------------------------------------
 
 function wire() {
+  document.addEventListener("click", (e) => {
+    if (swallowClick) { e.preventDefault(); e.stopPropagation(); swallowClick = false; }
+  }, true);
   document.addEventListener("keydown", () => { usingKeys = true; }, true);
-  document.addEventListener("pointerdown", () => { usingKeys = false; }, true);
+  document.addEventListener("pointerdown", () => { usingKeys = false; swallowClick = false; }, true);
   $("hand").addEventListener("click", (e) => {
     const b = e.target.closest(".card");
     if (b) onCard(b.dataset.card);
