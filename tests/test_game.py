@@ -222,6 +222,15 @@ def test_blind_nil_needs_the_team_100_behind_by_default() -> None:
     assert checked > 3
 
 
+def test_a_blind_nil_deficit_of_0_means_any_time_even_when_ahead() -> None:
+    rules = Rules(blind_nil=True, blind_nil_deficit=0)
+    game = play_out(Game(rules, deal=9), [RandomPlayer()] * 4, seed=9, hands=1)
+    while game.scores[0] == game.scores[1]:
+        game = play_out(game, [RandomPlayer()] * 4, seed=9, hands=len(game.history) + 1)
+    game.next_hand()
+    assert all(not game.view(seat).looked and game.view(seat).can_look for seat in range(4))
+
+
 def test_blind_nil_bid_then_the_two_card_exchange() -> None:
     game = table(dealer=W, rules=Rules(blind_nil=True, blind_nil_deficit=0))
     v = game.view(N)

@@ -426,13 +426,13 @@ class Game:
         self.turn = (self.dealer + 1) % n
 
     def _blind_eligible(self, seat: int) -> bool:
-        """Whether a seat's side is far enough behind to bid blind nil this hand."""
+        """Whether a seat's side is far enough behind to bid blind nil this hand (a deficit of 0: always)."""
         r = self.rules
         if not r.blind_nil:
             return False
         side = r.side_of(seat)
         others = [s for i, s in enumerate(self.scores) if i != side]
-        return max(others) - self.scores[side] >= r.blind_nil_deficit
+        return r.blind_nil_deficit <= 0 or max(others) - self.scores[side] >= r.blind_nil_deficit
 
     def _open_play(self) -> None:
         r = self.rules

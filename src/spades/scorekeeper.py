@@ -544,7 +544,7 @@ class ScoreGame:
             raise ScorekeeperError(f"{name}: these rules do not have the 10 for 200 bid.")
         if bid.blind and not r.blind_nil:
             raise ScorekeeperError(f"{name}: these rules do not allow blind nil.")
-        if bid.blind and behind < r.blind_nil_deficit:
+        if bid.blind and r.blind_nil_deficit > 0 and behind < r.blind_nil_deficit:
             raise ScorekeeperError(
                 f"{name}: blind nil is only for a {self.who} at least {r.blind_nil_deficit} points behind.")
         if bid.tricks == 0 and not bid.blind and r.nil is NilRule.NONE:
