@@ -295,6 +295,9 @@ def test_three_players_two_hands(page: Page) -> None:
 def test_cutthroat_first_hand_without_bids(page: Page, tmp_path: Path) -> None:
     page.select_option("[data-test=preset]", "cutthroat")
     expect(page.locator("[data-test=table-line]")).to_contain_text("4 players, each alone (cutthroat)")
+    for link in ("rule-sheet", "score-sheet"):  # the printables follow the preset chosen
+        href = re.compile(r"\?rules=cutthroat$")
+        expect(page.locator(f"[data-test={link}]")).to_have_attribute("href", href)
     expect(page.locator("select[name=ten]")).to_be_hidden()
     start(page, names=("N", "E", "S", "W"), preset="cutthroat", no_bids=True)
     expect(page.locator("#hand-title")).to_have_text("Hand 1 (no bidding)")

@@ -109,6 +109,7 @@ function applyPreset(name) {
   form.elements.board.checked = o.min_team_bid >= 4;
   form.elements.no_bids.checked = o.first_hand_no_bids;
   $("[data-test=score-sheet]").href = `/api/scorekeeper/score-sheet.pdf?rules=${encodeURIComponent(name)}`;
+  $("[data-test=rule-sheet]").href = `/api/scorekeeper/rule-sheet.pdf?rules=${encodeURIComponent(name)}`;
 }
 
 /** The preset chosen, with the scoring options the form shows over it. */
