@@ -53,7 +53,7 @@ def change_settings(page: Page, *, speed: str | None = "instant", target: int | 
     if preset is not None:
         dialog.get_by_label("Preset").select_option(preset)
     for name, value in (options or {}).items():
-        field = dialog.locator(f"[data-option={name}]")
+        field = open_rule_group(page, name)
         if isinstance(value, bool):
             field.set_checked(value)
         else:
@@ -67,9 +67,17 @@ def change_settings(page: Page, *, speed: str | None = "instant", target: int | 
     if auto_play is not None:
         dialog.get_by_label("Play my only legal card for me").set_checked(auto_play)
     if target is not None:
-        dialog.locator("[data-option=target]").fill(str(target))
+        open_rule_group(page, "target").fill(str(target))
     dialog.get_by_role("button", name="Save").click()
     expect(dialog).to_be_hidden()
+
+
+def open_rule_group(page: Page, name: str) -> Locator:
+    """Open the group of rule options in Settings that holds an option, and give that option's field."""
+    group = page.locator(f"#dlg-settings details.rule-group:has([data-option={name}])")
+    if group.get_attribute("open") is None:
+        group.locator("summary").click()
+    return group.locator(f"[data-option={name}]")
 
 
 def hand(page: Page) -> list[str]:

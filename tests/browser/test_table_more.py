@@ -394,3 +394,59 @@ def test_the_hand_review_starts_with_your_hand_then_goes_clockwise(fresh_page: N
     sheet = page.locator("#dlg-sheet")
     sheet.get_by_role("button", name="Show all hands").click()
     expect(sheet.locator(".review-hand h3")).to_have_text(["You", "West", "North", "East"])
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two drawn boxes share any area."""
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def test_a_phone_held_sideways_shows_every_card_while_bidding(fresh_page: NewPage) -> None:
+    page = fresh_page(844, 390)
+    open_table(page)
+    change_settings(page)
+    assert page.evaluate("document.documentElement.scrollHeight") <= 390
+    assert len(hand(page)) == 13
+    assert_hand_fits(page, 40)
+    cards = [box(c) for c in page.locator("#hand .card").all()]
+    you = page.locator("#seat-bottom .nameplate")
+    covers = [*page.locator(".bid-btn").all(), page.locator("#message"), you]
+    for b in covers:
+        assert not any(overlaps(box(b), c) for c in cards), box(b)
+    for pos in ("left", "right"):
+        seat = box(page.locator(f"#seat-{pos} .nameplate"))
+        assert not any(overlaps(box(b), seat) for b in page.locator(".bid-btn").all()), pos
+    page.get_by_role("button", name="Bid 4").click()
+    settle(page)
+    expect(page.locator("#seat-bottom .bid")).to_have_text("Bid 4")
+
+
+def test_on_a_phone_the_rule_options_come_in_groups_that_fit(fresh_page: NewPage) -> None:
+    page = fresh_page(390, 844)
+    open_table(page)
+    page.get_by_role("button", name="Settings").click()
+    dialog = page.locator("#dlg-settings")
+    groups = dialog.locator("details.rule-group")
+    expect(groups.locator("summary")).to_have_text(["Players and deck", "Bidding", "Nil", "Play", "Scoring"])
+    options = page.evaluate("async () => (await (await fetch('/api/rules')).json()).options.length")
+    expect(dialog.locator("[data-option]")).to_have_count(options)
+    expect(dialog.locator("[data-option=nil_pass]")).to_be_hidden()
+    for summary in groups.locator("summary").all():
+        summary.click()
+    assert dialog.evaluate("d => d.scrollWidth <= d.clientWidth")
+    for row in dialog.locator(".opt").all():
+        r = box(row)
+        assert r["x"] >= 0 and r["x"] + r["width"] <= 390, r
+    nil = groups.filter(has=page.locator("[data-option=nil_pass]"))
+    nil.get_by_label("Cards passed after nil").fill("2")
+    expect(nil.locator("summary")).to_have_text("Nil · 1 changed")
+    save = dialog.get_by_role("button", name="Save")
+    assert box(save)["y"] + box(save)["height"] <= 844
+    save.click()
+    expect(dialog).to_be_hidden()
+    page.get_by_role("button", name="Settings").click()
+    expect(nil.locator("summary")).to_have_text("Nil · 1 changed")
+    expect(groups.filter(has_text="Scoring").locator("summary")).to_have_text("Scoring")
+    dialog.get_by_label("Preset").select_option("standard")
+    expect(nil.locator("summary")).to_have_text("Nil")
