@@ -277,6 +277,7 @@ def test_at_instant_speed_a_won_trick_stays_on_the_table_until_a_tap(fresh_page:
             expect(trick).to_have_count(4)
             expect(page.locator("#trick .played.winner")).to_have_count(1)
             expect(page.locator(".seat.won")).to_have_count(1)
+            expect(page.locator("#hand .card.dim")).to_have_count(0)  # nothing is playable until the tap
             expect(message).to_contain_text(re.compile(r"(West|North|East) takes the trick\.$"))
             cards = len(hand(page))
             tap_card(page, page.locator("#hand .card").first)  # goes on, and plays nothing
@@ -309,3 +310,20 @@ def test_at_every_timed_speed_a_won_trick_is_shown_with_its_winner(fresh_page: N
             page.wait_for_function("document.querySelectorAll('#trick .played').length === 4"
                                    " && document.querySelector('#trick .played.winner') !== null")
             settle(page)
+
+
+def test_a_nil_bidder_who_takes_a_trick_is_marked(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=42")
+    change_settings(page)
+    page.get_by_role("button", name="Bid Nil").click()
+    settle(page)
+    you = page.locator("#seat-bottom")
+    while len(hand(page)) > 0 and not page.locator("#dlg-sheet").is_visible():
+        won = page.evaluate(CURRENT_GAME)["seats"][2]["tricks"]
+        expect(you).to_have_class(re.compile(r"\bnil-broken\b") if won else re.compile(r"^(?!.*nil-broken)"))
+        if won:
+            return
+        tap_card(page, page.locator("#hand .card.legal").first)
+        settle(page)
+    raise AssertionError("the nil never took a trick")

@@ -71,7 +71,8 @@ function render(overlay = null) {
     const el = $(`seat-${s.position}`);
     const bid = bids[s.seat];
     const backs = s.human ? "" : `<div class="backs" aria-hidden="true">${cardBack().repeat(Math.min(s.cards, 13))}</div>`;
-    el.className = `seat pos-${s.position}${turn === s.seat ? " turn" : ""}${winner === s.seat ? " won" : ""}`;
+    const nilBroken = ["nil", "blind nil"].includes(bid) && tricks[s.seat] > 0;
+    el.className = `seat pos-${s.position}${turn === s.seat ? " turn" : ""}${winner === s.seat ? " won" : ""}${nilBroken ? " nil-broken" : ""}`;
     el.setAttribute("role", "group");
     el.setAttribute("aria-label", `${s.name}: ${bid === null ? "no bid yet" : "bid " + bid}, ${tricks[s.seat]} trick${tricks[s.seat] === 1 ? "" : "s"} won${turn === s.seat ? ", to play" : ""}`);
     el.innerHTML = `
@@ -90,7 +91,7 @@ function render(overlay = null) {
     <div class="played at-${pos}${winner === p.seat ? " winner" : ""}${done ? " done" : ""}" data-card="${p.card}" role="img"
          aria-label="${esc(seatOf(p.seat).name)}: ${cardName(p.card)}${winner === p.seat ? ", takes the trick" : ""}">${cardFace(p.card)}</div>`).join("");
 
-  renderHand();
+  renderHand(overlay !== null);
   renderPanel(overlay !== null);
   $("btn-last").disabled = !state.last_trick;
   $("btn-sheet").disabled = state.sheet.length === 0;
@@ -116,10 +117,11 @@ function contract(side, bids, tricks) {
   return `${won} of ${bid}`;
 }
 
-function renderHand() {
+// While the computer players' moves are shown no card is playable, so none is dimmed either.
+function renderHand(animating) {
   const hand = $("hand");
-  const playing = state.phase === "play" && myTurn();
-  const passing = state.phase === "pass" && myTurn();
+  const playing = !animating && state.phase === "play" && myTurn();
+  const passing = !animating && state.phase === "pass" && myTurn();
   const legal = new Set(state.legal);
   let cards = state.hand;
   if (cards.length === 0 && state.phase === "bid" && state.can_look) {
@@ -158,7 +160,7 @@ function renderPanel(animating) {
     const bids = state.legal_bids.map((b) => `<button type="button" class="bid-btn${hintBid === b ? " hint" : ""}"
         data-bid="${esc(b)}" aria-label="Bid ${esc(bidLabel(b))}">${esc(bidLabel(b))}</button>`).join("");
     parts.push(`<div class="bids" role="group" aria-label="Your bid">${bids}</div>`);
-    if (state.can_look) parts.push(actionButton("look", "Look at my cards"));
+    if (state.can_look) parts.push(actionButton("look", "Look at my cards", "primary"));
     if (state.can_misdeal) parts.push(actionButton("misdeal", "Call a misdeal (no spades)"));
   } else if (myTurn() && state.phase === "pass") {
     parts.push(`<button type="button" class="action primary" id="btn-pass" ${selected.size === state.pass_count ? "" : "disabled"}>
@@ -181,8 +183,8 @@ function renderPanel(animating) {
   panel.innerHTML = parts.join("");
 }
 
-function actionButton(move, label) {
-  return `<button type="button" class="action${hintMove === move ? " hint" : ""}" data-move="${move}">${label}</button>`;
+function actionButton(move, label, style = "") {
+  return `<button type="button" class="action ${style}${hintMove === move ? " hint" : ""}" data-move="${move}">${label}</button>`;
 }
 
 // The score sheet: every side side by side, or on a narrow screen one table per side, one under another.
