@@ -7,7 +7,17 @@ from itertools import pairwise
 
 from playwright.sync_api import Locator, Page, expect
 
-from browser.table import CURRENT_GAME, NewPage, change_settings, hand, open_table, play_until, settle
+from browser.table import (
+    CURRENT_GAME,
+    NewPage,
+    change_settings,
+    hand,
+    open_table,
+    play_until,
+    settle,
+    tap_card,
+    wait_for_table,
+)
 
 
 def box(locator: Locator) -> dict[str, float]:
@@ -450,3 +460,28 @@ def test_on_a_phone_the_rule_options_come_in_groups_that_fit(fresh_page: NewPage
     expect(groups.filter(has_text="Scoring").locator("summary")).to_have_text("Scoring")
     dialog.get_by_label("Preset").select_option("standard")
     expect(nil.locator("summary")).to_have_text("Nil")
+
+
+def test_a_phone_held_sideways_keeps_the_hand_in_view_through_a_pass_and_tricks(fresh_page: NewPage) -> None:
+    page = fresh_page(844, 390)
+    open_table(page)
+    new_game_with(page, "standard", nil_pass=2)
+    page.get_by_role("button", name="Bid Nil").click()
+    settle(page)
+    for card in page.locator("#hand .card").all()[:2]:
+        tap_card(page, card)
+    page.get_by_role("button", name="Pass 2/2 cards").click()
+    settle(page)
+    expect(page.locator(".passinfo")).to_contain_text("You received")
+    held = 0
+    while len(hand(page)) > 8:
+        assert page.evaluate("document.documentElement.scrollHeight") <= 390
+        assert_hand_fits(page, 40)
+        tap_card(page, page.locator("#hand .card.legal").first)
+        if wait_for_table(page) == "holding":
+            held += 1
+            assert page.evaluate("document.documentElement.scrollHeight") <= 390
+            assert_hand_fits(page, 40)
+            assert not overlaps(box(page.locator("#btn-go")), box(page.locator("#seat-bottom .nameplate")))
+        settle(page)
+    assert held
