@@ -26,7 +26,7 @@ from spades.bots.knowledge import estimate_tricks, nil_danger
 from spades.bots.search import sample_hands
 from spades.cards import Card, cards_of, parse_mask
 from spades.errors import SpadesError
-from spades.game import Game, Phase, SeatView, Trick, legal_play_mask
+from spades.game import Game, Phase, SeatView, Trick, legal_play_mask, trick_winner
 from spades.moves import Look, MakeBid, PassCards, Play
 from spades.rules import (
     PRESETS,
@@ -203,6 +203,32 @@ def test_does_not_trump_partners_sure_winner() -> None:
     assert h.move == Play(Card.parse("8H"))  # the low card from the shortest side suit (tip 8)
     assert h.reason == "Don't trump your partner's winning ace of diamonds: throw the 8 of hearts."
     assert small_search().choose(view, random.Random(2)) in (Play(Card.parse("8H")), Play(Card.parse("4C")))
+    expert = SearchPlayer("expert", samples=60, seconds=None)  # never weighs taking the partner's trick
+    for seed in range(4):
+        move = expert.choose(view, random.Random(seed))
+        assert isinstance(move, Play) and move.card.suit != 3, seed
+
+
+def test_the_search_never_takes_a_trick_from_its_partner_as_last_player() -> None:
+    rng = random.Random(5)
+    search, normal = small_search(), make_player("normal")
+    checked = 0
+    for deal in range(1, 40):
+        game = Game(Rules(), deal=deal)
+        while game.phase is Phase.BID or (game.phase is Phase.PLAY and len(game.tricks) < 12):
+            seat = game.turn
+            assert seat is not None
+            view = game.view(seat)
+            move = (search if game.phase is Phase.PLAY else normal).choose(view, rng)
+            if len(game.trick) == 3 and game.phase is Phase.PLAY:
+                partner_wins = trick_winner(game.spec, game.trick) == (seat + 2) % 4
+                keeps = [c for c in cards_of(view.legal_plays)
+                         if trick_winner(game.spec, [*game.trick, (seat, c)]) == (seat + 2) % 4]
+                if partner_wins and keeps:
+                    assert isinstance(move, Play) and move.card in keeps
+                    checked += 1
+            game.apply(seat, move)
+    assert checked > 30
 
 
 def test_nil_bidder_plays_its_highest_losing_card() -> None:

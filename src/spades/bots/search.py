@@ -117,6 +117,24 @@ def _significant_best(values: dict[T, list[float]], base: T) -> tuple[T, float]:
     return best, best_gain
 
 
+def _not_over_partner(view: SeatView) -> list[int]:
+    """Last to play with the partner winning: the cards that leave the trick to the partner.
+
+    Taking a partner's trick as the last player wins nothing for the side and spends a card
+    (often a trump) that could win a trick of its own; strong players do not, so the search
+    does not weigh it. Empty when this is not the case, or every card would overtake.
+    """
+    rules = view.rules
+    partner = rules.partner(view.seat)
+    if partner is None or len(view.trick) != rules.players - 1:
+        return []
+    spec = rules.deck_spec
+    if trick_winner(spec, view.trick) != partner:
+        return []
+    return [c for c in cards_of(view.legal_plays)
+            if trick_winner(spec, [*view.trick, (view.seat, c)]) == partner]
+
+
 class _Sim:
     """A fast playout of the rest of a hand, with bit masks, under a fixed policy for all."""
 
@@ -185,9 +203,11 @@ class _Sim:
         p = self.partner[seat]
         nil_me = nils[seat] and won[seat] == 0
         p_nil = p is not None and nils[p] and won[p] == 0
+        mine = self.side[seat]
+        their_nil = any(nils[s] and won[s] == 0 and self.side[s] != mine for s in range(self.n))
         if not trick:
             side = legal & ~trumps or legal
-            if nil_me:
+            if nil_me or (their_nil and not p_nil):  # a nil ducks; against one, low leads set it
                 return self.lowest(side)
             if p_nil:
                 return self.highest(side)
@@ -215,6 +235,10 @@ class _Sim:
                 return self.lowest(winners)
         if losers and best_seat != seat and nils[best_seat] and won[best_seat] == 0 and (
                 self.side[best_seat] != self.side[seat]):
+            return self.lowest(losers)
+        if their_nil and not p_nil and losers and any(  # keep the trick low for a nil still to play
+                nils[s] and won[s] == 0 and self.side[s] != mine and all(t != s for t, _ in trick)
+                for s in range(self.n)):
             return self.lowest(losers)
         if want:
             if best_seat == p and (last or not self.higher[best] & others):
@@ -368,7 +392,12 @@ class SearchPlayer:
 
     def _search_play(self, view: SeatView, rng: random.Random, base: Move, why: str) -> tuple[Move, str]:
         sim = self._sim(view.rules)
-        candidates = list(cards_of(view.legal_plays))
+        assert isinstance(base, Play)
+        candidates = _not_over_partner(view) or list(cards_of(view.legal_plays))
+        if base.card not in candidates:
+            candidates.append(base.card)
+        if len(candidates) == 1:
+            return base, why
         values: dict[int, list[float]] = {c: [] for c in candidates}
         start = time.perf_counter()
         first = not view.tricks
@@ -393,7 +422,6 @@ class SearchPlayer:
                     won = sim.play(h, view.bids, won, nxt, trick, broken, still_first, view.opening_card)
                 values[card].append(self._value(view, view.bids, won))
             done += 1
-        assert isinstance(base, Play)
         best, gain = _significant_best(values, base.card)
         if best == base.card:
             return base, why
