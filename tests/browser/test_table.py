@@ -295,6 +295,11 @@ def test_at_instant_speed_a_won_trick_stays_on_the_table_until_a_tap(fresh_page:
     page.keyboard.press("Enter")
     settle(page)
     expect(page.locator("#dlg-sheet")).to_be_visible()
+    expect(page.locator("#btn-next")).to_be_focused()
+    page.keyboard.press("Enter")
+    settle(page)
+    expect(page.locator("#dlg-sheet")).to_be_hidden()
+    assert len(hand(page)) == 13
 
 
 def test_at_every_timed_speed_a_won_trick_is_shown_with_its_winner(fresh_page: NewPage) -> None:

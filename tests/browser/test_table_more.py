@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browser.table import (
@@ -412,11 +413,14 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
             and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
 
 
-def test_a_phone_held_sideways_shows_every_card_while_bidding(fresh_page: NewPage) -> None:
-    page = fresh_page(844, 390)
+@pytest.mark.parametrize(("width", "height"), [(844, 390), (667, 375)])
+def test_a_phone_held_sideways_shows_every_card_while_bidding(
+        fresh_page: NewPage, width: int, height: int) -> None:
+    page = fresh_page(width, height)
     open_table(page)
     change_settings(page)
-    assert page.evaluate("document.documentElement.scrollHeight") <= 390
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert len(hand(page)) == 13
     assert_hand_fits(page, 40)
     cards = [box(c) for c in page.locator("#hand .card").all()]

@@ -224,7 +224,10 @@ function openSheet() {
   $("btn-review").hidden = !state.review;
   $("btn-review").textContent = shownReview ? "Hide all hands" : "Show all hands";
   $("btn-next").hidden = state.phase !== "hand_over";
-  if (!$("dlg-sheet").open) $("dlg-sheet").showModal();
+  if (!$("dlg-sheet").open) {
+    $("dlg-sheet").showModal();
+    if (state.phase === "hand_over") $("btn-next").focus();  // Enter deals on
+  }
 }
 
 function openEnd() {
@@ -234,7 +237,10 @@ function openEnd() {
   const after = `Final scores after ${n} hand${n === 1 ? "" : "s"}:`;
   $("end-text").textContent = won ? after : `${state.message} ${after}`;
   $("end-scores").innerHTML = state.sides.map((s) => `<p class="end-score">${esc(s.name)}: <strong>${s.score}</strong></p>`).join("");
-  if (!$("dlg-end").open) $("dlg-end").showModal();
+  if (!$("dlg-end").open) {
+    $("dlg-end").showModal();
+    $("btn-end-new").focus();
+  }
 }
 
 function afterState() {
