@@ -332,3 +332,17 @@ def test_a_nil_bidder_who_takes_a_trick_is_marked(fresh_page: NewPage) -> None:
         tap_card(page, page.locator("#hand .card.legal").first)
         settle(page)
     raise AssertionError("the nil never took a trick")
+
+
+def test_after_your_bid_the_message_says_what_the_others_bid_in_turn(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=42")
+    change_settings(page)
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    seats = page.evaluate(CURRENT_GAME)["seats"]
+    said = " ".join(f"{seats[s]['name']} bids {seats[s]['bid']}." for s in (3, 0, 1))  # West, North, East
+    expect(page.locator("#message")).to_have_text(f"{said} Your turn to play.")
+    tap_card(page, page.locator("#hand .card.legal").first)
+    settle(page)
+    expect(page.locator("#message")).not_to_contain_text("bids")

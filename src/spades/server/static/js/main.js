@@ -17,6 +17,7 @@ let selected = new Set(); // cards chosen for a pass
 let hintCard = null;
 let hintBid = null;
 let hintMove = null;
+let news = "";           // what the others did since your last move that the table no longer shows: bids, a misdeal
 let shownReview = null;  // the finished hand the score sheet shows face up, or null
 let bidKeys = "";
 let bidKeyTimer = null;
@@ -154,7 +155,7 @@ function renderPanel(animating) {
   if (animating) { panel.innerHTML = ""; return; }
   const t = state.last_trick;
   const justWon = state.phase === "play" && !state.trick.length && t;
-  say(justWon ? `${seatOf(t.winner).name} took the trick. ${state.message}` : state.message);
+  say([news, justWon ? `${seatOf(t.winner).name} took the trick.` : "", state.message].filter(Boolean).join(" "));
   const parts = [];
   if (myTurn() && state.phase === "bid") {
     const bids = state.legal_bids.map((b) => `<button type="button" class="bid-btn${hintBid === b ? " hint" : ""}"
@@ -317,12 +318,14 @@ async function run(request) {
       const fresh = !state || state.id !== out.state.id;
       state = out.state;
       if (fresh) syncAddress();
-      await animate(out.events || []);
+      const events = out.events || [];
+      news = "";
+      await animate(events);
+      news = newsOf(events);
       afterState();
-      const misdeal = (out.events || []).filter((ev) => ev.kind === "misdeal").pop();
-      if (misdeal) say(`${misdeal.text} ${state.message}`);
     }
   } catch (e) {
+    news = "";
     if (e instanceof ApiError && e.state) {
       state = e.state;
       afterState();
@@ -332,6 +335,13 @@ async function run(request) {
     busy = false;
     document.body.classList.remove("busy");
   }
+}
+
+// A misdeal, then the bids the others made since: the seats show the bids, this says who made them in what order.
+function newsOf(events) {
+  const cut = events.findLastIndex((ev) => ev.kind === "misdeal");
+  const bids = events.slice(cut + 1).filter((ev) => ev.kind === "bid" && ev.seat !== state.human);
+  return [...(cut >= 0 ? [events[cut]] : []), ...bids].map((ev) => ev.text).join(" ");
 }
 
 function syncAddress() {
