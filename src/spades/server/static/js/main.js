@@ -287,7 +287,8 @@ function holdTrick(text) {
   const ms = settings.speed in TRICK_MS ? TRICK_MS[settings.speed] : TRICK_MS.normal;
   if (ms === null) {
     say(text);
-    $("panel").innerHTML = `<button type="button" class="action primary" id="btn-go">Next trick</button>`;
+    const label = state.phase === "play" ? "Next trick" : "See the score";
+    $("panel").innerHTML = `<button type="button" class="action primary" id="btn-go">${label}</button>`;
     document.body.classList.add("holding");
     if (usingKeys) $("btn-go").focus();
   }
