@@ -312,6 +312,12 @@ def test_blind_nil_only_when_far_behind() -> None:
     view = game.view(seat)
     assert view.can_look
     assert make_player("normal").choose(view, random.Random(1)) == MakeBid(Bid.blind_nil())
+    for behind in (0, 60):  # near the end but only a little behind: no gamble, though the rules allow it
+        game.scores = [400, 400]
+        game.scores[rules.side_of(seat)] -= behind
+        game._start_hand()
+        view = game.view(game.turn or 0)
+        assert view.can_look and make_player("normal").choose(view, random.Random(1)) == Look()
 
 
 def test_passes_low_cards_to_a_nil_partner_and_high_ones_from_a_nil() -> None:

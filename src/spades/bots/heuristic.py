@@ -92,8 +92,8 @@ class HeuristicPlayer:
             return False
         others = max(s for i, s in enumerate(view.scores) if i != side)
         deficit = others - view.scores[side]
-        return deficit >= max(200, r.blind_nil_deficit) or (
-            deficit >= r.blind_nil_deficit and others >= r.target - 150)
+        return deficit >= max(200, r.blind_nil_deficit) or (  # a gamble only for a side well behind
+            deficit >= max(100, r.blind_nil_deficit) and others >= r.target - 150)
 
     def _nil_fit(self, view: SeatView) -> bool:
         """Whether the hand (and the table) call for nil (tip 4)."""

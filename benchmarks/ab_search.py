@@ -1,0 +1,105 @@
+"""A/B test of the search player: the working tree's ``bots/search.py`` against a git revision's.
+
+Both play duplicate deals of one hand (each deal twice, the sides swapping seats) with the same
+sample budget and no time cap, so only the code differs; it prints the mean margin per hand of
+the new search over the old, its 95% interval, and each side's nils and how many broke.
+
+    .venv/bin/python benchmarks/ab_search.py --against 6608e02 --deals 300 --samples 40 --jobs 2
+
+Both versions are run from their source, interpreted, so they are timed alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import random
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from multiprocessing import get_context
+from pathlib import Path
+from types import ModuleType
+
+from spades.bots.search import SearchPlayer
+from spades.game import Game, Phase
+from spades.rules import find_preset
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "src/spades/bots/search.py"
+
+
+def load(name: str, path: Path) -> ModuleType:
+    """A module run from a source file, under a name of its own."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_players: tuple[SearchPlayer, SearchPlayer] | None = None
+
+
+def _setup(old_path: str, samples: int) -> None:
+    """In each worker: the new and the old search player, loaded once."""
+    global _players
+    new = load("search_new", SOURCE).SearchPlayer("hard", samples=samples, seconds=None)
+    old = load("search_old", Path(old_path)).SearchPlayer("hard", samples=samples, seconds=None)
+    _players = (new, old)
+
+
+def play_deal(deal: int) -> tuple[float, Counter[str]]:
+    """One duplicate deal: the new side's margin per hand over the old, and the nils each bid and broke."""
+    assert _players is not None
+    new, old = _players
+    rules = find_preset("standard")
+    margins, nils = [], Counter[str]()
+    for new_side in (0, 1):
+        seats = [new, old, new, old] if new_side == 0 else [old, new, old, new]
+        game = Game(rules, deal=deal)
+        rng = random.Random(deal * 2 + new_side)
+        while game.phase is Phase.BID or game.phase is Phase.PASS or game.phase is Phase.PLAY:
+            seat = game.turn
+            assert seat is not None
+            game.apply(seat, seats[seat].choose(game.view(seat), rng))
+        score = game.history[-1].score
+        margins.append(score.points[new_side] - score.points[1 - new_side])
+        for side in score.sides:
+            who = "new" if side.side == new_side else "old"
+            nils[f"{who} nils"] += len(side.nils)
+            nils[f"{who} nils broken"] += sum(1 for n in side.nils if n.tricks)
+    return sum(margins) / 2, nils
+
+
+def main() -> None:
+    """Parse the options, play the deals and print the margin."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--against", required=True, help="git revision whose search.py is the old side")
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--samples", type=int, default=40, help="samples per decision for both (default 40)")
+    p.add_argument("--jobs", type=int, default=1)
+    args = p.parse_args()
+    text = subprocess.run(["git", "show", f"{args.against}:src/spades/bots/search.py"], cwd=ROOT,
+                          check=True, capture_output=True, text=True).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(text)
+    deals = range(100_001, 100_001 + args.deals)
+    with get_context("spawn").Pool(args.jobs, _setup, (f.name, args.samples)) as pool:
+        out = pool.map(play_deal, deals, chunksize=4)
+    Path(f.name).unlink()
+    margins = [m for m, _ in out]
+    mean = sum(margins) / len(margins)
+    sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / max(1, len(margins) - 1))
+    half = 1.96 * sd / math.sqrt(len(margins))
+    nils: Counter[str] = sum((c for _, c in out), Counter())
+    print(f"{len(margins)} duplicate deals, {args.samples} samples: new - old per hand {mean:+.1f} "
+          f"(95% CI {mean - half:+.1f} .. {mean + half:+.1f})")
+    print(", ".join(f"{k} {v}" for k, v in sorted(nils.items())))
+
+
+if __name__ == "__main__":
+    main()
