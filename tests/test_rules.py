@@ -95,7 +95,7 @@ def test_compatible_options_combine() -> None:
     ({"bid_format": BidFormat.WHIZ, "nil": NilRule.NONE}, "Whiz needs nil"),
     ({"ten_for_two_hundred": True, "players": 2}, "needs partners"),
     ({"ten_for_two_hundred_or_more": True}, "needs the 10 for 200 option"),
-    ({"clubs_first_trick": ClubsFirstTrick.STRICT}, "needs first_lead=two_of_clubs"),
+    ({"clubs_first_trick": ClubsFirstTrick.STRICT}, "first lead to be the 2 of clubs"),
     ({"clubs_first_trick": ClubsFirstTrick.STRICT, "first_lead": FirstLead.TWO_OF_CLUBS,
       "deck": DeckKind.JOKERS}, "joker decks remove"),
     ({"must_beat": True}, "cutthroat rule"),

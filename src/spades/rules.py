@@ -313,11 +313,11 @@ class Rules:
         if self.clubs_first_trick is not ClubsFirstTrick.OFF and (
             self.first_lead is not FirstLead.TWO_OF_CLUBS
         ):
-            p.append("Clubs on the first trick needs first_lead=two_of_clubs.")
+            p.append("Clubs on the first trick needs the first lead to be the 2 of clubs.")
         if self.clubs_first_trick is not ClubsFirstTrick.OFF and self.deck is not DeckKind.STANDARD:
             p.append("Clubs on the first trick needs the 2 of clubs, which joker decks remove.")
         if self.must_beat and teams:
-            p.append("'Must beat the highest card' is a cutthroat rule; it needs partnerships=False.")
+            p.append("'Must beat the highest card' is a cutthroat rule: turn partnerships off.")
         if self.bag_limit < 1:
             p.append("The bag limit must be at least 1.")
         if self.target < 1:
