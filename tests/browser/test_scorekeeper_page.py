@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from spades.server.app import AppSettings, create_app
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
 THREE_HANDS = [("2 2 : 8", "3 3 : 5"), ("2 2 : 7", "nil 5 : 6"), ("3 2 : 8", "3 2 : 5")]
 
 
@@ -38,14 +36,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
