@@ -601,11 +601,12 @@ class Game:
         moves: list[Move] = []
         if not self._is_seat(seat):
             return moves
-        if self.phase is Phase.BID:
+        if self.phase is Phase.BID:  # the shared, frozen move values: nothing is built per call
             moves += self._look_and_misdeal(seat)
-            moves += [MakeBid(b) for b in self.legal_bids(seat)]
+            if seat == self.turn:
+                moves += [_BID_MOVES[a - BID_ACTION] for a in self._legal_bid_actions(seat)]
         elif self.phase is Phase.PLAY:
-            moves += [Play(c) for c in cards_of(self.legal_plays(seat))]
+            moves += [_PLAY_MOVES[c] for c in _actions_of(self.legal_plays(seat))]
         elif self.phase is Phase.DRAW and self.turn == seat:
             moves += [Draw(True), Draw(False)]
         elif self.phase is Phase.PASS and self.turn == seat:
