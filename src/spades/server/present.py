@@ -49,11 +49,14 @@ def seat_label(players: int, seat: int) -> str:
 
 def side_name(rules: Rules, side: int) -> str:
     """A score column's name: "You & North", "East & West", or a lone seat's name."""
+    return " & ".join(seat_label(rules.players, s) for s in _seats_in_name_order(rules, side))
+
+
+def _seats_in_name_order(rules: Rules, side: int) -> tuple[int, ...]:
+    """A side's seats in the order its name gives them: you first, so a sheet's bids line up with the name."""
     seats = rules.seats_of(side)
-    names = [seat_label(rules.players, s) for s in seats]
-    if len(names) == 2 and names[1] == "You":
-        names.reverse()
-    return " & ".join(names)
+    human = human_seat(rules.players)
+    return tuple(sorted(seats, key=lambda s: s != human))
 
 
 def _sorted(spec: DeckSpec, mask: int) -> list[str]:
@@ -81,11 +84,14 @@ def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
 
 
 def _nil_text(rules: Rules, s: SideScore) -> str:
+    """How a side's nils went, in words: "You: nil failed, took 2 tricks, −100"."""
     parts = []
     for n in s.nils:
         kind = "blind nil" if n.blind else "nil"
         who = seat_label(rules.players, n.seat)
-        parts.append(f"{who}: {kind} {'made' if n.made else 'failed'} {n.points:+d}")
+        outcome = "made" if n.made else f"failed, took {n.tricks} trick{'s' * (n.tricks != 1)}"
+        points = f"{n.points:+d}".replace("-", "\u2212")  # a minus sign, not a hyphen
+        parts.append(f"{who}: {kind} {outcome}, {points}")
     return "; ".join(parts)
 
 
@@ -94,7 +100,7 @@ def _sheet(rules: Rules, history: tuple[HandResult, ...]) -> list[list[SheetRow]
     for h in history:
         line = []
         for s in h.score.sides:
-            bids = [h.bids[seat] for seat in rules.seats_of(s.side)]
+            bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side)]
             bid = " + ".join(_bid_str(rules, b) for b in bids if b is not None) or "-"
             line.append(SheetRow(
                 side=s.side, bid=bid, tricks=s.tricks, points=s.points, bags=s.bags_added,
