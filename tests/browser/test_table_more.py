@@ -284,7 +284,7 @@ def test_the_score_sheet_offers_next_hand_only_when_a_hand_is_over(fresh_page: N
     sheet.get_by_role("button", name="Next hand").click()
     settle(page)
     page.get_by_role("button", name="Score sheet").click()
-    expect(sheet.locator("tbody tr")).to_have_count(1)
+    expect(sheet.locator("tbody tr:not(.note-row)")).to_have_count(1)
     expect(sheet.get_by_role("button", name="Next hand")).to_be_hidden()
     expect(sheet.get_by_role("button", name="Show all hands")).to_be_hidden()
 
@@ -299,10 +299,53 @@ def test_on_a_phone_the_score_sheet_fits_with_one_table_per_side(fresh_page: New
     names = [s["name"] for s in page.evaluate(CURRENT_GAME)["sides"]]
     for table, name in zip(tables.all(), names, strict=True):
         expect(table.locator("thead")).to_contain_text(name)
-        expect(table.locator("thead")).to_contain_text("BidTricksPointsBagsPenaltyTotal")
+        expect(table.locator("thead")).to_contain_text("BidTricksPointsBagsBags heldTotal")
         fits = table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
         assert fits, name
     expect(page.get_by_role("button", name="Review hand 1")).to_have_count(1)
+
+
+def signed(n: int) -> str:
+    """A number as the score sheet writes a change: +5, −40, 0."""
+    return f"{n:+d}".replace("-", "\u2212") if n else "0"
+
+
+@pytest.mark.parametrize("width,height", [(1100, 820), (390, 844)])
+def test_the_score_sheet_reads_like_a_score_pad_with_the_nil_in_words(
+        fresh_page: NewPage, width: int, height: int) -> None:
+    page = fresh_page(width, height)
+    open_table(page)
+    new_game_with(page, "standard")
+    page.get_by_role("button", name="Bid Nil").click()
+    play_until(page, "sheet")
+    game = page.evaluate(CURRENT_GAME)
+    sheet = page.locator("#dlg-sheet")
+    tables = sheet.locator("table.sheet")
+    groups = [[0, 1]] if width > 560 else [[0], [1]]
+    expect(tables).to_have_count(len(groups))
+    heads = ["Bid", "Tricks", "Points", "Bags", "Bags held", "Total"]
+    for table, sides in zip(tables.all(), groups, strict=True):
+        expect(table.locator("thead tr").last.locator("th")).to_have_text(heads * len(sides))
+        cells = []
+        for side in sides:
+            r = game["sheet"][0][side]
+            bid = r["bid"].replace("blind nil", "Blind Nil").replace("nil", "Nil")
+            cells += [bid, str(r["tricks"]), signed(r["points"]), signed(r["bags"]), str(r["bags_total"]),
+                      str(r["total"]).replace("-", "\u2212")]
+        expect(table.locator("tbody tr").first.locator("td")).to_have_text(cells)
+    mine = tables.first.locator("tbody tr").first
+    expect(mine.locator("td").first).to_have_text(re.compile(r"^Nil \+ \d+$"))
+    note = tables.first.locator("tbody tr.note-row").first
+    expect(note).to_have_text(re.compile(r"^You: nil (made, \+100|failed, took \d+ tricks?, \u2212100)"))
+    assert box(note)["height"] < 2.5 * box(mine)["height"], "the nil's words run to more than two lines"
+    expect(sheet.locator(".sheet-legend")).to_contain_text(
+        "Bags held carry over: each time they reach 10, 100 points are taken off.")
+    for wrap in sheet.locator(".sheet-wrap").all():
+        assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth"), "the sheet scrolls sideways"
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert sheet.evaluate("d => d.scrollWidth <= d.clientWidth")
+    sheet.get_by_role("button", name="Show all hands").click()
+    expect(sheet.locator(".review-hand")).to_have_count(4)
 
 
 def test_a_hint_for_the_draw_names_the_button_to_press(fresh_page: NewPage) -> None:

@@ -188,23 +188,53 @@ function actionButton(move, label, style = "") {
   return `<button type="button" class="action ${style}${hintMove === move ? " hint" : ""}" data-move="${move}">${label}</button>`;
 }
 
-// The score sheet: every side side by side, or on a narrow screen one table per side, one under another.
+// The score sheet, read like a paper score pad: per side the bid, tricks, this hand's points and bags,
+// the bags held and the running total; a hand's nils and bag penalties on a line of words under its row.
+// Every side side by side, or on a narrow screen one table per side, one under another; a legend below.
+const SHEET_COLUMNS = ["Bid", "Tricks", "Points", "Bags", "Bags held", "Total"];
+
 function sheetTable() {
   if (!state.sheet.length) return "<p>No hand has been scored yet.</p>";
   const narrow = matchMedia("(max-width: 560px)").matches;
   const groups = narrow ? state.sides.map((s) => [s]) : [state.sides];
-  return groups.map((sides, g) => sheetPart(sides, g === 0)).join("");
+  return groups.map((sides, g) => sheetPart(sides, g === 0)).join("") + sheetLegend();
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+// What happened beyond the contract, in words: nils, and the bags that cost a penalty.
+function sheetNotes(r) {
+  const notes = r.nil ? [r.nil] : [];
+  const { bag_limit: limit, bag_penalty: penalty } = state.rules;
+  if (r.penalties) notes.push(`${limit * Math.round(r.penalties / penalty)} bags reached, ${signed(-r.penalties)}`);
+  return notes.join("; ");
 }
 
 function sheetPart(sides, links) {
-  const head = sides.map((s) => `<th colspan="6" scope="colgroup">${esc(s.name)}</th>`).join("");
-  const sub = sides.map(() => "<th>Bid</th><th>Tricks</th><th>Points</th><th>Bags</th><th>Penalty</th><th>Total</th>").join("");
-  const rows = state.sheet.map((line, i) => `<tr><th scope="row">${links ? `<button type="button" class="hand-link" data-hand="${i}"
-      aria-label="Review hand ${i + 1}">${i + 1}</button>` : i + 1}</th>${sides.map((s) => line[s.side]).map((r) => `
-      <td>${esc(r.bid)}</td><td>${r.tricks}</td><td>${r.points > 0 ? "+" : ""}${r.points}${r.nil ? `<div class="nil">${esc(r.nil)}</div>` : ""}</td>
-      <td>${r.bags} (${r.bags_total})</td><td>${r.penalties ? "−" + r.penalties : ""}</td><td class="total">${r.total}</td>`).join("")}</tr>`).join("");
-  return `<div class="sheet-wrap"><table class="sheet"><thead><tr><th rowspan="2">Hand</th>${head}</tr><tr>${sub}</tr></thead>
+  const cols = SHEET_COLUMNS.length;
+  const head = sides.map((s) => `<th colspan="${cols}" scope="colgroup">${esc(s.name)}</th>`).join("");
+  const sub = sides.map(() => SHEET_COLUMNS.map((c) => `<th scope="col">${c}</th>`).join("")).join("");
+  const rows = state.sheet.map((line, i) => {
+    const rs = sides.map((s) => line[s.side]);
+    const notes = rs.map(sheetNotes);
+    const noted = notes.some(Boolean);
+    const hand = links ? `<button type="button" class="hand-link" data-hand="${i}" aria-label="Review hand ${i + 1}">${i + 1}</button>` : i + 1;
+    const cells = rs.map((r) => `<td class="bid">${esc(r.bid.split(" + ").map(bidLabel).join(" + "))}</td><td>${r.tricks}</td><td>${signed(r.points)}</td>
+      <td>${r.bags ? `+${r.bags}` : "0"}</td><td>${r.bags_total}</td><td class="total">${String(r.total).replace("-", "−")}</td>`).join("");
+    const noteRow = noted ? `<tr class="note-row">${notes.map((n) => `<td colspan="${cols}">${esc(n)}</td>`).join("")}</tr>` : "";
+    return `<tr${noted ? ' class="noted"' : ""}><th scope="row"${noted ? ' rowspan="2"' : ""}>${hand}</th>${cells}</tr>${noteRow}`;
+  }).join("");
+  return `<div class="sheet-wrap"><table class="sheet"><thead><tr><th rowspan="2" scope="col">Hand</th>${head}</tr><tr>${sub}</tr></thead>
     <tbody>${rows}</tbody></table></div>`;
+}
+
+function sheetLegend() {
+  const { bag_limit: limit, bag_penalty: penalty } = state.rules;
+  const held = penalty ? `Bags held carry over: each time they reach ${limit}, ${penalty} points are taken off.`
+    : "Bags held carry over from hand to hand.";
+  return `<p class="sheet-legend">Points and Bags are this hand's (bags are tricks won over the bid). ${held}</p>`;
 }
 
 function reviewHtml(r) {
