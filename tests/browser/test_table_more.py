@@ -305,6 +305,19 @@ def test_on_a_phone_the_score_sheet_fits_with_one_table_per_side(fresh_page: New
     expect(page.get_by_role("button", name="Review hand 1")).to_have_count(1)
 
 
+def test_on_a_wide_screen_four_lone_players_fit_the_sheet_two_by_two(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page)
+    new_game_with(page, "cutthroat")
+    play_until(page, "sheet")
+    tables = page.locator("#dlg-sheet table.sheet")
+    expect(tables).to_have_count(2)
+    names = [s["name"] for s in page.evaluate(CURRENT_GAME)["sides"]]
+    for table, pair in zip(tables.all(), (names[:2], names[2:]), strict=True):
+        expect(table.locator("thead tr").first.locator("th")).to_have_text(["Hand", *pair])
+        assert table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
+
+
 def signed(n: int) -> str:
     """A number as the score sheet writes a change: +5, −40, 0."""
     return f"{n:+d}".replace("-", "\u2212") if n else "0"

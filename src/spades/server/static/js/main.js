@@ -190,13 +190,21 @@ function actionButton(move, label, style = "") {
 
 // The score sheet, read like a paper score pad: per side the bid, tricks, this hand's points and bags,
 // the bags held and the running total; a hand's nils and bag penalties on a line of words under its row.
-// Every side side by side, or on a narrow screen one table per side, one under another; a legend below.
+// As many sides side by side as fit without scrolling sideways, the rest in tables below; a legend last.
 const SHEET_COLUMNS = ["Bid", "Tricks", "Points", "Bags", "Bags held", "Total"];
 
-function sheetTable() {
+function fillSheet() {
+  const body = $("sheet-body");
+  for (let perTable = state.sides.length; perTable >= 1; perTable--) {
+    body.innerHTML = sheetTable(perTable);
+    if ([...body.querySelectorAll(".sheet-wrap")].every((w) => w.scrollWidth <= w.clientWidth)) return;
+  }
+}
+
+function sheetTable(perTable) {
   if (!state.sheet.length) return "<p>No hand has been scored yet.</p>";
-  const narrow = matchMedia("(max-width: 560px)").matches;
-  const groups = narrow ? state.sides.map((s) => [s]) : [state.sides];
+  const groups = [];
+  for (let i = 0; i < state.sides.length; i += perTable) groups.push(state.sides.slice(i, i + perTable));
   return groups.map((sides, g) => sheetPart(sides, g === 0)).join("") + sheetLegend();
 }
 
@@ -250,15 +258,14 @@ function reviewHtml(r) {
 }
 
 function openSheet() {
-  $("sheet-body").innerHTML = sheetTable();
   $("review-body").innerHTML = reviewHtml(shownReview);
   $("btn-review").hidden = !state.review;
   $("btn-review").textContent = shownReview ? "Hide all hands" : "Show all hands";
   $("btn-next").hidden = state.phase !== "hand_over";
-  if (!$("dlg-sheet").open) {
-    $("dlg-sheet").showModal();
-    if (state.phase === "hand_over") $("btn-next").focus();  // Enter deals on
-  }
+  const opening = !$("dlg-sheet").open;
+  if (opening) $("dlg-sheet").showModal();
+  fillSheet();  // once open, so the tables can be measured
+  if (opening && state.phase === "hand_over") $("btn-next").focus();  // Enter deals on
 }
 
 function openEnd() {
