@@ -357,6 +357,9 @@ def test_the_score_sheet_reads_like_a_score_pad_with_the_nil_in_words(
         assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth"), "the sheet scrolls sideways"
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert sheet.evaluate("d => d.scrollWidth <= d.clientWidth")
+    wide = width > 560  # now turn the screen the other way: the sheet refits
+    page.set_viewport_size({"width": 390, "height": 844} if wide else {"width": 1100, "height": 820})
+    expect(tables).to_have_count(2 if wide else 1)
     sheet.get_by_role("button", name="Show all hands").click()
     expect(sheet.locator(".review-hand")).to_have_count(4)
 

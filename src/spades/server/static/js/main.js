@@ -665,6 +665,7 @@ function wire() {
   $("btn-hint").addEventListener("click", showHint);
   $("btn-last").addEventListener("click", showLast);
   $("btn-sheet").addEventListener("click", () => { shownReview = null; openSheet(); });
+  addEventListener("resize", () => { if ($("dlg-sheet").open) fillSheet(); });  // a phone turned sideways
   $("sheet-body").addEventListener("click", async (e) => {
     const b = e.target.closest("[data-hand]");
     if (!b) return;
