@@ -56,7 +56,7 @@ def test_bid_by_keyboard_and_play_a_whole_hand_by_clicking(fresh_page: NewPage) 
     assert len(hand(page)) == 12
     play_until(page, "sheet")
     sheet = page.locator("#dlg-sheet")
-    expect(sheet.locator("tbody tr")).to_have_count(1)
+    expect(sheet.locator("tbody tr:not(.note-row)")).to_have_count(1)
     sheet.get_by_role("button", name="Show all hands").click()
     expect(sheet.locator(".review-hand")).to_have_count(4)
     expect(sheet.locator(".review-hand .mini")).to_have_count(52)

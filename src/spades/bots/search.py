@@ -32,6 +32,8 @@ SPADE = 3
 T = TypeVar("T", int, Bid)
 Z_SWITCH = 1.5
 """How many standard errors better a move must score before the search overrides the heuristic."""
+NIL_DANGER = 1.5
+"""The most ``nil_danger`` a hand may have for the search to weigh a nil the heuristic did not bid."""
 WIN_VALUE = 300.0
 """What winning (or losing) the game is worth, in points, when a hand would end it."""
 
@@ -437,7 +439,8 @@ class SearchPlayer:
             abs(b.tricks - mid) <= 1 and (not is_nil(r, b) or is_nil(r, base.bid)))]
         if self.bid_nil and not is_nil(r, base.bid):
             nil = next((b for b in legal if is_nil(r, b) and not b.blind), None)
-            if nil is not None and nil_danger(r, view.hand, r.nil_pass if r.has_partners else 0) <= 2.0:
+            passing = r.nil_pass if r.has_partners else 0
+            if nil is not None and nil_danger(r, view.hand, passing) <= NIL_DANGER:
                 candidates.append(nil)
         if base.bid not in candidates:
             candidates.append(base.bid)
