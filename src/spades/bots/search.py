@@ -32,7 +32,7 @@ SPADE = 3
 T = TypeVar("T", int, Bid)
 Z_SWITCH = 1.5
 """How many standard errors better a move must score before the search overrides the heuristic."""
-NIL_DANGER = 1.5
+NIL_DANGER = 2.0
 """The most ``nil_danger`` a hand may have for the search to weigh a nil the heuristic did not bid."""
 WIN_VALUE = 300.0
 """What winning (or losing) the game is worth, in points, when a hand would end it."""
