@@ -465,6 +465,10 @@ class Game:
         """Whether this is a seat number at this table."""
         return not isinstance(seat, bool) and isinstance(seat, int) and 0 <= seat < self.players
 
+    def _on_turn(self, seat: object) -> bool:
+        """Whether the value is the seat to move (``True`` is no seat, though it equals 1)."""
+        return seat == self.turn and not isinstance(seat, bool)
+
     def _no_seat(self, seat: object) -> SpadesError:
         """The error for a value that is not a seat at this table."""
         return SpadesError(f"No seat {seat!r} at a table of {self.players}.")
@@ -526,7 +530,7 @@ class Game:
 
     def legal_plays(self, seat: object) -> int:
         """The mask of cards the seat may play now (0 if it is not its turn to play, or not a seat)."""
-        return self._legal if seat == self.turn and not isinstance(seat, bool) else 0
+        return self._legal if self._on_turn(seat) else 0
 
     def _set_legal(self, seat: int) -> None:
         """Work out what the seat now to play may play (only it has cards to play: one mask does)."""
@@ -541,7 +545,14 @@ class Game:
         False means only "not shown legal here": the full check then gives the precise error.
         """
         return (isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 54
-                and bool(self._legal >> card & 1) and seat == self.turn and not isinstance(seat, bool))
+                and bool(self._legal >> card & 1) and self._on_turn(seat))
+
+    def _legal_cards(self) -> tuple[int, ...]:
+        """The cards of the legal mask, lowest first, worked out once per position."""
+        cards = self._legal_actions
+        if cards is None:
+            cards = self._legal_actions = _actions_of(self._legal)
+        return cards
 
     def legal_actions(self, seat: object = None) -> list[int]:
         """Every action (see ``spades.moves``) the seat may take now, ascending (default: the seat to act).
@@ -553,12 +564,7 @@ class Game:
             if seat is None:
                 return []
         if self.phase is Phase.PLAY:
-            if seat != self.turn or isinstance(seat, bool):
-                return []
-            actions = self._legal_actions
-            if actions is None:
-                actions = self._legal_actions = _actions_of(self._legal)
-            return list(actions)
+            return list(self._legal_cards()) if self._on_turn(seat) else []
         if not self._is_seat(seat):
             return []
         if self.phase is Phase.BID:  # the bids' actions (54-73) sort before Look's and Misdeal's
@@ -592,7 +598,7 @@ class Game:
 
     def _is_legal_bid(self, seat: int, action: object) -> bool:
         """The short path for a bid action by the seat to bid: one look in the cached bid actions."""
-        if self.phase is not Phase.BID or seat != self.turn or seat.__class__ is not int:
+        if self.phase is not Phase.BID or not self._on_turn(seat):
             return False
         return action.__class__ is int and action in self._legal_bid_actions(seat)
 
@@ -606,7 +612,7 @@ class Game:
             if seat == self.turn:
                 moves += [_BID_MOVES[a - BID_ACTION] for a in self._legal_bid_actions(seat)]
         elif self.phase is Phase.PLAY:
-            moves += [_PLAY_MOVES[c] for c in _actions_of(self.legal_plays(seat))]
+            moves += [_PLAY_MOVES[c] for c in self._legal_cards()] if self._on_turn(seat) else []
         elif self.phase is Phase.DRAW and self.turn == seat:
             moves += [Draw(True), Draw(False)]
         elif self.phase is Phase.PASS and self.turn == seat:
@@ -617,8 +623,6 @@ class Game:
     def _look_and_misdeal(self, seat: int) -> list[Move]:
         """In the bidding: Look and Misdeal, whichever the seat may play now (at any turn)."""
         moves: list[Move] = []
-        if not self._is_seat(seat):
-            return moves
         if not self.looked[seat]:
             moves.append(Look())
         if self.rules.misdeal_no_spades and self.can_move(seat, Misdeal()):
@@ -627,13 +631,13 @@ class Game:
 
     def pass_count(self, seat: object) -> int:
         """How many cards the seat must pass now, or 0."""
-        if self.phase is Phase.PASS and self.turn == seat and not isinstance(seat, bool):
+        if self.phase is Phase.PASS and self._on_turn(seat):
             return self.pending_passes[0][2]
         return 0
 
     def offered(self, seat: object) -> tuple[Card, ...]:
         """Two-player draw: the cards this seat is shown now."""
-        if self.phase is not Phase.DRAW or self.turn != seat or isinstance(seat, bool):
+        if self.phase is not Phase.DRAW or not self._on_turn(seat):
             return ()
         if self.rules.two_player_draw is TwoPlayerDraw.DRAW_TWO_KEEP_ONE:
             return tuple(self.stock[self.stock_pos:self.stock_pos + 2])
@@ -807,10 +811,7 @@ class Game:
     def apply_unchecked(self, seat: int, move: Move) -> None:
         """Make a move the caller knows is legal (the fast path for simulations)."""
         self.log.append((seat, move))
-        if move.__class__ is Play:
-            assert isinstance(move, Play)
-            self._play(seat, move.card)
-        elif isinstance(move, Play):
+        if isinstance(move, Play):
             self._play(seat, move.card)
         elif isinstance(move, MakeBid):
             self._bid(seat, move.bid)
