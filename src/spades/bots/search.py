@@ -206,10 +206,10 @@ class _Sim:
         nil_me = nils[seat] and won[seat] == 0
         p_nil = p is not None and nils[p] and won[p] == 0
         mine = self.side[seat]
-        their_nil = any(nils[s] and won[s] == 0 and self.side[s] != mine for s in range(self.n))
+        their_nils = [s for s in range(self.n) if nils[s] and won[s] == 0 and self.side[s] != mine]
         if not trick:
             side = legal & ~trumps or legal
-            if nil_me or (their_nil and not p_nil):  # a nil ducks; against one, low leads set it
+            if nil_me or (their_nils and not p_nil):  # a nil ducks; against one, low leads set it
                 return self.lowest(side)
             if p_nil:
                 return self.highest(side)
@@ -235,12 +235,10 @@ class _Sim:
                 return self.highest(winners)
             if best_seat == p:
                 return self.lowest(winners)
-        if losers and best_seat != seat and nils[best_seat] and won[best_seat] == 0 and (
-                self.side[best_seat] != self.side[seat]):
+        if losers and best_seat in their_nils:  # an opposing nil is taking the trick: let it
             return self.lowest(losers)
-        if their_nil and not p_nil and losers and any(  # keep the trick low for a nil still to play
-                nils[s] and won[s] == 0 and self.side[s] != mine and all(t != s for t, _ in trick)
-                for s in range(self.n)):
+        if not p_nil and losers and any(  # keep the trick low for a nil still to play
+                all(t != s for t, _ in trick) for s in their_nils):
             return self.lowest(losers)
         if want:
             if best_seat == p and (last or not self.higher[best] & others):
