@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 
 from rule_mixes import option_mixes
 from spades.cli import main
-from spades.printables import RULE_SHEET_TITLE, rule_sheet_pdf
+from spades.paper.printables import RULE_SHEET_TITLE, rule_sheet_pdf
 from spades.rules import (
     PRESETS,
     BidFormat,

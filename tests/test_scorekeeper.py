@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spades.paper.scorekeeper import HandEntry, PlayerLine, ScoreGame, ScorekeeperError, TeamLine
 from spades.rules import BidFormat, FailedNilTricks, NilRule, RenegePenalty, Rules
-from spades.scorekeeper import HandEntry, PlayerLine, ScoreGame, ScorekeeperError, TeamLine
 
 THREE_HANDS = [("2 2 : 8", "3 3 : 5"), ("2 2 : 7", "nil 5 : 6"), ("3 2 : 8", "3 2 : 5")]
 

@@ -6,8 +6,7 @@ from hypothesis import strategies as st
 
 from spades.bots import make_player, play_out
 from spades.game import Game, HandResult
-from spades.rules import Rules, find_preset
-from spades.scorekeeper import (
+from spades.paper.scorekeeper import (
     HandEntry,
     PlayerLine,
     ScoreGame,
@@ -17,6 +16,7 @@ from spades.scorekeeper import (
     sheet_text,
     status_text,
 )
+from spades.rules import Rules, find_preset
 
 THREE = find_preset("three-player")
 CUTTHROAT = find_preset("cutthroat")

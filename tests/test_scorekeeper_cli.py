@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from spades.cli import main
-from spades.scorekeeper import ScoreGame
+from spades.paper.scorekeeper import ScoreGame
 
 # The reference's three hands, typed as a scorekeeper would: bids, tricks (Enter takes 13 minus
 # the first team's), a nil bidder's tricks, and Enter for "nobody reneged".

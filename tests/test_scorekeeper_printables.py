@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from spades.printables import RULE_SHEET_TITLE, SCORE_SHEET_TITLE, rule_sheet_pdf, score_sheet_pdf
+from spades.paper.printables import RULE_SHEET_TITLE, SCORE_SHEET_TITLE, rule_sheet_pdf, score_sheet_pdf
+from spades.paper.scorekeeper import HandEntry, ScoreGame
 from spades.rules import Rules, find_preset
-from spades.scorekeeper import HandEntry, ScoreGame
 
 
 def check_pdf(data: bytes, tmp_path: Path, size: str = "612 x 792") -> str:

@@ -14,9 +14,9 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from spades.printables import rule_sheet_pdf, score_sheet_pdf
+from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
+from spades.paper.scorekeeper import FORMAT_VERSION, HandRow, ScoreGame, bid_choices, status_text
 from spades.rules import Rules, find_preset
-from spades.scorekeeper import FORMAT_VERSION, HandRow, ScoreGame, bid_choices, status_text
 from spades.scoring import SideScore
 
 __all__ = ["ScoreGameIn", "ScoreSheetOut", "router"]

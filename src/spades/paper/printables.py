@@ -15,6 +15,7 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from spades.cards import STANDARD_DECK, Card, Suit, cards_of
+from spades.paper.scorekeeper import ScoreGame
 from spades.rules import (
     BidFormat,
     ClubsFirstTrick,
@@ -29,7 +30,6 @@ from spades.rules import (
     TwoPlayerDraw,
     find_preset,
 )
-from spades.scorekeeper import ScoreGame
 from spades.scoring import Bid, SideScore, score_hand
 
 __all__ = ["RULE_SHEET_TITLE", "SCORE_SHEET_TITLE", "rule_sections", "rule_sheet_pdf", "score_sheet_pdf"]
@@ -371,7 +371,7 @@ def _new_pdf(title: str, landscape: bool = False) -> FPDF:
     pdf = FPDF(orientation="landscape" if landscape else "portrait", unit="mm", format="letter")
     pdf.set_title(title)
     pdf.set_author("Spades (open source)")
-    pdf.set_creator("spades.printables")
+    pdf.set_creator("spades.paper.printables")
     pdf.set_margins(16, 14, 16)
     pdf.set_auto_page_break(False)
     pdf.add_page()
