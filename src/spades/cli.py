@@ -151,9 +151,11 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from spades.server.run import PLAY_PORT, free_port, run_server
+    from spades.server.settings import Settings
 
-    run_server(host="127.0.0.1", port=args.port or free_port(prefer=PLAY_PORT), db_path=args.db,
-               open_browser=not args.no_browser)
+    settings = Settings.from_env(host="127.0.0.1", port=args.port or free_port(prefer=PLAY_PORT),
+                                 db_path=args.db, access_log=False)
+    run_server(settings, open_browser=not args.no_browser)
     return 0
 
 
@@ -168,8 +170,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     from spades.server.run import run_server
+    from spades.server.settings import Settings
 
-    run_server(host=args.host, port=args.port, db_path=args.db, open_browser=False)
+    run_server(Settings.from_env(host=args.host, port=args.port, db_path=args.db), open_browser=False)
     return 0
 
 
@@ -184,8 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="print the address without opening it")
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("serve", help="serve the browser game for others to reach")
-    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    p.add_argument("--host", help="the address to listen on (default $SPADES_HOST, else 127.0.0.1)")
+    p.add_argument("--port", type=int, help="the port (default $SPADES_PORT, else 8000)")
     p.add_argument("--db", type=Path, help=db_help)
     p.set_defaults(func=_cmd_serve)
     p = sub.add_parser("deal", help="play out a numbered deal between computer players and print it")

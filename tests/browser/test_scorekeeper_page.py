@@ -14,7 +14,8 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect
 
-from spades.server.app import AppSettings, create_app
+from spades.server.app import create_app
+from spades.server.settings import Settings
 
 THREE_HANDS = [("2 2 : 8", "3 3 : 5"), ("2 2 : 7", "nil 5 : 6"), ("3 2 : 8", "3 2 : 5")]
 
@@ -25,7 +26,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(AppSettings(db_path=db)), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(create_app(Settings(db_path=db)), host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

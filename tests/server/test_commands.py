@@ -10,8 +10,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from spades.server.app import default_db_path
 from spades.server.run import free_port
+from spades.server.settings import default_db_path
 
 
 @pytest.mark.parametrize("command", ["play", "serve"])

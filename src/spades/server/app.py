@@ -1,19 +1,17 @@
 """Builds the FastAPI app: settings, the store, thin routers per resource, error mapping.
 
->>> from spades.server.app import AppSettings, create_app
->>> create_app(AppSettings(db_path=":memory:")).title
+>>> from spades.server.app import create_app
+>>> from spades.server.settings import Settings
+>>> create_app(Settings(db_path=":memory:")).title
 'Spades'
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -23,31 +21,20 @@ from spades.errors import SpadesError
 from spades.server.routes import games, meta, players
 from spades.server.scorekeeper import router as scorekeeper_router
 from spades.server.service import MoveRejected, NotFound, Service
+from spades.server.settings import Settings
 from spades.server.store import Store
 
-__all__ = ["STATIC_DIR", "AppSettings", "create_app", "default_db_path"]
+__all__ = ["STATIC_DIR", "create_app"]
 
 STATIC_DIR = Path(__file__).parent / "static"
 
 
-def default_db_path() -> Path:
-    """Where games and stats live: ``$SPADES_DB``, else a file in the user's data folder."""
-    env = os.environ.get("SPADES_DB")
-    if env:
-        return Path(env)
-    return Path(platformdirs.user_data_dir("spades", appauthor=False)) / "spades.sqlite3"
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The app: the JSON API under ``/api``, OpenAPI at ``/docs``, the page at ``/``.
 
-
-@dataclass(frozen=True)
-class AppSettings:
-    """How the service is set up: the SQLite file that holds games, settings and stats."""
-
-    db_path: Path | str = field(default_factory=default_db_path)
-
-
-def create_app(settings: AppSettings | None = None) -> FastAPI:
-    """The app: the JSON API under ``/api``, OpenAPI at ``/docs``, the page at ``/``."""
-    settings = settings or AppSettings()
+    Without settings, they are read from the environment (``Settings.from_env``).
+    """
+    settings = settings or Settings.from_env()
     app = FastAPI(
         title="Spades",
         version="0.1.0",

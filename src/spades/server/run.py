@@ -6,10 +6,12 @@ import socket
 import threading
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
-from spades.server.app import AppSettings, create_app, default_db_path
+from spades.server.app import create_app
+from spades.server.settings import Settings
 
 __all__ = ["PLAY_PORT", "BackgroundServer", "free_port", "run_server"]
 
@@ -31,14 +33,15 @@ def free_port(host: str = "127.0.0.1", prefer: int = 0) -> int:
     raise OSError("No free port.")
 
 
-def run_server(*, host: str, port: int, db_path: Path | None, open_browser: bool) -> None:
+def run_server(settings: Settings, *, open_browser: bool) -> None:
     """Serve the game until interrupted; print the address, and open a browser tab on it if asked."""
-    db = db_path or default_db_path()
-    app = create_app(AppSettings(db_path=db))
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}/"
-    print(f"Spades is being served at {url}  (games saved in {db}; Ctrl+C stops it)", flush=True)
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port,
+                                           log_level="warning", access_log=False, proxy_headers=False))
+    shown = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
+    url = f"http://{shown}:{settings.port}/"
+    print(f"Spades is being served at {url}  (games saved in {settings.db_path}; Ctrl+C stops it)",
+          flush=True)
     if open_browser:
 
         def open_when_up() -> None:
@@ -54,13 +57,16 @@ def run_server(*, host: str, port: int, db_path: Path | None, open_browser: bool
 class BackgroundServer:
     """The real server on a loopback port in a thread: for the tests and the benchmark.
 
-    Stopping and starting it again on the same port and database is a server restart.
+    Stopping and starting it again on the same port and database is a server restart. The
+    keyword ``settings`` are ``Settings`` fields (the environment is not read: tests stay alike).
     """
 
-    def __init__(self, db_path: Path, port: int | None = None, host: str = "127.0.0.1") -> None:
+    def __init__(self, db_path: Path, port: int | None = None, host: str = "127.0.0.1",
+                 **settings: Any) -> None:
         self.db_path = db_path
         self.host = host
         self.port = port or free_port(host)
+        self.settings = Settings(db_path=db_path, host=host, port=self.port, **settings)
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -71,9 +77,9 @@ class BackgroundServer:
 
     def start(self) -> BackgroundServer:
         """Start serving (a fresh app on the same database) and wait until it answers."""
-        app = create_app(AppSettings(db_path=self.db_path))
-        self._server = uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port,
-                                                     log_level="warning", access_log=False))
+        app = create_app(self.settings)
+        self._server = uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port, log_level="warning",
+                                                     access_log=False, proxy_headers=False))
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
         for _ in range(400):

@@ -1,0 +1,117 @@
+"""The server's settings in one typed place: read from ``SPADES_*`` variables, command-line flags win.
+
+>>> env = {"SPADES_PORT": "9000", "SPADES_TRUSTED_PROXIES": "10.0.0.0/8, ::1"}
+>>> s = Settings.from_env(env, db_path="x.db")
+>>> (s.port, s.db_path, s.trusted_proxies, s.max_body_bytes)
+(9000, 'x.db', ('10.0.0.0/8', '::1'), 65536)
+>>> Settings.from_env({"SPADES_PORT": "http"})
+Traceback (most recent call last):
+...
+spades.errors.SpadesError: SPADES_PORT must be an integer, not 'http'.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from spades.errors import SpadesError
+
+__all__ = ["ENV_PREFIX", "Settings", "default_db_path"]
+
+ENV_PREFIX = "SPADES_"
+
+
+def default_db_path() -> Path:
+    """Where games and stats live: ``$SPADES_DB``, else a file in the user's data folder."""
+    env = os.environ.get("SPADES_DB")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("spades", appauthor=False)) / "spades.sqlite3"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the service runs. Each field is set by ``SPADES_<FIELD>`` (``db_path``: ``SPADES_DB``).
+
+    A rate of 0 turns that limit off. Several processes each keep their own rate counters.
+    """
+
+    db_path: Path | str = field(default_factory=default_db_path, metadata={"env": "DB"})
+    """The SQLite file that holds players, games and stats."""
+    host: str = "127.0.0.1"
+    """The address ``spades serve`` listens on."""
+    port: int = 8000
+    """The port ``spades serve`` listens on."""
+    max_body_bytes: int = 64 * 1024
+    """The largest request body accepted (413 beyond it), checked before it is read."""
+    rate_per_token: float = 20.0
+    """Requests a second one player token may keep up (429 beyond it); 0: no limit."""
+    burst_per_token: int = 200
+    """Requests one player token may send at once before its rate applies."""
+    rate_per_address: float = 100.0
+    """Requests a second one client address may keep up (429 beyond it); 0: no limit."""
+    burst_per_address: int = 1000
+    """Requests one client address may send at once before its rate applies."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (comma-separated) whose X-Forwarded-For / Forwarded headers are believed."""
+    access_log: bool = True
+    """One JSON line per request on stderr: time, method, path, status, duration, client."""
+    hsts: bool = False
+    """Send Strict-Transport-Security (browsers then always use HTTPS): only for a site served over HTTPS."""
+
+    def __post_init__(self) -> None:
+        """Refuse values the server cannot run with, naming the variable."""
+        if not 0 <= self.port < 65536:
+            raise SpadesError(f"{ENV_PREFIX}PORT must be a port number (0-65535), not {self.port}.")
+        for name in ("max_body_bytes", "burst_per_token", "burst_per_address"):
+            if getattr(self, name) < 1:
+                raise SpadesError(f"{ENV_PREFIX}{name.upper()} must be at least 1.")
+        for name in ("rate_per_token", "rate_per_address"):
+            if not 0 <= getattr(self, name) < float("inf"):
+                raise SpadesError(f"{ENV_PREFIX}{name.upper()} must be 0 (off) or a positive number.")
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise SpadesError(f"{ENV_PREFIX}TRUSTED_PROXIES: {proxy!r} is not an address "
+                                  "or a network.") from None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """The settings from ``SPADES_*`` variables, then ``overrides`` (flags; None means not given)."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            name = ENV_PREFIX + f.metadata.get("env", f.name.upper())
+            if name in environ:
+                values[f.name] = _parse(name, environ[name], f.type)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+def _parse(name: str, text: str, kind: Any) -> Any:
+    """One variable's text as its field's type, or a SpadesError that names the variable."""
+    text = text.strip()
+    if kind == "bool":
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off", ""):
+            return False
+        raise SpadesError(f"{name} must be 1 or 0, not {text!r}.")
+    if kind in ("int", "float"):
+        try:
+            return int(text) if kind == "int" else float(text)
+        except ValueError:
+            raise SpadesError(f"{name} must be {'an integer' if kind == 'int' else 'a number'}, "
+                              f"not {text!r}.") from None
+    if kind == "tuple[str, ...]":
+        return tuple(p.strip() for p in text.split(",") if p.strip())
+    return text
