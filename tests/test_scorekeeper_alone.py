@@ -13,10 +13,10 @@ from spades.paper.scorekeeper import (
     ScorekeeperError,
     SoloLine,
     TeamLine,
-    sheet_text,
     status_text,
 )
 from spades.rules import Rules, find_preset
+from spades.score_terminal import sheet_text
 
 THREE = find_preset("three-player")
 CUTTHROAT = find_preset("cutthroat")

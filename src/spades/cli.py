@@ -13,9 +13,10 @@ from spades.cards import Card, cards_of
 from spades.errors import SpadesError
 from spades.game import Game, HandResult, seat_name
 from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
-from spades.paper.scorekeeper import ScoreGame, run_terminal
+from spades.paper.scorekeeper import ScoreGame
 from spades.record import dump_record, load_record, replay
 from spades.rules import Rules, find_preset, preset_names
+from spades.score_terminal import run_terminal
 
 __all__ = ["main"]
 
