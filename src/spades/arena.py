@@ -18,7 +18,7 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
@@ -28,7 +28,8 @@ from spades.game import Game, SeatView
 from spades.moves import Move
 from spades.rules import Rules, find_preset
 
-__all__ = ["MatchResult", "SideStats", "format_table", "progress_bar", "run_match"]
+__all__ = ["MatchResult", "SideStats", "format_table", "play_duplicate", "progress_bar", "run_match",
+           "summarise"]
 
 GAME_HAND_CAP = 40
 """A whole-game deal stops after this many hands even if nobody has won."""
@@ -158,21 +159,21 @@ def _player(level: str, bid_nil: bool) -> Player:
     return _PLAYERS[key]
 
 
-def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]
-               ) -> tuple[float, int, SideStats, SideStats]:
-    """Play one deal at every table; return (margin, hands, A's stats, B's stats)."""
-    rules, a_levels, b_levels, deal, hands, bid_nil = job
-    stats = {True: SideStats(a_levels), False: SideStats(b_levels)}
+def play_duplicate(rules: Rules, deal: int, side_a: Sequence[Player], side_b: Sequence[Player],
+                   hands: int | None = None) -> tuple[float, int, SideStats, SideStats]:
+    """Play one deal at every table, side A's players against side B's (each side's seats take
+    its players in turn); return (A's margin per hand, hands played, A's stats, B's stats)."""
+    stats = {True: SideStats(tuple(p.name for p in side_a)), False: SideStats(tuple(p.name for p in side_b))}
     margin = 0.0
     played = 0
     for layout in _layouts(rules):
         seats: list[Player] = []
         count = {True: 0, False: 0}
         for s in range(rules.players):
-            side_a = layout[s]
-            levels = a_levels if side_a else b_levels
-            seats.append(_Timed(_player(levels[count[side_a] % len(levels)], bid_nil), stats[side_a]))
-            count[side_a] += 1
+            mine = layout[s]
+            players = side_a if mine else side_b
+            seats.append(_Timed(players[count[mine] % len(players)], stats[mine]))
+            count[mine] += 1
         game = Game(rules, deal=deal)
         play_out(game, seats, seed=deal, hands=GAME_HAND_CAP if hands is None else hands)
         sides_a = {rules.side_of(s) for s in range(rules.players) if layout[s]}
@@ -201,10 +202,18 @@ def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | No
                         st.nils += 1
                         st.nils_made += nil.made
         if hands is None:
-            for side_a, sides in ((True, sides_a), (False, sides_b)):
-                stats[side_a].games += 1
-                stats[side_a].games_won += game.winner in sides
+            for is_a, sides in ((True, sides_a), (False, sides_b)):
+                stats[is_a].games += 1
+                stats[is_a].games_won += game.winner in sides
     return margin / played if played else 0.0, played, stats[True], stats[False]
+
+
+def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]
+               ) -> tuple[float, int, SideStats, SideStats]:
+    """Play one deal of a match between levels at every table (for a worker process)."""
+    rules, a_levels, b_levels, deal, hands, bid_nil = job
+    return play_duplicate(rules, deal, [_player(lv, bid_nil) for lv in a_levels],
+                          [_player(lv, bid_nil) for lv in b_levels], hands)
 
 
 def _check_levels(levels: Sequence[str]) -> tuple[str, ...]:
@@ -244,10 +253,17 @@ def run_match(
         raise SpadesError("--jobs is at least 1.")
     base = seed * 1_000_003
     work = [(rules, a_levels, b_levels, base + i + 1, hands, bid_nil) for i in range(deals)]
-    sa, sb = SideStats(a_levels), SideStats(b_levels)
+    return summarise(rules, _results(work, jobs), a_levels, b_levels, deals, progress)
+
+
+def summarise(rules: Rules, results: Iterable[tuple[float, int, SideStats, SideStats]],
+              a_names: tuple[str, ...], b_names: tuple[str, ...], deals: int,
+              progress: Callable[[int, int], None] | None = None) -> MatchResult:
+    """The match made of each deal's (margin, hands, A's stats, B's stats), as they come in."""
+    sa, sb = SideStats(a_names), SideStats(b_names)
     margins: list[float] = []
     total_hands = 0
-    for done, (m, played, da, db) in enumerate(_results(work, jobs), 1):
+    for done, (m, played, da, db) in enumerate(results, 1):
         margins.append(m)
         total_hands += played
         sa.merge(da)
@@ -256,7 +272,7 @@ def run_match(
             progress(done, deals)
     mean = sum(margins) / len(margins)
     var = sum((x - mean) ** 2 for x in margins) / (len(margins) - 1) if len(margins) > 1 else 0.0
-    return MatchResult(rules, deals, total_hands, mean, 1.96 * math.sqrt(var / len(margins)), sa, sb)
+    return MatchResult(rules, len(margins), total_hands, mean, 1.96 * math.sqrt(var / len(margins)), sa, sb)
 
 
 def _results(work: list[tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]],
