@@ -1,10 +1,15 @@
 """Rules: presets by name and alias, options that combine, and contradictions refused."""
 
+import dataclasses
+from enum import Enum
+
 import pytest
 
 from spades.errors import RulesError
 from spades.rules import (
+    OPTIONS,
     PRESETS,
+    RULE_GROUPS,
     BidFormat,
     ClubsFirstTrick,
     DeckKind,
@@ -13,8 +18,10 @@ from spades.rules import (
     FirstDealer,
     FirstLead,
     NilRule,
+    RuleOption,
     Rules,
     find_preset,
+    option,
     preset_names,
 )
 
@@ -84,13 +91,13 @@ def test_compatible_options_combine() -> None:
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"players": 5}, "2, 3 or 4 players"),
+    ({"players": 5}, r"Players \(players\) is 2 to 4, not 5"),
     ({"nil": NilRule.NONE, "blind_nil": True}, "Blind nil needs nil bids"),
     ({"nil_pass": 2, "nil": NilRule.PLAIN}, "nil pass needs nil bids"),
     ({"nil_pass": 2, "partnerships": False}, "nil pass needs partners"),
-    ({"nil_pass": 5}, "0 to 4 cards"),
+    ({"nil_pass": 5}, r"\(nil_pass\) is 0 to 4"),
     ({"min_team_bid": 4, "players": 3}, "Board"),
-    ({"min_team_bid": 14}, "0 to 13"),
+    ({"min_team_bid": 14}, r"\(min_team_bid\) is 0 to 13"),
     ({"bid_format": BidFormat.SUICIDE, "partnerships": False}, "Suicide needs partners"),
     ({"bid_format": BidFormat.WHIZ, "nil": NilRule.NONE}, "Whiz needs nil"),
     ({"ten_for_two_hundred": True, "players": 2}, "needs partners"),
@@ -99,8 +106,8 @@ def test_compatible_options_combine() -> None:
     ({"clubs_first_trick": ClubsFirstTrick.STRICT, "first_lead": FirstLead.TWO_OF_CLUBS,
       "deck": DeckKind.JOKERS}, "joker decks remove"),
     ({"must_beat": True}, "cutthroat rule"),
-    ({"bag_limit": 0}, "bag limit"),
-    ({"target": 0}, "target score"),
+    ({"bag_limit": 0}, r"\(bag_limit\) is 1 to 100"),
+    ({"target": 0}, r"Game to \(target\) is 10 to 10000, not 0"),
     ({"low_mark": 500}, "low mark must be below"),
     ({"bid_format": BidFormat.MIRROR, "min_team_bid": 4}, "cannot add board"),
     ({"bid_format": BidFormat.WHIZ, "ten_for_two_hundred": True}, "cannot add 10 for 200"),
@@ -136,3 +143,48 @@ def test_sides_and_seats() -> None:
     assert r.seats_of(1) == (1, 3) and r.side_of(2) == 0 and r.partner(3) == 1
     cut = Rules(partnerships=False)
     assert cut.seats_of(3) == (3,) and cut.side_of(3) == 3
+
+
+def test_every_option_is_described_once() -> None:
+    """Each field has a label, help and group; each choice a label; each number bounds around its default."""
+    fields = [f for f in dataclasses.fields(Rules) if f.name != "name"]
+    order = [key for key, _ in RULE_GROUPS]
+    assert sorted(o.name for o in OPTIONS) == sorted(f.name for f in fields)
+    assert [order.index(o.group) for o in OPTIONS] == sorted(order.index(o.group) for o in OPTIONS)
+    groups = set(order)
+    labels = [o.label for o in OPTIONS]
+    assert len(set(labels)) == len(labels)
+    for f, o in ((f, option(f.name)) for f in fields):
+        assert o.label and o.help.endswith(".") and o.group in groups, o
+        if isinstance(f.default, Enum):
+            assert [v for v, _ in o.choices] == [e.value for e in type(f.default)]
+            assert all(text for _, text in o.choices)
+        elif o.kind in ("int", "int_or_null"):
+            assert o.low is not None and o.high is not None and o.low < o.high
+            assert o.default is None or o.low <= o.default <= o.high  # type: ignore[operator]
+        else:
+            assert o.kind == "bool" and o.low is None
+    with pytest.raises(RulesError, match="Unknown rule option 'colour'"):
+        option("colour")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_is_inside_the_bounds(name: str) -> None:
+    rules = PRESETS[name]
+    assert all(o.out_of_bounds(getattr(rules, o.name)) is None for o in OPTIONS)
+
+
+@pytest.mark.parametrize("o", [o for o in OPTIONS if o.low is not None], ids=lambda o: o.name)
+def test_every_number_is_bounded_with_a_message_naming_it(o: RuleOption) -> None:
+    """10**19 (which once made a game that could not finish) and one past each bound are refused."""
+    assert o.low is not None and o.high is not None
+    for value in (10**19, -(10**19), o.low - 1, o.high + 1):
+        with pytest.raises(RulesError, match=rf"\({o.name}\) is {o.low} to {o.high}, not "):
+            Rules.from_dict({o.name: value})
+    assert "a number that large" in (o.out_of_bounds(10**19) or "")
+
+
+def test_values_in_words() -> None:
+    assert option("failed_bid").value_text("minus_short") == "minus 10 per trick short"
+    assert option("low_mark").value_text(None) == "none" and option("target").value_text(300) == "300"
+    assert option("spades_led_any_time").value_text(False) == "off"

@@ -18,13 +18,16 @@ import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from spades.cards import BIG_JOKER, LITTLE_JOKER, STANDARD_DECK, Card, Suit
 from spades.errors import RulesError
 
 __all__ = [
+    "MAX_TARGET",
+    "OPTIONS",
     "PRESETS",
+    "RULE_GROUPS",
     "BidFormat",
     "ClubsFirstTrick",
     "DeckKind",
@@ -34,10 +37,13 @@ __all__ = [
     "FirstDealer",
     "FirstLead",
     "NilRule",
+    "OptionKind",
     "RenegePenalty",
+    "RuleOption",
     "Rules",
     "TwoPlayerDraw",
     "find_preset",
+    "option",
     "preset_names",
 ]
 
@@ -220,6 +226,77 @@ def _build_deck(kind: DeckKind) -> DeckSpec:
 _DECKS = {kind: _build_deck(kind) for kind in DeckKind}
 
 
+MAX_TARGET = 10_000
+"""The largest game, and the furthest a score may fall: bounds that keep every game finite and small."""
+
+RULE_GROUPS: tuple[tuple[str, str], ...] = (
+    ("players", "Players and deck"), ("bidding", "Bidding"), ("nil", "Nil"), ("play", "Play"),
+    ("scoring", "Scoring"),
+)
+"""The groups a player looks for the options in, in order: (key, heading)."""
+
+OptionKind = Literal["bool", "int", "choice", "int_or_null"]
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One rule option as people read it: the words of Settings, the scorekeeper, the sheet and ``/rules``.
+
+    ``choices`` pairs each value of a choice with its label; ``low`` and ``high`` bound a number.
+    """
+
+    name: str
+    label: str
+    help: str
+    group: str
+    kind: OptionKind
+    default: bool | int | str | None
+    choices: tuple[tuple[str, str], ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    def out_of_bounds(self, value: object) -> str | None:
+        """Why ``value`` is outside this option's bounds, or None when it is inside (or not a number)."""
+        if self.low is None or self.high is None or isinstance(value, bool) or not isinstance(value, int):
+            return None
+        if self.low <= value <= self.high:
+            return None
+        shown = value if abs(value) < 10**15 else "a number that large"
+        return f"{self.label} ({self.name}) is {self.low} to {self.high}, not {shown}."
+
+    def value_text(self, value: object) -> str:
+        """A value as the reader sees it: a choice's label, on/off, a number, or none.
+
+        >>> option("failed_bid").value_text(FailedBid.ZERO), option("blind_nil").value_text(True)
+        ('nothing', 'on')
+        """
+        if isinstance(value, Enum):
+            value = value.value
+        if self.kind == "choice":
+            return dict(self.choices)[str(value)]
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return "none" if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class _Words:
+    """What ``_about`` stores in a field's metadata; ``OPTIONS`` turns it into a ``RuleOption``."""
+
+    group: str
+    label: str
+    help: str
+    low: int | None
+    high: int | None
+    choices: dict[Any, str]
+
+
+def _about(group: str, label: str, help_text: str, *, low: int | None = None, high: int | None = None,
+           choices: dict[Any, str] | None = None) -> dict[str, _Words]:
+    """A ``Rules`` field's metadata: its label, help, group, bounds and choice labels."""
+    return {"words": _Words(group, label, help_text, low, high, choices or {})}
+
+
 @dataclass(frozen=True, kw_only=True)
 class Rules:
     """Every option of a game of Spades. Build it by keyword; invalid mixes raise RulesError.
@@ -229,53 +306,131 @@ class Rules:
     """
 
     name: str = field(default="custom", compare=False)
-    players: int = 4
-    partnerships: bool = True
-    """With four players: two teams of partners (False: cutthroat). 2 and 3 play alone."""
-    deck: DeckKind = DeckKind.STANDARD
-    first_dealer: FirstDealer = FirstDealer.HIGH_CARD
-    two_player_draw: TwoPlayerDraw = TwoPlayerDraw.KEEP_OR_REFUSE
 
-    # Bidding
-    nil: NilRule = NilRule.NIL
-    nil_value: int = 100
-    blind_nil: bool = False
-    blind_nil_value: int = 200
-    blind_nil_deficit: int = 100
-    """How far behind a team must be to bid blind nil (0: any time)."""
-    blind_nil_pass: int = 2
-    """Cards a blind nil bidder and partner exchange (0: no passing)."""
-    nil_pass: int = 0
-    """Cards a plain nil bidder and partner exchange (online tables: 2 or 4)."""
-    min_team_bid: int = 0
-    """Board: the least a team may bid between its partners (4 where played)."""
-    bid_format: BidFormat = BidFormat.STANDARD
-    ten_for_two_hundred: bool = False
-    ten_for_two_hundred_or_more: bool = False
-    """With 10 for 200: whether 11 or more tricks also make it."""
-    first_hand_no_bids: bool = False
-    misdeal_no_spades: bool = False
+    # Players and deck
+    players: int = field(default=4, metadata=_about(
+        "players", "Players", "How many play: 2, 3 or 4.", low=2, high=4))
+    partnerships: bool = field(default=True, metadata=_about(
+        "players", "Partnerships (off: cutthroat)",
+        "With four players: two teams of partners sitting across; off, each alone (2 and 3 always are)."))
+    deck: DeckKind = field(default=DeckKind.STANDARD, metadata=_about(
+        "players", "Deck", "Which 52 cards are used and how trumps rank.", choices={
+            DeckKind.STANDARD: "52 cards, no jokers",
+            DeckKind.JOKERS: "jokers above the ace of spades (2♣ and 2♦ out)",
+            DeckKind.JOKERS_HIGH_TWOS: "jokers, then 2♦ and 2♠ as high trumps",
+            DeckKind.JOKERS_HIGH_SPADE_TWO: "jokers, then 2♠ as a high trump",
+        }))
+    first_dealer: FirstDealer = field(default=FirstDealer.HIGH_CARD, metadata=_about(
+        "players", "First dealer", "Who deals the first hand.", choices={
+            FirstDealer.HIGH_CARD: "the highest card drawn",
+            FirstDealer.RANDOM: "chosen at random",
+        }))
+    two_player_draw: TwoPlayerDraw = field(default=TwoPlayerDraw.KEEP_OR_REFUSE, metadata=_about(
+        "players", "Two-player draw", "How two players draw their hands.", choices={
+            TwoPlayerDraw.KEEP_OR_REFUSE: "keep the top card or the next",
+            TwoPlayerDraw.DRAW_TWO_KEEP_ONE: "see two cards, keep one",
+        }))
+
+    # Bidding and nil
+    nil: NilRule = field(default=NilRule.NIL, metadata=_about(
+        "nil", "Nil", "What a bid of 0 means.", choices={
+            NilRule.NIL: "nil: win no trick for a bonus",
+            NilRule.PLAIN: "0 is an ordinary bid (no bonus)",
+            NilRule.NONE: "no nil (the lowest bid is 1)",
+        }))
+    nil_value: int = field(default=100, metadata=_about(
+        "nil", "Nil is worth", "Points won for a kept nil, lost for a broken one.", low=0, high=1000))
+    blind_nil: bool = field(default=False, metadata=_about(
+        "nil", "Blind nil", "A nil bid before looking at your cards, for more points."))
+    blind_nil_value: int = field(default=200, metadata=_about(
+        "nil", "Blind nil is worth", "Points won or lost on a blind nil.", low=0, high=1000))
+    blind_nil_deficit: int = field(default=100, metadata=_about(
+        "nil", "Blind nil only when behind by",
+        "How far behind a team must be to bid blind nil (0: any time).",
+        low=0, high=MAX_TARGET))
+    blind_nil_pass: int = field(default=2, metadata=_about(
+        "nil", "Cards passed after blind nil",
+        "Cards a blind nil bidder and partner exchange (0: no passing).",
+        low=0, high=4))
+    nil_pass: int = field(default=0, metadata=_about(
+        "nil", "Cards passed after nil", "Cards a nil bidder and partner exchange (online tables: 2 or 4).",
+        low=0, high=4))
+    min_team_bid: int = field(default=0, metadata=_about(
+        "bidding", "Least a team may bid (board)",
+        "Board: the least a team may bid between its partners (4 where played).", low=0, high=13))
+    bid_format: BidFormat = field(default=BidFormat.STANDARD, metadata=_about(
+        "bidding", "Bidding style", "What each player may bid.", choices={
+            BidFormat.STANDARD: "any number of tricks",
+            BidFormat.WHIZ: "whiz: the spades you hold, or nil",
+            BidFormat.MIRROR: "mirror: exactly the spades you hold",
+            BidFormat.SUICIDE: "suicide: one partner nil, the other 4 or more",
+        }))
+    ten_for_two_hundred: bool = field(default=False, metadata=_about(
+        "bidding", "10 for 200", "A team may bid 10 tricks for 200 points, or lose 200."))
+    ten_for_two_hundred_or_more: bool = field(default=False, metadata=_about(
+        "bidding", "11 or more also makes 10 for 200",
+        "With 10 for 200: whether 11 or more tricks also make it."))
+    first_hand_no_bids: bool = field(default=False, metadata=_about(
+        "bidding", "First hand without bids",
+        "The first hand is played without bidding, 10 points per trick."))
+    misdeal_no_spades: bool = field(default=False, metadata=_about(
+        "bidding", "A hand without spades may be thrown in", "A player dealt no trumps may call a misdeal."))
 
     # Play
-    first_lead: FirstLead = FirstLead.LEFT_OF_DEALER
-    spades_led_any_time: bool = False
-    clubs_first_trick: ClubsFirstTrick = ClubsFirstTrick.OFF
-    must_beat: bool = False
-    """Cutthroat option: you must beat the highest card so far whenever you can."""
+    first_lead: FirstLead = field(default=FirstLead.LEFT_OF_DEALER, metadata=_about(
+        "play", "First lead", "Who leads the first trick of a hand.", choices={
+            FirstLead.LEFT_OF_DEALER: "the dealer's left",
+            FirstLead.TWO_OF_CLUBS: "the holder of the lowest club, with it",
+            FirstLead.DEALER: "the dealer",
+        }))
+    spades_led_any_time: bool = field(default=False, metadata=_about(
+        "play", "Spades may be led any time", "Off: no spade is led until one has been played (broken)."))
+    clubs_first_trick: ClubsFirstTrick = field(default=ClubsFirstTrick.OFF, metadata=_about(
+        "play", "Clubs on the first trick", "Everyone plays their lowest club to the first trick.", choices={
+            ClubsFirstTrick.OFF: "off",
+            ClubsFirstTrick.STRICT: "lowest club; without clubs, no spade",
+            ClubsFirstTrick.LOOSE: "lowest club; without clubs, any card",
+        }))
+    must_beat: bool = field(default=False, metadata=_about(
+        "play", "Must beat the highest card if able",
+        "Cutthroat: you must beat the highest card so far whenever you can."))
 
     # Scoring
-    failed_bid: FailedBid = FailedBid.MINUS_BID
-    bag_value: int = 1
-    """Points per bag (1; -1 where bags cost a point; -10 in the 3-player game)."""
-    bag_limit: int = 10
-    bag_penalty: int = 100
-    """Points lost each time bags reach the limit (0: no bag penalty)."""
-    failed_nil_tricks: FailedNilTricks = FailedNilTricks.BAGS
-    boston_bonus: int = 0
-    renege_penalty: RenegePenalty = RenegePenalty.SET
-    target: int = 500
-    low_mark: int | None = None
-    """A score at or below this loses the game (-200, -500), or None."""
+    failed_bid: FailedBid = field(default=FailedBid.MINUS_BID, metadata=_about(
+        "scoring", "A failed bid scores", "What a team that falls short of its bid scores (a set).", choices={
+            FailedBid.MINUS_BID: "minus 10 per trick bid",
+            FailedBid.ZERO: "nothing",
+            FailedBid.MINUS_SHORT: "minus 10 per trick short",
+        }))
+    bag_value: int = field(default=1, metadata=_about(
+        "scoring", "Points per bag",
+        "Points per trick over the bid (1; -1 where bags cost a point; -10 in the 3-player game).",
+        low=-100, high=100))
+    bag_limit: int = field(default=10, metadata=_about(
+        "scoring", "Bags that cost a penalty", "How many bags cost the bag penalty.", low=1, high=100))
+    bag_penalty: int = field(default=100, metadata=_about(
+        "scoring", "Bag penalty", "Points lost each time bags reach the limit (0: no bag penalty).",
+        low=0, high=1000))
+    failed_nil_tricks: FailedNilTricks = field(default=FailedNilTricks.BAGS, metadata=_about(
+        "nil", "A failed nil's tricks count as", "What a broken nil's tricks count for.", choices={
+            FailedNilTricks.BAGS: "bags, not toward the partner's bid",
+            FailedNilTricks.CONTRACT: "toward the partner's bid",
+            FailedNilTricks.NEITHER: "nothing",
+        }))
+    boston_bonus: int = field(default=0, metadata=_about(
+        "scoring", "Bonus for all the tricks (Boston)", "Points for a team that wins every trick of a hand.",
+        low=0, high=1000))
+    renege_penalty: RenegePenalty = field(default=RenegePenalty.SET, metadata=_about(
+        "play", "Renege penalty", "The penalty for not following suit when able (for games with real cards).",
+        choices={
+            RenegePenalty.SET: "the team that reneged is set",
+            RenegePenalty.THREE_TRICKS: "3 tricks added to its bid",
+        }))
+    target: int = field(default=500, metadata=_about(
+        "scoring", "Game to", "The score that wins the game.", low=10, high=MAX_TARGET))
+    low_mark: int | None = field(default=None, metadata=_about(
+        "scoring", "A score this low loses", "A score at or below this loses the game (-200, -500), or none.",
+        low=-MAX_TARGET, high=MAX_TARGET))
 
     def __post_init__(self) -> None:
         for problem in self._problems():
@@ -283,23 +438,18 @@ class Rules:
 
     def _problems(self) -> list[str]:
         """Every contradiction in these options, as messages."""
-        p: list[str] = []
-        if self.players not in (2, 3, 4):
-            p.append(f"Spades is played by 2, 3 or 4 players, not {self.players}.")
+        p = [problem for o in OPTIONS if (problem := o.out_of_bounds(getattr(self, o.name)))]
+        if p:
             return p
         teams = self.has_partners
         if self.blind_nil and self.nil is not NilRule.NIL:
             p.append("Blind nil needs nil bids: turn nil on or blind nil off.")
-        if self.blind_nil_pass not in (0, 1, 2, 3, 4) or self.nil_pass not in (0, 1, 2, 3, 4):
-            p.append("A nil pass is 0 to 4 cards.")
         if self.nil_pass and self.nil is not NilRule.NIL:
             p.append("A nil pass needs nil bids.")
         if self.nil_pass and not teams:
             p.append("A nil pass needs partners.")
         if self.min_team_bid and not teams:
             p.append("Board (a minimum team bid) needs partners.")
-        if not 0 <= self.min_team_bid <= 13:
-            p.append("The minimum team bid is 0 to 13.")
         if self.bid_format is BidFormat.SUICIDE and not teams:
             p.append("Suicide needs partners: one of each team bids nil.")
         if self.bid_format in (BidFormat.SUICIDE, BidFormat.WHIZ, BidFormat.MIRROR) and (
@@ -318,10 +468,6 @@ class Rules:
             p.append("Clubs on the first trick needs the 2 of clubs, which joker decks remove.")
         if self.must_beat and teams:
             p.append("'Must beat the highest card' is a cutthroat rule: turn partnerships off.")
-        if self.bag_limit < 1:
-            p.append("The bag limit must be at least 1.")
-        if self.target < 1:
-            p.append("The target score must be positive.")
         if self.low_mark is not None and self.low_mark >= self.target:
             p.append("The low mark must be below the target.")
         if self.bid_format is not BidFormat.STANDARD and self.min_team_bid:
@@ -427,6 +573,38 @@ class Rules:
         if "name" not in changes and changes:
             changes["name"] = "custom"
         return dataclasses.replace(base, **changes)
+
+
+def _describe(f: dataclasses.Field[Any]) -> RuleOption:
+    """A field's ``RuleOption`` from its metadata and its default."""
+    words: _Words = f.metadata["words"]
+    default = f.default
+    kind: OptionKind = "int_or_null" if default is None else "bool" if isinstance(default, bool) else "int"
+    choices: tuple[tuple[str, str], ...] = ()
+    if isinstance(default, Enum):
+        kind, default = "choice", default.value
+        choices = tuple((member.value, words.choices[member]) for member in type(f.default))  # type: ignore[union-attr]
+    return RuleOption(f.name, words.label, words.help, words.group, kind, default, choices, words.low,
+                      words.high)
+
+
+_GROUP_ORDER = [key for key, _ in RULE_GROUPS]
+OPTIONS: tuple[RuleOption, ...] = tuple(sorted(
+    (_describe(f) for f in dataclasses.fields(Rules) if f.name != "name"),
+    key=lambda o: _GROUP_ORDER.index(o.group)))
+"""Every rule option, described once, in the order of ``RULE_GROUPS``."""
+
+
+def option(name: str) -> RuleOption:
+    """The description of one rule option by its field name.
+
+    >>> option("target").label, option("target").low, option("target").high
+    ('Game to', 10, 10000)
+    """
+    for o in OPTIONS:
+        if o.name == name:
+            return o
+    raise RulesError(f"Unknown rule option {name!r}.")
 
 
 _ENUM_FIELDS: dict[str, type[Enum]] = {

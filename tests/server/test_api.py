@@ -10,7 +10,7 @@ import pytest
 from server.api_client import Player, cards_in, simple_move
 from spades.deal import MAX_DEAL
 from spades.game import Game
-from spades.rules import PRESETS, Rules
+from spades.rules import MAX_TARGET, OPTIONS, PRESETS, RULE_GROUPS, Rules
 from spades.server.run import BackgroundServer
 
 
@@ -145,6 +145,38 @@ def test_settings_persist_and_bad_rules_are_refused(client: httpx.Client) -> Non
     bad = body | {"rules": {"preset": "standard", "options": {"blind_nil": True, "nil": "none"}}}
     assert "Blind nil" in p.call("PUT", "/api/settings", bad, expect=400)["detail"]
     assert p.call("GET", "/api/settings") == body
+
+
+def test_the_rule_options_are_described_for_the_forms(client: httpx.Client) -> None:
+    """GET /api/rules: each option with its label, help, group, choice labels and bounds (spades.rules)."""
+    meta = client.get("/api/rules").json()
+    assert [g["name"] for g in meta["groups"]] == [key for key, _ in RULE_GROUPS]
+    assert [o["name"] for o in meta["options"]] == [o.name for o in OPTIONS]
+    by_name = {o["name"]: o for o in meta["options"]}
+    assert by_name["target"] | {"help": ""} == {
+        "name": "target", "label": "Game to", "help": "", "group": "scoring", "kind": "int", "choices": [],
+        "choice_labels": {}, "default": 500, "min": 10, "max": MAX_TARGET}
+    failed = by_name["failed_bid"]
+    assert failed["choices"] == ["minus_bid", "zero", "minus_short"] and failed["min"] is None
+    assert failed["choice_labels"]["zero"] == "nothing" and failed["group"] == "scoring"
+    assert by_name["low_mark"]["kind"] == "int_or_null" and by_name["blind_nil"]["kind"] == "bool"
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"target": 10**19}, "Game to (target) is 10 to 10000, not a number that large."),
+    ({"bag_value": 10**19}, "Points per bag (bag_value) is -100 to 100, not a number that large."),
+    ({"low_mark": -20000}, "A score this low loses (low_mark) is -10000 to 10000, not -20000."),
+    ({"nil_value": 5000}, "Nil is worth (nil_value) is 0 to 1000, not 5000."),
+])
+def test_rules_out_of_bounds_are_a_400_naming_the_option(client: httpx.Client, options: dict[str, int],
+                                                         message: str) -> None:
+    p = Player(client)
+    before = p.call("GET", "/api/settings")
+    bad = before | {"rules": {"preset": "standard", "options": options}}
+    assert p.call("PUT", "/api/settings", bad, expect=400)["detail"] == message
+    assert p.call("GET", "/api/settings") == before
+    r = client.post("/api/scorekeeper/score", json={"rules": options, "hands": []})
+    assert r.status_code == 400 and r.json()["detail"] == message
 
 
 def test_hint_names_a_legal_bid_then_a_legal_card(client: httpx.Client) -> None:

@@ -16,6 +16,7 @@ from spades.deal import MAX_DEAL
 __all__ = [
     "EventOut",
     "GameState",
+    "GroupOut",
     "HandReview",
     "HintOut",
     "MoveIn",
@@ -252,17 +253,31 @@ class PresetOut(BaseModel):
 
 
 class OptionOut(BaseModel):
-    """One rule option, for the settings form."""
+    """One rule option, described for a form: ``spades.rules.RuleOption`` as JSON."""
 
     name: str
+    label: str = Field(description="what the option is called at the table")
+    help: str = Field(description="one sentence on what it does")
+    group: str = Field(description="the key of its group in `groups`")
     kind: Literal["bool", "int", "choice", "int_or_null"]
-    choices: list[str]
-    default: Any
+    choices: list[str] = Field(description="a choice's values, in order")
+    choice_labels: dict[str, str] = Field(description="each choice's value and its label")
+    default: bool | int | str | None
+    min: int | None = Field(description="the least number allowed, for a number")
+    max: int | None = Field(description="the largest number allowed, for a number")
+
+
+class GroupOut(BaseModel):
+    """A group of rule options, as a form shows them."""
+
+    name: str
+    label: str
 
 
 class RulesOut(BaseModel):
     """Every preset, every option, and the computer player levels."""
 
     presets: list[PresetOut]
+    groups: list[GroupOut]
     options: list[OptionOut]
     levels: list[str]

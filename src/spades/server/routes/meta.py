@@ -2,40 +2,33 @@
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import date
-from enum import Enum
-from typing import Any
 
 from fastapi import APIRouter, Query
 
 from spades.bots import LEVELS
 from spades.deal import daily_deal
 from spades.errors import SpadesError
-from spades.rules import PRESETS, Rules
-from spades.server.schemas import OptionOut, PresetOut, RulesOut
+from spades.rules import OPTIONS, PRESETS, RULE_GROUPS, RuleOption
+from spades.server.schemas import GroupOut, OptionOut, PresetOut, RulesOut
 
 router = APIRouter(prefix="/api", tags=["meta"])
 
 
-def _option(f: dataclasses.Field[Any], default: Any) -> OptionOut:
-    if isinstance(default, Enum):
-        return OptionOut(name=f.name, kind="choice", choices=[e.value for e in type(default)],
-                         default=default.value)
-    if f.name == "low_mark":
-        return OptionOut(name=f.name, kind="int_or_null", choices=[], default=default)
-    kind = "bool" if isinstance(default, bool) else "int"
-    return OptionOut(name=f.name, kind=kind, choices=[], default=default)  # type: ignore[arg-type]
+def _option(o: RuleOption) -> OptionOut:
+    """One option's description as the forms read it."""
+    return OptionOut(name=o.name, label=o.label, help=o.help, group=o.group, kind=o.kind,
+                     choices=[value for value, _ in o.choices], choice_labels=dict(o.choices),
+                     default=o.default, min=o.low, max=o.high)
 
 
 @router.get("/rules")
 def rules() -> RulesOut:
-    """Every preset with its options, every option with its kind, and the player levels."""
-    base = Rules()
-    options = [_option(f, getattr(base, f.name)) for f in dataclasses.fields(Rules) if f.name != "name"]
+    """The presets, the option groups, every option described (label, help, choices, bounds), the levels."""
     return RulesOut(
         presets=[PresetOut(name=name, options=r.to_dict()) for name, r in PRESETS.items()],
-        options=options, levels=list(LEVELS),
+        groups=[GroupOut(name=key, label=label) for key, label in RULE_GROUPS],
+        options=[_option(o) for o in OPTIONS], levels=list(LEVELS),
     )
 
 
