@@ -1,4 +1,5 @@
-"""Builds the FastAPI app: settings, the store, thin routers per resource, error mapping.
+"""Builds the FastAPI app: settings, the store, the edges (limits, headers, log), thin routers per
+resource, error mapping.
 
 >>> from spades.server.app import create_app
 >>> from spades.server.settings import Settings
@@ -8,17 +9,23 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from spades.errors import SpadesError
-from spades.server.routes import games, meta, players
+from spades.server.middleware import (
+    AccessLog,
+    BodyLimit,
+    ClientAddress,
+    RateLimit,
+    TokenBucket,
+    configure_access_log,
+)
+from spades.server.routes import games, meta, ops, players
 from spades.server.scorekeeper import router as scorekeeper_router
 from spades.server.service import MoveRejected, NotFound, Service
 from spades.server.settings import Settings
@@ -40,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         description="Play Spades as South with a computer partner. The server is the referee: "
         "a player only ever receives their own seat's view.",
+        docs_url=None, redoc_url=None,
     )
     app.state.settings = settings
     app.state.service = Service(Store(settings.db_path))
@@ -47,17 +55,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(meta.router)
     app.include_router(scorekeeper_router)
+    app.include_router(ops.router)
     _add_error_handlers(app)
-
-    @app.middleware("http")
-    async def server_timing(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        """Report the server's own time for each request (the benchmark reads it)."""
-        start = time.perf_counter()
-        response = await call_next(request)
-        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - start) * 1000:.2f}"
-        return response
+    _add_edges(app, settings)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -71,6 +71,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+def _add_edges(app: FastAPI, settings: Settings) -> None:
+    """What every request crosses, outermost first: the client address, the log and headers,
+    the rate limits, the body limit."""
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(
+        RateLimit,
+        per_token=TokenBucket(settings.rate_per_token, settings.burst_per_token)
+        if settings.rate_per_token else None,
+        per_address=TokenBucket(settings.rate_per_address, settings.burst_per_address)
+        if settings.rate_per_address else None)
+    app.add_middleware(AccessLog, log=settings.access_log, hsts=settings.hsts)
+    app.add_middleware(ClientAddress, trusted=settings.trusted_proxies)
+    if settings.access_log:
+        configure_access_log()
 
 
 def _add_error_handlers(app: FastAPI) -> None:

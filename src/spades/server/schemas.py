@@ -14,6 +14,8 @@ from spades.bots import LEVELS
 from spades.deal import MAX_DEAL
 
 __all__ = [
+    "ConflictOut",
+    "ErrorOut",
     "EventOut",
     "GameState",
     "GroupOut",
@@ -34,11 +36,24 @@ __all__ = [
     "SheetRow",
     "SideOut",
     "StatsOut",
+    "StatusOut",
     "TrickOut",
 ]
 
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class ErrorOut(BaseModel):
+    """Every error the API answers (4xx, 503): what went wrong, in words a person can act on."""
+
+    detail: str
+
+
+class StatusOut(BaseModel):
+    """A probe's answer."""
+
+    status: Literal["ok"]
 
 
 class PlayerOut(BaseModel):
@@ -194,6 +209,12 @@ class MoveOut(BaseModel):
     """The events a move caused (the player's own, then the computer players'), and the new state."""
 
     events: list[EventOut]
+    state: GameState
+
+
+class ConflictOut(ErrorOut):
+    """A move that cannot be taken now (409): why, and the table as it is, to redraw from."""
+
     state: GameState
 
 

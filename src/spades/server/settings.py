@@ -3,7 +3,7 @@
 >>> env = {"SPADES_PORT": "9000", "SPADES_TRUSTED_PROXIES": "10.0.0.0/8, ::1"}
 >>> s = Settings.from_env(env, db_path="x.db")
 >>> (s.port, s.db_path, s.trusted_proxies, s.max_body_bytes)
-(9000, 'x.db', ('10.0.0.0/8', '::1'), 65536)
+(9000, 'x.db', ('10.0.0.0/8', '::1'), 131072)
 >>> Settings.from_env({"SPADES_PORT": "http"})
 Traceback (most recent call last):
 ...
@@ -50,7 +50,7 @@ class Settings:
     """The address ``spades serve`` listens on."""
     port: int = 8000
     """The port ``spades serve`` listens on."""
-    max_body_bytes: int = 64 * 1024
+    max_body_bytes: int = 128 * 1024
     """The largest request body accepted (413 beyond it), checked before it is read."""
     rate_per_token: float = 20.0
     """Requests a second one player token may keep up (429 beyond it); 0: no limit."""

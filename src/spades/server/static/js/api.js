@@ -14,7 +14,8 @@ function readToken() {
 
 function keepToken(token) {
   localStorage.setItem(TOKEN_KEY, token);
-  document.cookie = `${COOKIE}=${token}; max-age=315360000; path=/; SameSite=Lax`;
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `${COOKIE}=${token}; max-age=315360000; path=/; SameSite=Lax${secure}`;
 }
 
 export class ApiError extends Error {
