@@ -126,7 +126,7 @@ def test_players_alone_and_a_first_hand_without_bids(client: httpx.Client) -> No
 def test_page_and_pdfs(client: httpx.Client) -> None:
     page = client.get("/scorekeeper")
     assert page.status_code == 200 and "Spades scorekeeper" in page.text
-    assert client.get("/static/scorekeeper.js").status_code == 200
+    assert client.get("/static/js/scorekeeper.js").status_code == 200
     for path in ("/api/scorekeeper/rule-sheet.pdf", "/api/scorekeeper/score-sheet.pdf",
                  "/api/scorekeeper/score-sheet.pdf?rules=cutthroat"):
         r = client.get(path)

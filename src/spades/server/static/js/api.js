@@ -26,18 +26,24 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+// A request; a refusal becomes an ApiError with the server's reason (and its state, if it sent one).
+async function request(method, path, body) {
   const headers = { "Content-Type": "application/json" };
   const token = readToken();
   if (token) headers["X-Player-Token"] = token;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
+    let data = null;
+    try { data = await res.json(); } catch { data = null; }
     const detail = data && typeof data.detail === "string" ? data.detail : `The server answered ${res.status}.`;
     throw new ApiError(res.status, detail, data && data.state);
   }
-  return data;
+  return res;
+}
+
+async function call(method, path, body) {
+  const res = await request(method, path, body);
+  try { return await res.json(); } catch { return null; }
 }
 
 export async function ensureToken() {
@@ -50,4 +56,5 @@ export const api = {
   get: (path) => call("GET", path),
   post: (path, body) => call("POST", path, body === undefined ? {} : body),
   put: (path, body) => call("PUT", path, body),
+  blob: async (path, body) => (await request("POST", path, body)).blob(),  // a file the server makes, e.g. a PDF
 };

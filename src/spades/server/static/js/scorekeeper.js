@@ -5,8 +5,11 @@
 // A game has a score column per team of partners, or per player where each scores alone
 // (cutthroat, 3 or 2 players); the server's answer says which, and which bids may be written.
 
+import { api } from "./api.js";
+import { el, num } from "./html.js";
+import { drawPlot } from "./plot.js";
+
 const KEY = "spades.scorekeeper.v1";  // the stored form is unchanged for two teams: old games still load
-const SVG = "http://www.w3.org/2000/svg";
 const $ = (sel, root = document) => root.querySelector(sel);
 
 let state = load();
@@ -26,31 +29,12 @@ function save() {
   localStorage.setItem(KEY, JSON.stringify(state));
 }
 
-/** A number as a score sheet prints it, with a true minus sign. */
-function num(n, signed = false) {
-  const text = String(Math.abs(n));
-  if (n < 0) return "−" + text;
-  return signed && n > 0 ? "+" + text : text;
-}
-
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-async function post(path, game) {
-  const res = await fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(game),
-  });
-  if (!res.ok) {
-    let detail = `The server answered ${res.status}.`;
-    try { detail = (await res.json()).detail || detail; } catch { /* not JSON */ }
-    throw new Error(detail);
-  }
-  return res;
-}
 
 /** Score a candidate game; on success it becomes the game, else the error is shown and nothing changes. */
 async function commit(game) {
   try {
-    sheet = await (await post("/api/scorekeeper/score", game)).json();
+    sheet = await api.post("/api/scorekeeper/score", game);
   } catch (e) {
     showError(e.message);
     return false;
@@ -64,13 +48,6 @@ async function commit(game) {
 
 function showError(text) {
   $(state.game ? "#error" : "#setup-error").textContent = text;
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
 }
 
 // -- setup ----------------------------------------------------------------------------------
@@ -322,7 +299,7 @@ function render() {
   $("[data-test=score-hand]").textContent = editing === null ? "Score the hand" : "Save the correction";
   $("#cancel-edit").hidden = editing === null;
   renderHands();
-  renderPlot();
+  drawPlot($("#plot"), state.game.names, sheet.rows.map((r) => r.sides.map((side) => side.total)), sheet.target);
 }
 
 function rulesSummary(r) {
@@ -384,44 +361,6 @@ async function removeHand(i, button) {
   render();
 }
 
-function renderPlot() {
-  const fig = $("#plot");
-  const W = 640, H = 260, L = 48, R = 16, T = 14, B = 30;
-  const series = state.game.names.map((_, s) => [0, ...sheet.rows.map((r) => r.sides[s].total)]);
-  const all = [...series.flat(), 0, sheet.target];
-  const lo = Math.min(...all), hi = Math.max(...all);
-  const n = Math.max(1, sheet.rows.length);
-  const x = (i) => L + (i / n) * (W - L - R);
-  const y = (v) => T + ((hi - v) / (hi - lo || 1)) * (H - T - B);
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `The running scores of ${state.game.names.join(", ")} after each hand`);
-  const add = (tag, attrs, text) => {
-    const node = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
-    svg.append(node);
-    return node;
-  };
-  for (const [v, cls] of [[0, "zero"], [sheet.target, "target"]]) {
-    add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: cls });
-    add("text", { x: L - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, num(v));
-  }
-  for (let i = 0; i <= n; i++) {
-    if (n <= 20 || i % 5 === 0) add("text", { x: x(i), y: H - 10, class: "axis", "text-anchor": "middle" }, String(i));
-  }
-  series.forEach((values, s) => {
-    const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    add("polyline", { points, class: `line team${s}`, "data-test": `plot-line-${s}`,
-      "data-values": values.join(",") });
-    values.forEach((v, i) => add("circle", { cx: x(i), cy: y(v), r: 3.2, class: `dot team${s}` }));
-  });
-  const legend = el("figcaption", {},
-    ...state.game.names.map((name, s) => el("span", { class: `key team${s}` }, name)), " · hands along the bottom");
-  fig.replaceChildren(svg, legend);
-}
-
 function renderRecords() {
   const list = $("#records");
   list.replaceChildren();
@@ -441,7 +380,7 @@ function renderRecords() {
 
 async function download(game, name) {
   try {
-    const blob = await (await post("/api/scorekeeper/score-sheet.pdf", game)).blob();
+    const blob = await api.blob("/api/scorekeeper/score-sheet.pdf", game);
     const a = el("a", { href: URL.createObjectURL(blob), download: name });
     document.body.append(a);
     a.click();
@@ -496,8 +435,7 @@ async function rename(s, input) {
 
 async function loadPresets() {
   try {
-    const res = await fetch("/api/rules");
-    for (const p of (await res.json()).presets) presets[p.name] = p.options;
+    for (const p of (await api.get("/api/rules")).presets) presets[p.name] = p.options;
   } catch { /* the form keeps the standard rules it starts with */ }
   const select = $("[data-test=preset]");
   if (Object.keys(presets).length) {
@@ -519,7 +457,7 @@ async function init() {
   await loadPresets();
   if (state.game) {
     try {
-      sheet = await (await post("/api/scorekeeper/score", state.game)).json();
+      sheet = await api.post("/api/scorekeeper/score", state.game);
       buildHandForm();
     } catch {  // a saved game the server refuses (another version): keep it as a record, start anew
       sheet = null;

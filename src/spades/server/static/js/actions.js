@@ -1,0 +1,171 @@
+// Talking to the server: send a move, show the others' moves one by one, then the new state.
+
+import { $, myTurn, say, state } from "./state.js";
+import { api, ApiError } from "./api.js";
+import { cardName } from "./cards.js";
+import { play as sound } from "./sound.js";
+import { bidLabel, focusFirst, render } from "./table.js";
+import { openEnd, openSheet } from "./sheet.js";
+
+const SPEED_MS = { slow: 1000, normal: 550, fast: 160, instant: 0 };
+
+// How long a finished trick stays on the table before the next one starts; at "instant", until a tap or a key.
+const TRICK_MS = { slow: 2400, normal: 1500, fast: 800, instant: null };
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function afterState() {
+  render();
+  if (state.game.phase === "hand_over") openSheet();
+  else if (state.game.phase === "game_over") openEnd();
+  else if (myTurn()) {
+    sound("turn", state.settings.sounds);
+    if (state.usingKeys) focusFirst();
+  }
+}
+
+export async function animate(events) {
+  const pause = SPEED_MS[state.settings.speed] ?? 500;
+  for (const [i, ev] of events.entries()) {
+    render(ev);
+    say(ev.text);
+    sound(ev.kind === "play" ? (ev.winner !== null ? "trick" : "card") : "card", state.settings.sounds);
+    // A finished trick is held unless it simply stays on the table for the player's own lead.
+    const stays = i === events.length - 1 && state.game.phase === "play" && state.game.trick.length === 0;
+    if (ev.winner !== null && !stays) await holdTrick(ev.text);
+    else if (pause) await sleep(pause);
+  }
+}
+
+// Keep a finished trick in view: for the speed's time, or at "instant" until a tap or a key.
+// The tap or key that ends a hold does nothing else, so it cannot play a card unseen.
+function holdTrick(text) {
+  const ms = state.settings.speed in TRICK_MS ? TRICK_MS[state.settings.speed] : TRICK_MS.normal;
+  if (ms === null) {
+    say(text);
+    const label = state.game.phase === "play" ? "Next trick" : "See the score";
+    $("panel").innerHTML = `<button type="button" class="action primary" id="btn-go">${label}</button>`;
+    document.body.classList.add("holding");
+    if (state.usingKeys) $("btn-go").focus();
+  }
+  return new Promise((resolve) => {
+    const done = (e) => {
+      if (e) { e.preventDefault(); e.stopPropagation(); state.swallowClick = e.type === "pointerdown"; }
+      clearTimeout(timer);
+      document.removeEventListener("pointerdown", done, true);
+      document.removeEventListener("keydown", done, true);
+      document.body.classList.remove("holding");
+      resolve();
+    };
+    const timer = ms === null ? null : setTimeout(done, ms);
+    document.addEventListener("pointerdown", done, true);
+    document.addEventListener("keydown", done, true);
+  });
+}
+
+export async function run(request) {
+  if (state.busy) return;
+  state.busy = true;
+  document.body.classList.add("busy");
+  try {
+    const out = await request();
+    state.hint.card = state.hint.bid = state.hint.move = null;
+    state.selected = new Set();
+    if (out && out.state) {
+      const fresh = !state.game || state.game.id !== out.state.id;
+      state.game = out.state;
+      if (fresh) syncAddress();
+      const events = out.events || [];
+      state.news = "";
+      await animate(events);
+      state.news = newsOf(events);
+      afterState();
+    }
+  } catch (e) {
+    state.news = "";
+    if (e instanceof ApiError && e.state) {
+      state.game = e.state;
+      afterState();
+    }
+    say(e instanceof ApiError ? e.message : "The server cannot be reached. Try again in a moment.");
+  } finally {
+    state.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+// A misdeal, then the bids the others made since: the seats show the bids, this says who made them in what order.
+function newsOf(events) {
+  const cut = events.findLastIndex((ev) => ev.kind === "misdeal");
+  const bids = events.slice(cut + 1).filter((ev) => ev.kind === "bid" && ev.seat !== state.game.human);
+  return [...(cut >= 0 ? [events[cut]] : []), ...bids].map((ev) => ev.text).join(" ");
+}
+
+export function syncAddress() {
+  const url = new URL(location.href);
+  url.searchParams.set("deal", String(state.game.deal));
+  history.replaceState(null, "", url);
+}
+
+export function sendMove(move) {
+  const version = state.game.version;
+  return run(() => api.post(`/api/games/${state.game.id}/moves`, { move, version }));
+}
+
+function closeDialogs() {
+  for (const d of document.querySelectorAll("dialog[open]")) d.close();
+}
+
+export function newGame(body) {
+  closeDialogs();
+  state.shownReview = null;
+  return run(() => api.post("/api/games", body));
+}
+
+export function nextHand() {
+  closeDialogs();
+  state.shownReview = null;
+  const version = state.game.version;
+  return run(() => api.post(`/api/games/${state.game.id}/next`, { version }));
+}
+
+export function newGameRestart() {
+  closeDialogs();
+  return run(() => api.post(`/api/games/${state.game.id}/restart`));
+}
+
+// Leaving a game under way throws it away (it does not count in the stats): ask first.
+export function confirmLeave(button, what, action) {
+  if (state.busy) return;
+  if (!state.game || state.game.version === 0 || state.game.phase === "game_over") { action(); return; }
+  state.pendingLeave = action;
+  $("confirm-text").textContent = `This game is under way: if you ${what}, it is lost and does not count in your stats.`;
+  $("btn-confirm").textContent = button;
+  $("dlg-confirm").showModal();
+}
+
+// A hint in the words of the table: the card's name, the bid, or the label of the button to press.
+function hintText(h) {
+  if (h.card) return cardName(h.card);
+  if (h.bid) return "bid " + bidLabel(h.bid);
+  if (h.move.startsWith("pass ")) return "pass the " + h.move.slice(5).split(" ").map(cardName).join(" and the ");
+  const button = document.querySelector(`#panel [data-move="${h.move}"]`);
+  return button ? button.textContent.trim() : h.move;
+}
+
+export async function showHint() {
+  if (!state.game || state.busy) return;
+  if (!myTurn()) { say("There is nothing for you to do right now."); return; }
+  try {
+    const h = await api.get(`/api/games/${state.game.id}/hint`);
+    state.hint.card = h.card;
+    state.hint.bid = h.bid;
+    state.hint.move = h.move;
+    if (state.game.phase === "pass" && h.move.startsWith("pass ")) state.selected = new Set(h.move.slice(5).split(" "));
+    render();
+    say(`Hint: ${hintText(h)}. ${h.reason}`);
+  } catch (e) {
+    if (e instanceof ApiError && e.state) { state.game = e.state; render(); }
+    say(e.message);
+  }
+}

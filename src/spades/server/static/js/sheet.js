@@ -1,0 +1,95 @@
+// The score sheet, a finished hand's review, and the end of the game.
+
+import { $, seatOf, state } from "./state.js";
+import { esc, num } from "./html.js";
+import { cardFace, cardName, shortName, suitClass } from "./cards.js";
+import { bidLabel } from "./table.js";
+
+// The score sheet, read like a paper score pad: per side the bid, tricks, this hand's points and bags,
+// the bags held and the running total; a hand's nils and bag penalties on a line of words under its row.
+// As many sides side by side as fit without scrolling sideways, the rest in tables below; a legend last.
+const SHEET_COLUMNS = ["Bid", "Tricks", "Points", "Bags", "Bags held", "Total"];
+
+export function fillSheet() {
+  const body = $("sheet-body");
+  for (let perTable = state.game.sides.length; perTable >= 1; perTable--) {
+    body.innerHTML = sheetTable(perTable);
+    if ([...body.querySelectorAll(".sheet-wrap")].every((w) => w.scrollWidth <= w.clientWidth)) return;
+  }
+}
+
+function sheetTable(perTable) {
+  if (!state.game.sheet.length) return "<p>No hand has been scored yet.</p>";
+  const groups = [];
+  for (let i = 0; i < state.game.sides.length; i += perTable) groups.push(state.game.sides.slice(i, i + perTable));
+  return groups.map((sides, g) => sheetPart(sides, g === 0)).join("") + sheetLegend();
+}
+
+// What happened beyond the contract, in words: nils, and the bags that cost a penalty.
+function sheetNotes(r) {
+  const notes = r.nil ? [r.nil] : [];
+  const { bag_limit: limit, bag_penalty: penalty } = state.game.rules;
+  if (r.penalties) notes.push(`${limit * Math.round(r.penalties / penalty)} bags reached, ${num(-r.penalties, true)}`);
+  return notes.join("; ");
+}
+
+function sheetPart(sides, links) {
+  const cols = SHEET_COLUMNS.length;
+  const head = sides.map((s) => `<th colspan="${cols}" scope="colgroup">${esc(s.name)}</th>`).join("");
+  const sub = sides.map(() => SHEET_COLUMNS.map((c) => `<th scope="col">${c}</th>`).join("")).join("");
+  const rows = state.game.sheet.map((line, i) => {
+    const rs = sides.map((s) => line[s.side]);
+    const notes = rs.map(sheetNotes);
+    const noted = notes.some(Boolean);
+    const hand = links ? `<button type="button" class="hand-link" data-hand="${i}" aria-label="Review hand ${i + 1}">${i + 1}</button>` : i + 1;
+    const cells = rs.map((r) => `<td class="bid">${esc(r.bid.split(" + ").map(bidLabel).join(" + "))}</td><td>${r.tricks}</td><td>${num(r.points, true)}</td>
+      <td>${r.bags ? `+${r.bags}` : "0"}</td><td>${r.bags_total}</td><td class="total">${num(r.total)}</td>`).join("");
+    const noteRow = noted ? `<tr class="note-row">${notes.map((n) => `<td colspan="${cols}">${esc(n)}</td>`).join("")}</tr>` : "";
+    return `<tr${noted ? ' class="noted"' : ""}><th scope="row"${noted ? ' rowspan="2"' : ""}>${hand}</th>${cells}</tr>${noteRow}`;
+  }).join("");
+  return `<div class="sheet-wrap"><table class="sheet"><thead><tr><th rowspan="2" scope="col">Hand</th>${head}</tr><tr>${sub}</tr></thead>
+    <tbody>${rows}</tbody></table></div>`;
+}
+
+function sheetLegend() {
+  const { bag_limit: limit, bag_penalty: penalty } = state.game.rules;
+  const held = penalty ? `Bags held carry over: each time they reach ${limit}, ${penalty} points are taken off.`
+    : "Bags held carry over from hand to hand.";
+  return `<p class="sheet-legend">Points and Bags are this hand's (bags are tricks won over the bid). ${held}</p>`;
+}
+
+function reviewHtml(r) {
+  if (!r) return "";
+  const n = state.game.seats.length;
+  const inPlayOrder = state.game.seats.map((_, i) => state.game.seats[(state.game.human + i) % n]);  // you, then clockwise
+  const hands = inPlayOrder.map((s) => `<div class="review-hand"><h3>${esc(s.name)}</h3>
+    <div class="mini-cards">${r.dealt[s.seat].map((c) => `<span class="mini ${suitClass(c)}" role="img" aria-label="${cardName(c)}">${cardFace(c)}</span>`).join("")}</div></div>`).join("");
+  const tricks = r.tricks.map((t, i) => `<li>Trick ${i + 1}: ${t.cards.map((p) => `${esc(seatOf(p.seat).name)} <span class="${suitClass(p.card)}" aria-label="${cardName(p.card)}">${shortName(p.card)}</span>`).join(", ")}
+    — <strong>${esc(seatOf(t.winner).name)}</strong></li>`).join("");
+  const aside = r.set_aside.length ? `<p>Set aside: ${r.set_aside.map((c) => `<span class="${suitClass(c)}" aria-label="${cardName(c)}">${shortName(c)}</span>`).join(" ")}</p>` : "";
+  return `<h3>Hand ${r.number + 1}, all hands</h3><div class="review">${hands}</div>${aside}<ol class="trick-list">${tricks}</ol>`;
+}
+
+export function openSheet() {
+  $("review-body").innerHTML = reviewHtml(state.shownReview);
+  $("btn-review").hidden = !state.game.review;
+  $("btn-review").textContent = state.shownReview ? "Hide all hands" : "Show all hands";
+  $("btn-next").hidden = state.game.phase !== "hand_over";
+  const opening = !$("dlg-sheet").open;
+  if (opening) $("dlg-sheet").showModal();
+  fillSheet();  // once open, so the tables can be measured
+  if (opening && state.game.phase === "hand_over") $("btn-next").focus();  // Enter deals on
+}
+
+export function openEnd() {
+  const won = state.game.winner === state.game.human_side;
+  $("end-title").textContent = won ? "You win!" : "Game over";
+  const n = state.game.sheet.length;
+  const after = `Final scores after ${n} hand${n === 1 ? "" : "s"}:`;
+  $("end-text").textContent = won ? after : `${state.game.message} ${after}`;
+  $("end-scores").innerHTML = state.game.sides.map((s) => `<p class="end-score">${esc(s.name)}: <strong>${s.score}</strong></p>`).join("");
+  if (!$("dlg-end").open) {
+    $("dlg-end").showModal();
+    $("btn-end-new").focus();
+  }
+}

@@ -1,0 +1,32 @@
+// The page's one state object (what the server last sent and what the player is doing), and the
+// small helpers every part reads it with.
+
+export const $ = (id) => document.getElementById(id);
+
+export const state = {
+  game: null,          // the last GameState the server sent
+  settings: null,      // the player's settings
+  rulesMeta: null,     // presets, options and levels, for the settings form
+  busy: false,         // true while a request or an animation runs
+  selected: new Set(), // cards chosen for a pass
+  hint: { card: null, bid: null, move: null },  // the hint shown, if any
+  news: "",            // what the others did since your last move that the table no longer shows: bids, a misdeal
+  shownReview: null,   // the finished hand the score sheet shows face up, or null
+  bidKeys: "",         // the digits typed so far to choose a bid
+  bidKeyTimer: null,
+  pendingLeave: null,  // what the "leave this game?" question will do if confirmed
+  usingKeys: false,    // whether the player's last input was a key rather than a pointer
+  swallowClick: false, // the pointer gesture under way ended a finished trick's hold, so its click does nothing
+};
+
+export function say(text) {
+  $("message").textContent = text;
+}
+
+export function seatOf(seat) {
+  return state.game.seats[seat];
+}
+
+export function myTurn() {
+  return state.game && state.game.turn === state.game.human && !["hand_over", "game_over"].includes(state.game.phase);
+}
