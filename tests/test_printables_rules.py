@@ -2,11 +2,12 @@
 
 Every preset and random option mixes are printed and read back with poppler's pdfinfo and pdftotext;
 the sheet's worked example must give the score the engine gives. Then `spades sheets --rules` and the
-server's `?rules=` route, on a real server.
+server's `?rules=` route and the rules page written from the same sections, on a real server.
 """
 
 import re
 import subprocess
+from html import escape
 from pathlib import Path
 
 import httpx
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 
 from rule_mixes import option_mixes
 from spades.cli import main
-from spades.paper.printables import RULE_SHEET_TITLE, rule_sheet_pdf
+from spades.paper.printables import RULE_SHEET_TITLE, rule_sections, rule_sheet_pdf
 from spades.rules import (
     PRESETS,
     BidFormat,
@@ -174,3 +175,29 @@ def test_the_rule_sheet_route_takes_a_preset(tmp_path: Path) -> None:
         bad = client.get("/api/scorekeeper/rule-sheet.pdf", params={"rules": "poker"})
         assert bad.status_code == 400
         assert bad.json()["detail"].startswith("Unknown rules preset 'poker'. Known: standard,")
+
+
+def test_the_rules_page_states_what_the_sheet_states(tmp_path: Path) -> None:
+    """/rules?rules=X&set=... is written from rule_sections, as the sheet is; unknown rules are a 400."""
+    with BackgroundServer(tmp_path / "spades.sqlite3") as server, httpx.Client(base_url=server.url) as client:
+        for query, rules in (({"rules": "standard"}, find_preset("standard")),
+                             ({"rules": "three-player"}, find_preset("three-player")),
+                             ([("rules", "pagat"), ("set", "target=300"), ("set", "deck=jokers")],
+                              find_preset("pagat").replace(target=300, deck=DeckKind.JOKERS))):
+            page = client.get("/rules", params=query)
+            assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+            for heading, paragraphs in rule_sections(rules):
+                assert f"<h2>{escape(heading)}</h2>" in page.text
+                assert all(escape(p.removeprefix("- ")) in page.text for p in paragraphs), heading
+        custom = [("rules", "pagat"), ("set", "target=300")]
+        sheet = client.get("/api/scorekeeper/rule-sheet.pdf", params=custom)
+        text = sheet_text(sheet.content, tmp_path / "custom")
+        assert "the custom rules." in text and "reaches 300" in text
+        for query, message in (({"rules": "poker"}, "Unknown rules preset &#x27;poker&#x27;. Known:"),
+                               ({"set": "target"}, "A rule change is option=value, such as target=300"),
+                               ({"set": "colour=red"}, "Unknown rule option &#x27;colour&#x27;."),
+                               ({"set": "target=0"}, "Game to (target) is 10 to 10000, not 0.")):
+            bad = client.get("/rules", params=query)
+            assert bad.status_code == 400 and message in bad.text, bad.text
+        too_many = client.get("/rules", params=[("set", "target=300")] * 41)
+        assert too_many.status_code == 422 and "set" in too_many.json()["detail"]

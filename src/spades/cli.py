@@ -15,7 +15,7 @@ from spades.game import Game, HandResult, seat_name
 from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
 from spades.paper.scorekeeper import ScoreGame
 from spades.record import dump_record, load_record, replay
-from spades.rules import Rules, find_preset, preset_names
+from spades.rules import Rules, preset_names, rules_from_text
 from spades.score_terminal import run_terminal
 
 __all__ = ["main"]
@@ -23,19 +23,7 @@ __all__ = ["main"]
 
 def _rules_from_args(args: argparse.Namespace) -> Rules:
     """The preset named by ``--rules``, with any ``--set name=value`` options applied."""
-    rules = find_preset(args.rules)
-    if not args.set:
-        return rules
-    changes: dict[str, object] = {"preset": rules.name}
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise SpadesError(f"--set takes name=value, not {item!r}.")
-        try:
-            changes[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            changes[key.strip()] = value
-    return Rules.from_dict(changes)
+    return rules_from_text(args.rules, args.set)
 
 
 def add_rules_arguments(p: argparse.ArgumentParser) -> None:

@@ -15,6 +15,8 @@ spades.errors.RulesError: Blind nil needs nil bids: turn nil on or blind nil off
 from __future__ import annotations
 
 import dataclasses
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -45,6 +47,7 @@ __all__ = [
     "find_preset",
     "option",
     "preset_names",
+    "rules_from_text",
 ]
 
 
@@ -658,6 +661,27 @@ _ALIASES = {
 def preset_names() -> list[str]:
     """The preset names, in the order listed."""
     return list(PRESETS)
+
+
+def rules_from_text(preset: str, changes: Sequence[str] = ()) -> Rules:
+    """A preset with ``name=value`` changes, as ``--set`` and ``/rules?set=`` give them (JSON, else text).
+
+    >>> r = rules_from_text("pagat", ["target=300", "deck=jokers"]); r.target, r.deck.value, r.name
+    (300, 'jokers', 'custom')
+    """
+    rules = find_preset(preset)
+    if not changes:
+        return rules
+    data: dict[str, Any] = {"preset": rules.name}
+    for item in changes:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise RulesError(f"A rule change is option=value, such as target=300, not {item!r}.")
+        try:
+            data[key.strip()] = json.loads(value)
+        except ValueError:  # not JSON (or a number too long to read): the text itself
+            data[key.strip()] = value
+    return Rules.from_dict(data)
 
 
 def find_preset(name: str) -> Rules:

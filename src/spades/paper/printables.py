@@ -32,7 +32,14 @@ from spades.rules import (
 )
 from spades.scoring import Bid, SideScore, score_hand
 
-__all__ = ["RULE_SHEET_TITLE", "SCORE_SHEET_TITLE", "rule_sections", "rule_sheet_pdf", "score_sheet_pdf"]
+__all__ = [
+    "RULE_SHEET_TITLE",
+    "SCORE_SHEET_TITLE",
+    "rule_sections",
+    "rule_sheet_pdf",
+    "score_sheet_pdf",
+    "table_text",
+]
 
 RULE_SHEET_TITLE = "Spades: the rules on one page"
 SCORE_SHEET_TITLE = "Spades score sheet"
@@ -54,7 +61,7 @@ Section = tuple[str, list[str]]
 _NUMBER_WORDS = {2: "Two", 3: "Three", 4: "Four"}
 
 
-def _table(rules: Rules) -> str:
+def table_text(rules: Rules) -> str:
     """Who plays: "Four players in two partnerships", "Three players, each playing alone"."""
     if rules.has_partners:
         return "Four players in two partnerships"
@@ -405,7 +412,8 @@ def _rule_sheet(rules: Rules, size: float, split: int) -> FPDF:
     A column too full runs on into the next, so the result has more than one page when it does not fit.
     """
     pdf = _new_pdf(RULE_SHEET_TITLE)
-    _title(pdf, RULE_SHEET_TITLE, f"{_table(rules)}; the {rules.name} rules. Print it, keep it by the deck.")
+    _title(pdf, RULE_SHEET_TITLE,
+           f"{table_text(rules)}; the {rules.name} rules. Print it, keep it by the deck.")
     pdf.set_auto_page_break(True, margin=18)  # the columns stop above the footer line
     with pdf.text_columns(ncols=2, gutter=8, line_height=1.2) as cols:
         for n, (heading, paragraphs) in enumerate(rule_sections(rules)):

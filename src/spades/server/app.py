@@ -26,6 +26,7 @@ from spades.server.middleware import (
     configure_access_log,
 )
 from spades.server.routes import games, meta, ops, players
+from spades.server.rules_page import router as rules_page_router
 from spades.server.scorekeeper import router as scorekeeper_router
 from spades.server.service import MoveRejected, NotFound, Service
 from spades.server.settings import Settings
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(meta.router)
     app.include_router(scorekeeper_router)
     app.include_router(ops.router)
+    app.include_router(rules_page_router)
     _add_error_handlers(app)
     _add_edges(app, settings)
 
@@ -63,11 +65,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def index() -> FileResponse:
         """The table."""
         return FileResponse(STATIC_DIR / "index.html")
-
-    @app.get("/rules", include_in_schema=False)
-    def rules_page() -> FileResponse:
-        """How to play, in our own words."""
-        return FileResponse(STATIC_DIR / "rules.html")
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

@@ -16,8 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
 from spades.paper.scorekeeper import FORMAT_VERSION, HandRow, ScoreGame, bid_choices, status_text
-from spades.rules import Rules, find_preset
+from spades.rules import Rules, rules_from_text
 from spades.scoring import SideScore
+from spades.server.rules_page import Changes, Preset
 
 __all__ = ["ScoreGameIn", "ScoreSheetOut", "router"]
 
@@ -175,16 +176,16 @@ def _pdf(data: bytes, name: str) -> Response:
 
 @router.get("/api/scorekeeper/rule-sheet.pdf", response_class=Response,
             responses={200: {"content": {"application/pdf": {}}}})
-def rule_sheet(rules: str = "standard") -> Response:
-    """The one-page rule sheet (Letter) for a rules preset; an unknown preset is a 400."""
-    return _pdf(rule_sheet_pdf(find_preset(rules)), "spades-rules.pdf")
+def rule_sheet(rules: Preset = "standard", changes: Changes = None) -> Response:
+    """The one-page rule sheet (Letter) for a rules preset and any changes; unknown rules are a 400."""
+    return _pdf(rule_sheet_pdf(rules_from_text(rules, changes or [])), "spades-rules.pdf")
 
 
 @router.get("/api/scorekeeper/score-sheet.pdf", response_class=Response,
             responses={200: {"content": {"application/pdf": {}}}})
-def blank_score_sheet(rules: str = "standard") -> Response:
-    """A blank Spades score sheet (Letter) for a rules preset: a column per team, or per player alone."""
-    return _pdf(score_sheet_pdf(rules=find_preset(rules)), "spades-score-sheet.pdf")
+def blank_score_sheet(rules: Preset = "standard", changes: Changes = None) -> Response:
+    """A blank Spades score sheet (Letter) for the rules: a column per team, or per player alone."""
+    return _pdf(score_sheet_pdf(rules=rules_from_text(rules, changes or [])), "spades-score-sheet.pdf")
 
 
 @router.post("/api/scorekeeper/score-sheet.pdf", response_class=Response,
