@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+import time
+from typing import Any, Protocol
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -33,12 +34,27 @@ def settle(page: Page) -> None:
         page.locator("#btn-go").click()
 
 
+def wait_until(page: Page, expression: str, timeout_ms: float = 15000) -> Any:
+    """Poll a script until it is truthy and return its value.
+
+    Playwright's wait_for_function evaluates its predicate with eval, which the server's Content
+    Security Policy (no 'unsafe-eval') forbids; page.evaluate goes through the debugger, which it allows.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_ms / 1000:.0f} s: {expression}")
+        page.wait_for_timeout(30)
+
+
 def wait_for_table(page: Page) -> str:
     """Wait until the table is ready for the person ("ready") or holds a won trick for a tap ("holding")."""
-    state: str = page.wait_for_function(
-        """document.body.dataset.ready === 'yes' && (document.body.classList.contains('holding') ? 'holding'
-           : document.body.classList.contains('busy') ? false : 'ready')"""
-    ).json_value()
+    state: str = wait_until(page, """document.body.dataset.ready === 'yes'
+        && (document.body.classList.contains('holding') ? 'holding'
+            : document.body.classList.contains('busy') ? false : 'ready')""")
     return state
 
 

@@ -17,6 +17,7 @@ from browser.table import (
     take_turn,
     tap_card,
     wait_for_table,
+    wait_until,
 )
 from spades.server.run import BackgroundServer
 
@@ -312,8 +313,8 @@ def test_at_every_timed_speed_a_won_trick_is_shown_with_its_winner(fresh_page: N
         settle(page)
         for _ in range(3):
             tap_card(page, page.locator("#hand .card.legal").first)
-            page.wait_for_function("document.querySelectorAll('#trick .played').length === 4"
-                                   " && document.querySelector('#trick .played.winner') !== null")
+            wait_until(page, "document.querySelectorAll('#trick .played').length === 4"
+                             " && document.querySelector('#trick .played.winner') !== null")
             settle(page)
 
 

@@ -18,6 +18,7 @@ from browser.table import (
     settle,
     tap_card,
     wait_for_table,
+    wait_until,
 )
 
 
@@ -401,8 +402,8 @@ def test_the_stock_stays_on_the_table_while_the_draws_are_shown(fresh_page: NewP
     page.get_by_role("button", name="New Game").click()
     settle(page)
     page.get_by_role("button", name="Keep the").click()
-    page.wait_for_function("document.body.classList.contains('busy') && /draws?\\./.test("
-                           "document.getElementById('message').textContent)")
+    wait_until(page, "document.body.classList.contains('busy') && /draws?\\./.test("
+                     "document.getElementById('message').textContent)")
     expect(page.locator("#trick .stock")).to_have_count(1)
     expect(page.locator("#trick .offered")).to_have_count(0)
     settle(page)
