@@ -1,6 +1,8 @@
 """The scorekeeper's HTTP routes against a real server: scoring a whole game, refusals as 4xx, the PDFs."""
 
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -84,6 +86,7 @@ def test_rules_and_edits_are_rescored(client: httpx.Client) -> None:
     ({"hands": [{"renege": None}]}, 400, "Hand 1: A hand needs a line for each team ('teams') or each"),
     ({"rules": {"target": "lots"}}, 400, "Option target is a whole number, not 'lots'."),
     ({"names": ["", "Them"]}, 400, "Team 1 needs a name of 1 to 40 characters."),
+    ({"names": ["Us", "The\u0007m"]}, 400, "Team 2's name has a character that cannot be written"),
     ({"hands": [{"teams": [team("2", "2", 8)]}]}, 422, "Invalid request: hands.0.teams"),
     ({"hands": [], "extra": 1}, 422, "Invalid request: extra"),
 ])
@@ -140,3 +143,25 @@ def test_page_and_pdfs(client: httpx.Client) -> None:
     unknown = client.get("/api/scorekeeper/score-sheet.pdf?rules=five-player")
     assert unknown.status_code == 400
     assert unknown.json()["detail"].startswith("Unknown rules preset 'five-player'")
+
+
+def test_names_in_any_script_print_on_the_score_sheet(client: httpx.Client, tmp_path: Path) -> None:
+    """Latin, Greek and Cyrillic names print as written; CJK and emoji, not in the font, transliterated."""
+    game = {"rules": {"preset": "cutthroat"}, "names": ["Łukasz", "李雷", "Ελένη 😀", "Дмитрий"],
+            "hands": [{"players": [solo("3", 4), solo("3", 3), solo("3", 3), solo("3", 3)]}]}
+    r = client.post("/api/scorekeeper/score-sheet.pdf", json=game)
+    assert r.status_code == 200 and r.content.startswith(b"%PDF-")
+    (tmp_path / "names.pdf").write_bytes(r.content)
+    text = subprocess.run(["pdftotext", "-raw", str(tmp_path / "names.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "Łukasz" in text and "LiLei" in text and "Ελένη :grinning:" in text and "Дмитрий" in text
+    assert client.post("/api/scorekeeper/score", json=game).json()["names"] == game["names"]
+
+
+def test_a_lone_surrogate_in_a_name_is_a_400(client: httpx.Client) -> None:
+    body = b'{"names": ["Us", "Th\\ud800em"], "hands": []}'
+    for path in ("/api/scorekeeper/score", "/api/scorekeeper/score-sheet.pdf"):
+        r = client.post(path, content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400, r.text
+        assert r.json()["detail"] == "Team 2's name has a character that cannot be written (a control " \
+            "character, or half of a pair)."

@@ -442,6 +442,8 @@ class Rules:
     def _problems(self) -> list[str]:
         """Every contradiction in these options, as messages."""
         p = [problem for o in OPTIONS if (problem := o.out_of_bounds(getattr(self, o.name)))]
+        if not (isinstance(self.name, str) and 0 < len(self.name) <= 40 and self.name.isprintable()):
+            p.append("A rules name is 1 to 40 printable characters.")
         if p:
             return p
         teams = self.has_partners

@@ -1,9 +1,12 @@
 """Printable PDFs for games played with real cards: a one-page rule sheet and a Spades score sheet.
 
-Both are Letter size and drawn with fpdf2's built-in fonts, so they need no font files. The
-rule sheet is written from a ``Rules`` value, a preset or any mix, and states the rules in force
-with their numbers. The score sheet comes blank, or filled in from a ``ScoreGame`` to keep a
-finished game on paper; it has a column group per team, or per player where each scores alone.
+Both are Letter size. Our own words are drawn in fpdf2's built-in fonts (Latin-1); the names a
+score sheet is filled in with are drawn in DejaVu Sans, shipped in ``fonts/`` with its licence, so
+"Łukasz", "Ελένη" or "Дмитрий" print as written, and a character the font lacks is transliterated
+("李雷": "LiLei") or becomes "?", never an error. The rule sheet is written from a ``Rules`` value,
+a preset or any mix, and states the rules in force with their numbers. The score sheet comes
+blank, or filled in from a ``ScoreGame`` to keep a finished game on paper; it has a column group
+per team, or per player where each scores alone.
 
 >>> rule_sheet_pdf()[:5], score_sheet_pdf()[:5]
 (b'%PDF-', b'%PDF-')
@@ -11,8 +14,12 @@ finished game on paper; it has a column group per team, or per player where each
 
 from __future__ import annotations
 
+from collections.abc import Container
+from pathlib import Path
+
+from anyascii import anyascii
 from fpdf import FPDF
-from fpdf.fonts import FontFace
+from fpdf.fonts import FontFace, TTFFont
 
 from spades.cards import STANDARD_DECK, Card, Suit, cards_of
 from spades.paper.scorekeeper import ScoreGame
@@ -35,6 +42,7 @@ from spades.scoring import Bid, SideScore, score_hand
 __all__ = [
     "RULE_SHEET_TITLE",
     "SCORE_SHEET_TITLE",
+    "printable",
     "rule_sections",
     "rule_sheet_pdf",
     "score_sheet_pdf",
@@ -49,6 +57,11 @@ BLANK_ROWS_WIDE = 18
 HAND_COLUMN = 12
 SIDE_COLUMNS = (12, 15, 15, 13, 15)
 """Relative widths of a team's or player's Bid, Tricks, Points, Bags and Total columns."""
+NAME_FONT = "dejavu"
+NAME_FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSans.ttf"
+"""DejaVu Sans cut to Latin, Greek, Cyrillic and common symbols (fonts/LICENSE.DejaVu), for names."""
+LATIN_1 = frozenset([*range(0x20, 0x7F), *range(0xA0, 0x100)])
+"""What the built-in fonts can draw."""
 INK = (30, 41, 59)
 SHADE = (226, 232, 240)
 ACCENT = (15, 76, 129)
@@ -373,6 +386,22 @@ def rule_sections(rules: Rules) -> list[Section]:
     return [(heading, paragraphs) for heading, paragraphs in sections if paragraphs]
 
 
+def printable(text: str, glyphs: Container[int] = LATIN_1) -> str:
+    """``text`` as a font with these ``glyphs`` can draw it: a missing character transliterated, else "?".
+
+    >>> printable("Łukasz 李雷 😀"), printable("Łukasz", {*range(32, 127), ord("Ł")})
+    ('Lukasz LiLei :grinning:', 'Łukasz')
+    """
+    out = []
+    for char in text:
+        if ord(char) in glyphs:
+            out.append(char)
+            continue
+        ascii_text = anyascii(char)
+        out.append(ascii_text if ascii_text.isprintable() and ascii_text else "?")
+    return "".join(out)
+
+
 def _new_pdf(title: str, landscape: bool = False) -> FPDF:
     """A Letter-size document with our margins, title metadata and no automatic page break."""
     pdf = FPDF(orientation="landscape" if landscape else "portrait", unit="mm", format="letter")
@@ -413,7 +442,7 @@ def _rule_sheet(rules: Rules, size: float, split: int) -> FPDF:
     """
     pdf = _new_pdf(RULE_SHEET_TITLE)
     _title(pdf, RULE_SHEET_TITLE,
-           f"{table_text(rules)}; the {rules.name} rules. Print it, keep it by the deck.")
+           f"{table_text(rules)}; the {printable(rules.name)} rules. Print it, keep it by the deck.")
     pdf.set_auto_page_break(True, margin=18)  # the columns stop above the footer line
     with pdf.text_columns(ncols=2, gutter=8, line_height=1.2) as cols:
         for n, (heading, paragraphs) in enumerate(rule_sections(rules)):
@@ -502,6 +531,14 @@ def score_sheet_pdf(game: ScoreGame | None = None, *, rules: Rules | None = None
     pdf.cell(0, 7, f"Playing to: {rules.target if game else '__________'}", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
     names = game.names if game else tuple(f"{who.title()} {i + 1}: ________" for i in range(sides))
+    name_style = None
+    if game:  # names as written: in the Unicode font, which costs its loading only here
+        pdf.add_font(NAME_FONT, "", NAME_FONT_FILE)
+        font = pdf.fonts[NAME_FONT]
+        assert isinstance(font, TTFFont)
+        glyphs = font.cmap
+        names = tuple(printable(name, glyphs) for name in names)
+        name_style = FontFace(family=NAME_FONT, emphasis="NONE")
     head = FontFace(emphasis="BOLD", color=(255, 255, 255), fill_color=ACCENT)
     sub = FontFace(emphasis="BOLD", color=INK, fill_color=SHADE)
     pdf.set_auto_page_break(True, margin=14)
@@ -516,7 +553,7 @@ def score_sheet_pdf(game: ScoreGame | None = None, *, rules: Rules | None = None
         top = table.row()
         top.cell("Hand", rowspan=2)
         for name in names:
-            top.cell(name, colspan=len(SIDE_COLUMNS))
+            top.cell(name, colspan=len(SIDE_COLUMNS), style=name_style)
         columns = table.row(style=sub)
         for _ in names:
             for label in ("Bid", "Tricks", "Points", "Bags", "Total"):

@@ -36,6 +36,7 @@ from spades.scoring import Bid, HandScore, game_over, game_winner, score_hand
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_NAME",
     "HandEntry",
     "HandRow",
     "Line",
@@ -55,6 +56,8 @@ __all__ = [
 FORMAT_VERSION = 2
 """2 added lines for players alone and hands without bids; version 1 (two teams) still loads."""
 _READABLE = (1, 2)
+MAX_NAME = 40
+"""The longest name of a team or player."""
 NO_BID = "-"
 """How a score sheet shows the bid of a hand played without bidding."""
 
@@ -379,8 +382,11 @@ class ScoreGame:
             raise ScorekeeperError(
                 f"These rules keep {r.sides} scores{alone}: give {r.sides} names, not {len(self.names)}.")
         for i, name in enumerate(self.names):
-            if not isinstance(name, str) or not name.strip() or len(name) > 40:
-                raise ScorekeeperError(f"{who.title()} {i + 1} needs a name of 1 to 40 characters.")
+            if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+                raise ScorekeeperError(f"{who.title()} {i + 1} needs a name of 1 to {MAX_NAME} characters.")
+            if not name.isprintable():
+                raise ScorekeeperError(f"{who.title()} {i + 1}'s name has a character that cannot be written "
+                                       "(a control character, or half of a pair).")
         if len(set(self.names)) != len(self.names):
             raise ScorekeeperError(f"Give each {who} a name of its own.")
 
