@@ -34,23 +34,23 @@ def free_port(host: str = "127.0.0.1", prefer: int = 0) -> int:
 
 
 def run_server(settings: Settings, *, open_browser: bool) -> None:
-    """Serve the game until interrupted; print the address, and open a browser tab on it if asked."""
+    """Serve the game until interrupted; print the address once it answers, and open a tab on it if asked."""
     app = create_app(settings)
     server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port,
                                            log_level="warning", access_log=False, proxy_headers=False))
     shown = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
     url = f"http://{shown}:{settings.port}/"
-    print(f"Spades is being served at {url}  (games saved in {settings.db_path}; Ctrl+C stops it)",
-          flush=True)
-    if open_browser:
+    print(f"Starting the server (games are saved in {settings.db_path})...", flush=True)
 
-        def open_when_up() -> None:
-            while not server.started and not server.should_exit:
-                threading.Event().wait(0.05)
-            if server.started:
+    def announce_when_up() -> None:
+        while not server.started and not server.should_exit:
+            threading.Event().wait(0.05)
+        if server.started:
+            print(f"Spades is ready at {url}  (Ctrl+C stops it)", flush=True)
+            if open_browser:
                 webbrowser.open(url)
 
-        threading.Thread(target=open_when_up, daemon=True).start()
+    threading.Thread(target=announce_when_up, daemon=True).start()
     server.run()
 
 
