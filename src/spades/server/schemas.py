@@ -249,7 +249,7 @@ class SettingsIn(_In):
     """The player's settings (all saved on the server under their token)."""
 
     table_color: Literal["green", "blue", "red", "purple", "gray"] = "green"
-    card_back: Literal["blue", "red", "green", "black"] = "blue"
+    card_back: Literal["blue", "red", "green", "black", "tartan", "medallion"] = "blue"
     four_color: bool = False
     sounds: bool = True
     auto_play: bool = True
