@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from spades.errors import SpadesError
 from spades.rules import FailedBid, FailedNilTricks, NilRule, RenegePenalty, Rules
 
-__all__ = ["Bid", "HandScore", "NilResult", "SideScore", "game_over", "game_winner", "score_hand"]
+__all__ = [
+    "Bid", "HandScore", "NilResult", "SideScore", "game_over", "game_winner", "score_hand", "side_contract",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +196,25 @@ def score_hand(
     ))
 
 
+def side_contract(rules: Rules, side: int, bids: Sequence[Bid | None]) -> tuple[int, bool]:
+    """The tricks a side must take: its non-nil bids added up, or 10 for a 10 for 200 (which it says).
+
+    Seats that have not bid count nothing. A renege's penalty tricks come later, when the hand is scored.
+
+    >>> from spades.rules import Rules
+    >>> side_contract(Rules(), 0, [Bid(3), None, Bid.nil(), None])
+    (3, False)
+    >>> side_contract(Rules(), 1, [None, Bid(2), None, Bid(4)])
+    (6, False)
+    >>> side_contract(Rules(), 0, [Bid(2), None, Bid.ten_for_200(), None])
+    (10, True)
+    """
+    seat_bids = [b for b in (bids[s] for s in rules.seats_of(side)) if b is not None and not b.is_nil(rules)]
+    if any(b.ten_for_two_hundred for b in seat_bids):
+        return 10, True
+    return sum(b.tricks for b in seat_bids), False
+
+
 def _score_side(
     rules: Rules,
     side: int,
@@ -217,8 +238,7 @@ def _score_side(
             raise SpadesError(f"Seat {s} has no bid to score.")
         seat_bids.append(bid)
     nils: list[NilResult] = []
-    contract = 0
-    ten = False
+    contract, ten = side_contract(rules, side, bids)
     counted = 0
     failed_nil_tricks = 0
     for s, bid in zip(seats, seat_bids, strict=True):
@@ -227,11 +247,7 @@ def _score_side(
             nils.append(NilResult(s, bid.blind, tricks[s], value if tricks[s] == 0 else -value))
             failed_nil_tricks += tricks[s]
         else:
-            contract += bid.tricks
             counted += tricks[s]
-            ten = ten or bid.ten_for_two_hundred
-    if ten:
-        contract = 10
     extra_bags = 0
     if rules.failed_nil_tricks is FailedNilTricks.CONTRACT:
         counted += failed_nil_tricks

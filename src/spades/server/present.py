@@ -10,7 +10,7 @@ from spades.cards import Card, cards_of
 from spades.game import Game, HandResult, Phase, SeatView, Trick, seat_name
 from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
 from spades.rules import BidFormat, DeckSpec, NilRule, Rules
-from spades.scoring import Bid, SideScore
+from spades.scoring import Bid, SideScore, side_contract
 from spades.server.schemas import (
     EventOut,
     GameState,
@@ -179,9 +179,13 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         )
         for s in range(n)
     ]
+    bidding_done = v.phase in (Phase.PASS, Phase.PLAY) and all(b is not None for b in v.bids)
+    contracts = [side_contract(rules, i, v.bids) for i in range(rules.sides)]
     sides = [
         SideOut(side=i, name=side_name(rules, i), score=v.scores[i], bags=v.bags[i],
-                seats=list(rules.seats_of(i)))
+                bags_to_penalty=rules.bag_limit - v.bags[i] if rules.bag_penalty else None,
+                contract=contracts[i][0] if all(v.bids[s] is not None for s in rules.seats_of(i)) else None,
+                ten_for_two_hundred=contracts[i][1], seats=list(rules.seats_of(i)))
         for i in range(rules.sides)
     ]
     reasons: dict[str, str] = {}
@@ -195,6 +199,8 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         id=game_id, version=len(game.log), deal=deal, daily=daily, level=level,
         rules=rules.to_dict(), rules_name=rules.name, players=n, human=human, phase=v.phase.value,
         turn=v.turn, dealer=v.dealer, hand_number=v.hand_number, seats=seats, sides=sides,
+        side_order=sorted(range(rules.sides), key=lambda i: min((s - human) % n for s in rules.seats_of(i))),
+        spare_tricks=rules.hand_size - sum(c for c, _ in contracts) if bidding_done else None,
         human_side=rules.side_of(human), hand=_sorted(spec, v.hand), legal=_sorted(spec, v.legal_plays),
         reasons=reasons, legal_bids=[_bid_str(rules, b) for b in v.legal_bids], can_look=v.can_look,
         can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),

@@ -121,6 +121,12 @@ class SideOut(BaseModel):
     name: str
     score: int
     bags: int
+    bags_to_penalty: int | None = None
+    """Bags the side may still take before the bag penalty (None where bags cost nothing)."""
+    contract: int | None = None
+    """Tricks the side must take this hand, once all its players have bid (10 for a 10 for 200)."""
+    ten_for_two_hundred: bool = False
+    """Whether the side's bid this hand is a 10 for 200."""
     seats: list[int]
 
 
@@ -165,6 +171,10 @@ class GameState(BaseModel):
     hand_number: int
     seats: list[SeatOut]
     sides: list[SideOut]
+    side_order: list[int]
+    """The sides in seat order, yours first, then as play goes round: how the page lists them."""
+    spare_tricks: int | None = None
+    """Once every seat has bid: the tricks no side has bid (negative when the bids add up to more)."""
     human_side: int
     hand: list[str]
     legal: list[str]
