@@ -157,12 +157,10 @@ class Service:
             self._save(table)
             return MoveOut(events=events, state=table.state())
 
-    def current(self, token: str) -> GameState:
-        """The player's game at the point they left it."""
+    def current(self, token: str) -> GameState | None:
+        """The player's game at the point they left it, or None before their first game."""
         row = self.store.active_game(token=token)
-        if row is None:
-            raise NotFound("No game yet: start one.")
-        return self._table(row).state()
+        return None if row is None else self._table(row).state()
 
     def move(self, token: str, game_id: int, text: str, version: int) -> MoveOut:
         """Check and make the person's move, then let the computer players answer."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Response
 
 from spades.server.deps import ServiceDep, TokenDep
 from spades.server.schemas import GameState, HandReview, HintOut, MoveIn, MoveOut, NewGameIn, NextHandIn
@@ -24,10 +24,12 @@ def new_game(body: NewGameIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     return service.new_game(token, deal=body.deal, daily=body.daily, resume=body.resume)
 
 
-@router.get("/current")
-def current_game(service: ServiceDep, token: TokenDep) -> GameState:
-    """The player's game, at the point they left it."""
-    return service.current(token)
+@router.get("/current", response_model=GameState,
+            responses={204: {"description": "The player has no game yet: start one."}})
+def current_game(service: ServiceDep, token: TokenDep) -> GameState | Response:
+    """The player's game where they left it; 204 before their first (no error: pages ask each visit)."""
+    state = service.current(token)
+    return Response(status_code=204) if state is None else state
 
 
 @router.post("/{game_id}/moves", responses=_CONFLICT)

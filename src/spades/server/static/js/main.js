@@ -114,14 +114,16 @@ async function forgetWanted() {
   await resume();
 }
 
+// The player's game where they left it, or a first game for a player who has none yet.
 async function resume() {
   try {
-    state.game = await api.get("/api/games/current");
+    const game = await api.get("/api/games/current");
+    if (!game) { await run(() => api.post("/api/games", {})); return; }
+    state.game = game;
     syncAddress();
     afterState();
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) await run(() => api.post("/api/games", {}));
-    else say(e.message);
+    say(e.message);
   }
 }
 
