@@ -34,7 +34,7 @@ def test_a_first_visit_and_a_whole_hand_log_no_console_error(fresh_page: NewPage
     page.reload()
     page.wait_for_selector("body[data-ready=yes]")
     page.goto("/rules")
-    expect(page.get_by_role("heading", name="The standard game")).to_be_visible()
+    expect(page.get_by_role("heading", name="How to play Spades")).to_be_visible()
     page.goto("/scorekeeper")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     assert errors == []
