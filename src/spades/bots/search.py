@@ -346,7 +346,7 @@ class SearchPlayer:
             return self._search_bid(view, rng, base, why)
         return base, why
 
-    def _value(self, view: SeatView, bids: Sequence[Bid | None], won: Sequence[int]) -> float:
+    def value(self, view: SeatView, bids: Sequence[Bid | None], won: Sequence[int]) -> float:
         """The outcome of a hand for the seat's side: its score change minus the others', in points,
         with bags costed for the future and a game won or lost counted."""
         r = view.rules
@@ -369,7 +369,7 @@ class SearchPlayer:
             value += WIN_VALUE if winner == mine else -WIN_VALUE
         return value
 
-    def _deals(self, view: SeatView, rng: random.Random) -> list[int]:
+    def sample_deal(self, view: SeatView, rng: random.Random) -> list[int]:
         """A sample of the other hands: of four draws, one picked at random in proportion to how
         well it fits the bids made (the bids as soft evidence)."""
         n = view.rules.players
@@ -390,8 +390,28 @@ class SearchPlayer:
                 best, best_w = hands, w
         return best
 
-    def _search_play(self, view: SeatView, rng: random.Random, base: Move, why: str) -> tuple[Move, str]:
+    def card_outcome(self, view: SeatView, hands: Sequence[int], card: int) -> list[int]:
+        """The tricks each seat ends the hand with when this seat plays ``card`` now and every seat
+        then follows the fast playout policy, in one sampled deal (``hands``: each seat's cards)."""
         sim = self._sim(view.rules)
+        n = view.rules.players
+        h = list(hands)
+        h[view.seat] &= ~(1 << card)
+        trick = [(s, int(c)) for s, c in view.trick] + [(view.seat, card)]
+        broken = view.broken or sim.suit_of[card] == SPADE
+        won = list(view.tricks_won)
+        first = not view.tricks
+        if len(trick) < n:
+            nxt = (view.seat + 1) % n
+        else:
+            nxt, first = trick_winner(view.rules.deck_spec, trick), False
+            won[nxt] += 1
+            trick = []
+        if h[nxt]:
+            won = sim.play(h, view.bids, won, nxt, trick, broken, first, view.opening_card)
+        return won
+
+    def _search_play(self, view: SeatView, rng: random.Random, base: Move, why: str) -> tuple[Move, str]:
         assert isinstance(base, Play)
         candidates = _not_over_partner(view) or list(cards_of(view.legal_plays))
         if base.card not in candidates:
@@ -400,27 +420,11 @@ class SearchPlayer:
             return base, why
         values: dict[int, list[float]] = {c: [] for c in candidates}
         start = time.perf_counter()
-        first = not view.tricks
-        n = view.rules.players
-        spec = view.rules.deck_spec
         done = 0
         while self._more(done, start):
-            hands = self._deals(view, rng)
+            hands = self.sample_deal(view, rng)
             for card in candidates:
-                h = list(hands)
-                h[view.seat] &= ~(1 << card)
-                trick = [(s, int(c)) for s, c in view.trick] + [(view.seat, card)]
-                broken = view.broken or sim.suit_of[card] == SPADE
-                won = list(view.tricks_won)
-                if len(trick) < n:
-                    nxt, still_first = (view.seat + 1) % n, first
-                else:
-                    nxt, still_first = trick_winner(spec, trick), False
-                    won[nxt] += 1
-                    trick = []
-                if h[nxt]:
-                    won = sim.play(h, view.bids, won, nxt, trick, broken, still_first, view.opening_card)
-                values[card].append(self._value(view, view.bids, won))
+                values[card].append(self.value(view, view.bids, self.card_outcome(view, hands, card)))
             done += 1
         best, gain = _significant_best(values, base.card)
         if best == base.card:
@@ -430,7 +434,6 @@ class SearchPlayer:
 
     def _search_bid(self, view: SeatView, rng: random.Random, base: MakeBid, why: str) -> tuple[Move, str]:
         r = view.rules
-        sim = self._sim(r)
         legal = view.legal_bids
         mid = base.bid.tricks
         candidates = [b for b in legal if not b.blind and not b.ten_for_two_hundred and (
@@ -447,29 +450,62 @@ class SearchPlayer:
         values: dict[Bid, list[float]] = {b: [] for b in candidates}
         start = time.perf_counter()
         done = 0
-        order = [(view.dealer + 1 + i) % r.players for i in range(r.players)]
         while self._more(done, start):
-            hands = self._deals(view, rng)
+            hands = self.sample_deal(view, rng)
             for bid in candidates:
-                bids = list(view.bids)
-                bids[view.seat] = bid
-                for s in order:
-                    if bids[s] is None:
-                        bids[s] = self._guess_bid(r, hands[s], bids, s)
-                h = list(hands)
-                self._exchange(sim, h, bids)
-                opening = self._opening(r, h)
-                leader = order[0] if opening is None else next(s for s in order if h[s] >> opening & 1)
-                if r.first_lead is FirstLead.DEALER:
-                    leader = view.dealer
-                won = sim.play(h, bids, [0] * r.players, leader, [], False, True, opening)
-                values[bid].append(self._value(view, bids, won))
+                values[bid].append(self.value(view, *self.bid_outcome(view, hands, bid)))
             done += 1
         best, gain = _significant_best(values, base.bid)
         if best == base.bid:
             return base, why
         return MakeBid(best), (f"In {done} simulated deals bidding {best} scores best, "
                                f"{gain:.0f} points more than {base.bid}.")
+
+    def bid_outcome(self, view: SeatView, hands: Sequence[int], bid: Bid
+                    ) -> tuple[list[Bid | None], list[int]]:
+        """The bids (guessed for the seats yet to bid) and the tricks each seat ends with when this
+        seat bids ``bid`` now, in one sampled deal played out by the fast policy."""
+        r = view.rules
+        bids = list(view.bids)
+        bids[view.seat] = bid
+        for s in [(view.dealer + 1 + i) % r.players for i in range(r.players)]:
+            if bids[s] is None:
+                bids[s] = self._guess_bid(r, hands[s], bids, s)
+        h = list(hands)
+        self._exchange(self._sim(r), h, bids)
+        return bids, self._play_hand(view, h, bids)
+
+    def pass_outcome(self, view: SeatView, hands: Sequence[int], cards: int
+                     ) -> tuple[list[Bid | None], list[int]]:
+        """The tricks each seat ends with when this seat passes ``cards`` to its partner now (the
+        partner passing back as the heuristic does), in one sampled deal played out by the fast policy."""
+        r = view.rules
+        sim = self._sim(r)
+        partner = r.partner(view.seat)
+        assert partner is not None
+        h = list(hands)
+        h[view.seat] &= ~cards
+        h[partner] |= cards
+        if not view.received:  # the partner's pass back: low cards to a nil, its worst to the partner
+            pick = sim.lowest if is_nil(r, view.bids[view.seat]) else sim.highest
+            back = 0
+            for _ in range(view.pass_count):
+                back |= 1 << pick(h[partner] & ~back)
+            h[partner] &= ~back
+            h[view.seat] |= back
+        bids = list(view.bids)
+        self._exchange(sim, h, bids, skip=r.side_of(view.seat))
+        return bids, self._play_hand(view, h, bids)
+
+    def _play_hand(self, view: SeatView, hands: list[int], bids: Sequence[Bid | None]) -> list[int]:
+        """The tricks each seat wins when the whole hand is played out by the fast policy."""
+        r = view.rules
+        order = [(view.dealer + 1 + i) % r.players for i in range(r.players)]
+        opening = self._opening(r, hands)
+        leader = order[0] if opening is None else next(s for s in order if hands[s] >> opening & 1)
+        if r.first_lead is FirstLead.DEALER:
+            leader = view.dealer
+        return self._sim(r).play(hands, bids, [0] * r.players, leader, [], False, True, opening)
 
     def _guess_bid(self, rules: Rules, hand: int, bids: list[Bid | None], seat: int) -> Bid:
         """A quick bid for a sampled hand that has not bid yet."""
@@ -479,12 +515,15 @@ class SearchPlayer:
             return Bid(0)
         return Bid(max(1, min(rules.max_bid, int(estimate_tricks(rules, hand) + 0.5))))
 
-    def _exchange(self, sim: _Sim, hands: list[int], bids: Sequence[Bid | None]) -> None:
-        """The nil passes of the hand, as the heuristic makes them: worst cards to the partner, low back."""
+    def _exchange(self, sim: _Sim, hands: list[int], bids: Sequence[Bid | None], skip: int = -1) -> None:
+        """The nil passes of the hand, as the heuristic makes them: worst cards to the partner, low back
+        (none for the side ``skip``)."""
         r = sim.rules
         if not r.has_partners:
             return
         for side in (0, 1):
+            if side == skip:
+                continue
             nil_seats = [s for s in r.seats_of(side) if is_nil(r, bids[s])]
             if len(nil_seats) != 1:
                 continue
