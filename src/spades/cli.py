@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spades.bots import LEVELS, make_player, play_out
+from spades.bots.coach import SAMPLES, THRESHOLD, analyze, format_review
 from spades.cards import Card, cards_of
 from spades.errors import SpadesError
-from spades.game import Game, HandResult, seat_name
+from spades.game import SEAT_NAMES, Game, HandResult, seat_name
 from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
 from spades.paper.scorekeeper import ScoreGame
-from spades.record import dump_record, load_record, replay
+from spades.record import GameRecord, dump_record, load_record, replay
 from spades.rules import Rules, preset_names, rules_from_text
 from spades.score_terminal import run_terminal
 
@@ -69,15 +70,41 @@ def _cmd_deal(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        text = args.file.read_text(encoding="utf-8")
-    except OSError as e:
-        raise SpadesError(f"Cannot read {args.file}: {e.strerror}.") from None
-    game = replay(load_record(text))
+    game = replay(_read_record(args.file))
     _print_history(game)
     scores = ", ".join(f"side {i}: {s}" for i, s in enumerate(game.scores))
     status = "game over" if game.winner is not None else f"{game.phase.value}, hand {game.hand_number + 1}"
     print(f"{len(game.log)} moves replayed ({status}); scores {scores}")
+    return 0
+
+
+def _read_record(path: Path) -> GameRecord:
+    """The game record in a file (as ``spades deal --record`` writes it)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SpadesError(f"Cannot read {path}: {e.strerror}.") from None
+    return load_record(text)
+
+
+def _seat_number(text: str, players: int) -> int:
+    """A seat given by name, initial or number (North=0), at a table of this many players."""
+    names = SEAT_NAMES[players]
+    t = text.strip().lower()
+    for i, name in enumerate(names):
+        if t in (name.lower(), name[0].lower(), str(i)):
+            return i
+    raise SpadesError(f"No seat {text!r} at this table: choose one of {', '.join(names)}.")
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    record = _read_record(args.record)
+    seat = _seat_number(args.seat, record.rules.players)
+    if args.hand is not None and args.hand < 1:
+        raise SpadesError("Hands are numbered from 1.")
+    review = analyze(record, seat, None if args.hand is None else args.hand - 1, samples=args.samples,
+                     threshold=args.threshold)
+    print(format_review(review, record.rules.players))
     return 0
 
 
@@ -191,6 +218,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record (JSON), checking every move, and print it")
     p.add_argument("file", type=Path, help="the record, as written by 'spades deal --record'")
     p.set_defaults(func=_cmd_replay)
+    p = sub.add_parser("analyze", help="the coach: which decisions of a seat in a recorded game cost points")
+    p.add_argument("record", type=Path, help="the record, as written by 'spades deal --record'")
+    p.add_argument("--seat", default="south",
+                   help="the seat to review: name, initial or number (default South)")
+    p.add_argument("--hand", type=int, help="review only this hand (from 1; default every hand)")
+    p.add_argument("--samples", type=int, default=SAMPLES,
+                   help=f"deals sampled per decision (default {SAMPLES})")
+    p.add_argument("--threshold", type=float, default=THRESHOLD,
+                   help=f"points a decision must lose to be flagged (default {THRESHOLD:.0f})")
+    p.set_defaults(func=_cmd_analyze)
     p = sub.add_parser("score", help="keep score in the terminal for a game played with real cards")
     p.add_argument("--teams", nargs=2, default=["Us", "Them"], metavar="NAME", help="the two team names")
     p.add_argument("--players", nargs="+", metavar="NAME",
