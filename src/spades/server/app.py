@@ -27,6 +27,7 @@ from spades.server.middleware import (
 )
 from spades.server.routes import games, meta, ops, players
 from spades.server.rules_page import router as rules_page_router
+from spades.server.schemas import errors
 from spades.server.scorekeeper import router as scorekeeper_router
 from spades.server.service import MoveRejected, NotFound, Service
 from spades.server.settings import Settings
@@ -55,7 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(games.router)
     app.include_router(meta.router)
-    app.include_router(scorekeeper_router)
+    app.include_router(scorekeeper_router, responses=errors(400, 413, 422, 429))
     app.include_router(ops.router)
     app.include_router(rules_page_router)
     _add_error_handlers(app)

@@ -6,14 +6,15 @@ the engine parses (``4``, ``nil``, ``play QH``).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from spades.bots import LEVELS
 from spades.deal import MAX_DEAL
 
 __all__ = [
+    "TOKEN_ERRORS",
     "ConflictOut",
     "ErrorOut",
     "EventOut",
@@ -38,6 +39,7 @@ __all__ = [
     "StatsOut",
     "StatusOut",
     "TrickOut",
+    "errors",
 ]
 
 class _In(BaseModel):
@@ -252,7 +254,8 @@ class RulesChoice(_In):
     """The rules for new games: a preset and options changed from it."""
 
     preset: str = Field(default="standard", max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[Annotated[str, StringConstraints(max_length=40)], Any] = Field(
+        default_factory=dict, max_length=64, description="option name: value, as GET /api/rules lists")
 
 
 class SettingsIn(_In):
@@ -312,3 +315,27 @@ class RulesOut(BaseModel):
     groups: list[GroupOut]
     options: list[OptionOut]
     levels: list[str]
+
+
+_ERRORS = {
+    400: "The request cannot be carried out as asked: the detail says why.",
+    401: "The player token is unknown here: ask POST /api/players for a new one.",
+    404: "There is no such game or hand for this player.",
+    409: "The move cannot be taken now: the detail says why and `state` is the table as it is.",
+    413: "The request body is larger than the server accepts.",
+    422: "The request does not match its schema: the detail names the field and the problem.",
+    429: "Too many requests from this address or player: wait the seconds in Retry-After.",
+    503: "The database cannot be reached or written right now: nothing was changed; try again.",
+}
+
+_RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of these error statuses, each with the API's one error body."""
+    return {status: {"model": ConflictOut if status == 409 else ErrorOut, "description": _ERRORS[status],
+                     **({"headers": _RETRY_AFTER} if status == 429 else {})} for status in statuses}
+
+
+TOKEN_ERRORS = errors(400, 401, 422, 503)
+"""What any route that takes the player token may answer besides its own errors."""

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
 
 from spades.server.deps import ServiceDep, TokenDep
-from spades.server.schemas import GameState, HandReview, HintOut, MoveIn, MoveOut, NewGameIn, NextHandIn
+from spades.server.schemas import (
+    TOKEN_ERRORS,
+    GameState,
+    HandReview,
+    HintOut,
+    MoveIn,
+    MoveOut,
+    NewGameIn,
+    NextHandIn,
+    errors,
+)
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+router = APIRouter(prefix="/api/games", tags=["games"], responses={**errors(429), **TOKEN_ERRORS})
 
 GameId = Annotated[int, Path(ge=1, le=2**62, description="the game's number")]
 
-_CONFLICT: dict[int | str, dict[str, Any]] = {
-    409: {"description": "The move cannot be taken now; the body holds the current state."},
-}
 
-
-@router.post("", status_code=201)
+@router.post("", status_code=201, responses=errors(413))
 def new_game(body: NewGameIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Start a game with the player's rules; ``resume`` keeps a game of the same deal going."""
     return service.new_game(token, deal=body.deal, daily=body.daily, resume=body.resume)
@@ -32,32 +38,32 @@ def current_game(service: ServiceDep, token: TokenDep) -> GameState | Response:
     return Response(status_code=204) if state is None else state
 
 
-@router.post("/{game_id}/moves", responses=_CONFLICT)
+@router.post("/{game_id}/moves", responses=errors(404, 409, 413))
 def make_move(game_id: GameId, body: MoveIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Make the player's move; the computer players answer up to the player's next decision."""
     return service.move(token, game_id, body.move, body.version)
 
 
-@router.post("/{game_id}/next", responses=_CONFLICT)
+@router.post("/{game_id}/next", responses=errors(404, 409, 413))
 def next_hand(game_id: GameId, body: NextHandIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Deal the next hand once a hand is over."""
     return service.next_hand(token, game_id, body.version)
 
 
-@router.post("/{game_id}/restart", status_code=201)
+@router.post("/{game_id}/restart", status_code=201, responses=errors(404))
 def restart(game_id: GameId, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Play the same deal again from the first hand."""
     return service.restart(token, game_id)
 
 
-@router.get("/{game_id}/hands/{number}")
+@router.get("/{game_id}/hands/{number}", responses=errors(404))
 def hand_review(game_id: GameId, number: Annotated[int, Path(ge=0, le=10**6)], service: ServiceDep,
                 token: TokenDep) -> HandReview:
     """A finished hand (numbered from 0), with every seat's cards: for the score sheet's review."""
     return service.review(token, game_id, number)
 
 
-@router.get("/{game_id}/hint", responses=_CONFLICT)
+@router.get("/{game_id}/hint", responses=errors(404, 409))
 def get_hint(game_id: GameId, service: ServiceDep, token: TokenDep) -> HintOut:
     """The move the computer would make for the player, with its reason."""
     return service.hint(token, game_id)

@@ -10,9 +10,9 @@ from spades.bots import LEVELS
 from spades.deal import daily_deal
 from spades.errors import SpadesError
 from spades.rules import OPTIONS, PRESETS, RULE_GROUPS, RuleOption
-from spades.server.schemas import GroupOut, OptionOut, PresetOut, RulesOut
+from spades.server.schemas import GroupOut, OptionOut, PresetOut, RulesOut, errors
 
-router = APIRouter(prefix="/api", tags=["meta"])
+router = APIRouter(prefix="/api", tags=["meta"], responses=errors(429))
 
 
 def _option(o: RuleOption) -> OptionOut:
@@ -32,7 +32,7 @@ def rules() -> RulesOut:
     )
 
 
-@router.get("/daily")
+@router.get("/daily", responses=errors(400, 422))
 def daily(day: str = Query(pattern=r"^\d{4}-\d{2}-\d{2}$", description="YYYY-MM-DD")) -> int:
     """The daily deal number of a date: the same on every install."""
     try:
