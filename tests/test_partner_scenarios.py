@@ -1,0 +1,94 @@
+"""The partner players want (issue 13 item 4): concrete positions where ``expert`` makes the sensible choice.
+
+Each position deals fixed cards to the seats that matter and the rest at random from a seed (the
+test holds for several seeds), plays the bids to the moment, and asks the expert (250 samples, no
+clock) for South's move.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spades.bots import make_player, play_out
+from spades.bots.search import SearchPlayer
+from spades.cards import Card, cards_of, parse_mask
+from spades.game import Game, Phase
+from spades.moves import MakeBid, PassCards, Play, parse_move
+from spades.rules import Rules, find_preset
+from spades.scoring import Bid
+
+STANDARD = find_preset("standard")
+EXPERT = SearchPlayer("expert", samples=250, seconds=None)
+
+
+def _table(rules: Rules, fixed: dict[int, str], dealer: int, seed: int, bids: list[str]) -> Game:
+    """A first hand with ``fixed`` cards in those seats and the rest dealt from ``seed``, after ``bids``."""
+    masks = {s: parse_mask(text) for s, text in fixed.items()}
+    taken = sum(masks.values())
+    rest = [c for c in range(52) if not taken >> c & 1]
+    random.Random(seed).shuffle(rest)
+    hands = {s: sorted(cards_of(masks.get(s, 0))) for s in range(4)}
+    for s in range(4):
+        while len(hands[s]) < 13:
+            hands[s].append(rest.pop())
+    deck = [hands[(dealer + 1 + i) % 4].pop(0) for i in range(52)]
+    game = Game(rules, decks=[deck], first_dealer=dealer)
+    for bid in bids:
+        game.apply(game.turn, parse_move(bid))
+    return game
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_expert_bids_nil_with_a_hand_made_for_it(seed: int) -> None:
+    game = _table(STANDARD, {2: "2S 4S 3H 5H 7H 9H 2D 4D 6D 8D 3C 5C 7C"}, 3, seed, ["bid 4", "bid 3"])
+    assert EXPERT.choose(game.view(2), random.Random(seed)) == MakeBid(Bid.nil())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_expert_bids_what_it_can_take_behind_a_partners_nil(seed: int) -> None:
+    """Six honours behind a nil: about the tricks it counts, never a second nil nor more than it holds."""
+    game = _table(STANDARD, {2: "AS KS 5S 3S AH KH 4H AD 7D 3D 9C 4C 2C"}, 3, seed, ["bid nil", "bid 4"])
+    move = EXPERT.choose(game.view(2), random.Random(seed))
+    assert isinstance(move, MakeBid) and move.bid.tricks in (5, 6)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_expert_covers_a_partners_nil_without_dumping_its_ace(seed: int) -> None:
+    """East leads a low heart, North (nil) plays last: the 8 covers North's low hearts; the ace is
+    kept to cover a later trick, and the 3 would leave North exposed."""
+    game = _table(STANDARD, {2: "AH 8H 3H AS 9S 5S KD 8D 4D 7C 6C 5C 2C",
+                             0: "QH 4H 2H 2S 3S 2D 3D 5D 3C 4C 8C 9C 10C"}, 0, seed,
+                  ["bid 3", "bid 4", "bid 3", "bid nil"])
+    lead = min(c for c in cards_of(game.legal_plays(1)) if c // 13 == 2)
+    assert Card(lead).rank < 8, "the seed gives East a low heart to lead"
+    game.apply(1, Play(Card(lead)))
+    assert EXPERT.choose(game.view(2), random.Random(seed)) == Play(Card.parse("8H"))
+
+
+def test_expert_keeps_its_own_nil_when_last_to_play() -> None:
+    """Deal 89 among normal players: South bid nil and is last to the fifth trick, able to trump."""
+    played = play_out(Game(STANDARD, deal=89), [make_player("normal")] * 4, seed=89, hands=1)
+    game = Game(STANDARD, deal=89)
+    for m in played.log[:23]:
+        assert m is not None
+        game.apply(*m)
+    view = game.view(2)
+    assert view.turn == 2 and len(view.trick) == 3 and view.bids[2] == Bid.nil()
+    assert view.legal_plays & STANDARD.deck_spec.trumps, "South could trump"
+    move = EXPERT.choose(view, random.Random(0))
+    assert isinstance(move, Play) and move.card.suit != 3
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_expert_passes_its_lowest_side_cards_to_a_blind_nil_partner(seed: int) -> None:
+    rules = find_preset("pagat").replace(blind_nil_deficit=0)
+    game = _table(rules, {2: "AS KS 5S 2S AH 3H 9D 6D 2D KC 8C 4C 3C"}, 3, seed, ["bid blind nil"])
+    normal = make_player("normal")
+    while game.turn != 2 or game.phase is not Phase.PASS:
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, normal.choose(game.view(seat), random.Random(seed)))
+    move = EXPERT.choose(game.view(2), random.Random(seed))
+    assert move == PassCards.of(Card.parse("3C"), Card.parse("2D"))
