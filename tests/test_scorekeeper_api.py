@@ -8,6 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
+from spades.paper.scorekeeper import MAX_HANDS, ScoreGame, ScorekeeperError
+from spades.server import scorekeeper
 from spades.server.run import BackgroundServer
 
 
@@ -89,6 +91,15 @@ def test_rules_and_edits_are_rescored(client: httpx.Client) -> None:
     ({"names": ["Us", "The\u0007m"]}, 400, "Team 2's name has a character that cannot be written"),
     ({"hands": [{"teams": [team("2", "2", 8)]}]}, 422, "Invalid request: hands.0.teams"),
     ({"hands": [], "extra": 1}, 422, "Invalid request: extra"),
+    ({"names": ["x" * 41, "Them"]}, 422, "Invalid request: names.0"),
+    ({"hands": [{"teams": [team("nil" * 7, "2", 8), team("3", "3", 5)]}]}, 422,
+     "Invalid request: hands.0.teams.0.players.0.bid"),
+    ({"hands": [{"teams": [team("2", "2", 10**30), team("3", "3", 5)]}]}, 422,
+     "Invalid request: hands.0.teams.0.tricks"),
+    ({"hands": [{"teams": [team("2", "2", 8), team("3", "3", 5)], "renege": 9}]}, 422,
+     "Invalid request: hands.0.renege"),
+    ({"hands": [{"teams": [team("3", "3", 5), team("3", "3", 8)]}] * (MAX_HANDS + 1)}, 422,
+     "Invalid request: hands"),
 ])
 def test_refusals_are_4xx_with_a_message(client: httpx.Client, game: dict[str, Any], status: int,
                                          detail: str) -> None:
@@ -158,10 +169,36 @@ def test_names_in_any_script_print_on_the_score_sheet(client: httpx.Client, tmp_
     assert client.post("/api/scorekeeper/score", json=game).json()["names"] == game["names"]
 
 
-def test_a_lone_surrogate_in_a_name_is_a_400(client: httpx.Client) -> None:
+def test_a_lone_surrogate_in_a_name_is_a_4xx(client: httpx.Client) -> None:
     body = b'{"names": ["Us", "Th\\ud800em"], "hands": []}'
     for path in ("/api/scorekeeper/score", "/api/scorekeeper/score-sheet.pdf"):
         r = client.post(path, content=body, headers={"Content-Type": "application/json"})
-        assert r.status_code == 400, r.text
-        assert r.json()["detail"] == "Team 2's name has a character that cannot be written (a control " \
-            "character, or half of a pair)."
+        assert r.status_code == 422, r.text
+        assert r.json()["detail"].startswith("Invalid request: names.1: Input should be a valid string")
+    with pytest.raises(ScorekeeperError, match="Team 2's name has a character that cannot be written"):
+        ScoreGame(names=("Us", "Th\ud800em"))  # the same refusal for the terminal and the library
+
+
+def test_the_longest_game_is_scored_and_printed(client: httpx.Client) -> None:
+    """MAX_HANDS hands (a game to the largest target) score and print: the bound is on the work."""
+    hand = {"teams": [team("2", "2", 8), team("3", "3", 5)]}
+    game = {"rules": {"target": 10000}, "hands": [hand] * MAX_HANDS}
+    body = client.post("/api/scorekeeper/score", json=game).json()
+    assert len(body["rows"]) == MAX_HANDS and body["winner"] is None
+    r = client.post("/api/scorekeeper/score-sheet.pdf", json=game)
+    assert r.status_code == 200 and r.content.startswith(b"%PDF-")
+
+
+def test_pdfs_wait_for_a_free_printer_then_get_a_503(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every printer busy past the wait, a PDF route answers 503 with Retry-After, then works again."""
+    monkeypatch.setattr(scorekeeper, "PRINT_WAIT", 0.05)
+    held = [scorekeeper._printers.acquire(timeout=1) for _ in range(scorekeeper.PRINTERS)]
+    try:
+        assert all(held)
+        busy = scorekeeper.rule_sheet("standard", None)
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "5"
+        assert b"Every printer is busy" in bytes(busy.body)
+    finally:
+        for _ in held:
+            scorekeeper._printers.release()
+    assert bytes(scorekeeper.rule_sheet("standard", None).body).startswith(b"%PDF-")

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from anyascii import anyascii
 from fpdf import FPDF
-from fpdf.fonts import FontFace, TTFFont
+from fpdf.fonts import TTFFont
 
 from spades.cards import STANDARD_DECK, Card, Suit, cards_of
-from spades.paper.scorekeeper import ScoreGame
+from spades.paper.scorekeeper import HandRow, ScoreGame
 from spades.rules import (
     BidFormat,
     ClubsFirstTrick,
@@ -510,6 +510,59 @@ def _reminder(rules: Rules) -> str:
     return "   ".join(first) + "\n" + "   ".join(second)
 
 
+def _row_cells(row: HandRow, rules: Rules) -> list[str]:
+    """A scored hand's cells: per team or player the bid, tricks, points, bags held and total."""
+    return [text for side, line in enumerate(row.entry.lines)
+            for text in (line.bid_text(rules), str(line.tricks), f"{row.score.points[side]:+d}",
+                         str(row.bags[side]), str(row.totals[side]))]
+
+
+def _score_row(pdf: FPDF, widths: tuple[float, ...], height: float, cells: list[str]) -> None:
+    """One row of the score table: its borders as lines and each text centred, where ``cell`` would lay
+    out each text as a paragraph (several times slower, and a long game has thousands)."""
+    x, y = pdf.l_margin, pdf.get_y()
+    pdf.rect(x, y, sum(widths), height)
+    for width, text in zip(widths, cells, strict=True):
+        if text:
+            pdf.text(x + (width - pdf.get_string_width(text)) / 2, y + height / 2 + 0.3 * pdf.font_size, text)
+        x += width
+        pdf.line(x, y, x, y + height)
+    pdf.set_y(y + height)
+
+
+def _fitted(pdf: FPDF, text: str, width: float, size: float) -> float:
+    """The largest font size, down to 5 points, at which ``text`` fits ``width`` in the current font."""
+    while size > 5 and pdf.get_string_width(text) * size / pdf.font_size_pt > width:
+        size -= 0.5
+    return size
+
+
+def _score_heading(pdf: FPDF, names: tuple[str, ...], name_font: tuple[str, str], widths: tuple[float, ...],
+                   height: float, size: float) -> None:
+    """The score table's two heading rows: Hand, a name over each group of five columns, their labels.
+
+    Drawn with ``cell``: fpdf2's table, which lays out each cell as a paragraph, is 6 times slower.
+    """
+    x, y = pdf.get_x(), pdf.get_y()
+    group = sum(widths[1:1 + len(SIDE_COLUMNS)])
+    pdf.set_fill_color(*ACCENT)
+    pdf.set_text_color(255, 255, 255)
+    pdf.set_font("helvetica", "B", size)
+    pdf.cell(widths[0], 2 * height, "Hand", border=1, align="C", fill=True)
+    for name in names:
+        pdf.set_font(*name_font, size=size)
+        pdf.set_font_size(_fitted(pdf, name, group - 2, size))
+        pdf.cell(group, height, name, border=1, align="C", fill=True)
+    pdf.set_xy(x + widths[0], y + height)
+    pdf.set_fill_color(*SHADE)
+    pdf.set_text_color(*INK)
+    pdf.set_font("helvetica", "B", size)
+    labels = ("Bid", "Tricks", "Points", "Bags", "Total") * len(names)
+    for width, label in zip(widths[1:], labels, strict=True):
+        pdf.cell(width, height, label, border=1, align="C", fill=True)
+    pdf.set_xy(x, y + 2 * height)
+
+
 def score_sheet_pdf(game: ScoreGame | None = None, *, rules: Rules | None = None) -> bytes:
     """The Spades score sheet (Letter): per team or player alone the bid, tricks, points, bags and total.
 
@@ -531,45 +584,27 @@ def score_sheet_pdf(game: ScoreGame | None = None, *, rules: Rules | None = None
     pdf.cell(0, 7, f"Playing to: {rules.target if game else '__________'}", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
     names = game.names if game else tuple(f"{who.title()} {i + 1}: ________" for i in range(sides))
-    name_style = None
+    name_font = ("helvetica", "B")
     if game:  # names as written: in the Unicode font, which costs its loading only here
         pdf.add_font(NAME_FONT, "", NAME_FONT_FILE)
         font = pdf.fonts[NAME_FONT]
         assert isinstance(font, TTFFont)
-        glyphs = font.cmap
-        names = tuple(printable(name, glyphs) for name in names)
-        name_style = FontFace(family=NAME_FONT, emphasis="NONE")
-    head = FontFace(emphasis="BOLD", color=(255, 255, 255), fill_color=ACCENT)
-    sub = FontFace(emphasis="BOLD", color=INK, fill_color=SHADE)
-    pdf.set_auto_page_break(True, margin=14)
+        names = tuple(printable(name, font.cmap) for name in names)
+        name_font = (NAME_FONT, "")
     pdf.set_draw_color(*INK)
     pdf.set_line_width(0.25)
     size = 9 if sides == 4 else 10
+    height = 7.4 if wide else 8.2
     per_side = (pdf.epw - HAND_COLUMN) / sides / sum(SIDE_COLUMNS)
     widths = (HAND_COLUMN, *(w * per_side for _ in range(sides) for w in SIDE_COLUMNS))
-    pdf.set_font("helvetica", "", size)
-    with pdf.table(col_widths=widths, text_align="CENTER", line_height=7.4 if wide else 8.2,
-                   num_heading_rows=2, first_row_as_headings=True, headings_style=head) as table:
-        top = table.row()
-        top.cell("Hand", rowspan=2)
-        for name in names:
-            top.cell(name, colspan=len(SIDE_COLUMNS), style=name_style)
-        columns = table.row(style=sub)
-        for _ in names:
-            for label in ("Bid", "Tricks", "Points", "Bags", "Total"):
-                columns.cell(label)
-        for n in range(max(BLANK_ROWS_WIDE if wide else BLANK_ROWS, len(rows))):
-            line = table.row()
-            line.cell(str(n + 1))
-            if n < len(rows):
-                row = rows[n]
-                for side, entry in enumerate(row.entry.lines):
-                    for text in (entry.bid_text(rules), str(entry.tricks), f"{row.score.points[side]:+d}",
-                                 str(row.bags[side]), str(row.totals[side])):
-                        line.cell(text)
-            else:
-                for _ in range(len(SIDE_COLUMNS) * sides):
-                    line.cell("")
+    _score_heading(pdf, names, name_font, widths, height, size)
+    for n in range(max(BLANK_ROWS_WIDE if wide else BLANK_ROWS, len(rows))):
+        if pdf.get_y() + height > pdf.h - 14:  # a long game runs on to another page, headed again
+            pdf.add_page()
+            _score_heading(pdf, names, name_font, widths, height, size)
+        cells = [str(n + 1), *(_row_cells(rows[n], rules) if n < len(rows) else [""] * (len(widths) - 1))]
+        pdf.set_font("helvetica", "", size)
+        _score_row(pdf, widths, height, cells)
     pdf.set_auto_page_break(False)
     pdf.set_y(pdf.h - 22)
     pdf.set_font("helvetica", "", 8.5)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from spades.errors import SpadesError
@@ -36,6 +37,7 @@ from spades.scoring import Bid, HandScore, game_over, game_winner, score_hand
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_HANDS",
     "MAX_NAME",
     "HandEntry",
     "HandRow",
@@ -58,6 +60,8 @@ FORMAT_VERSION = 2
 _READABLE = (1, 2)
 MAX_NAME = 40
 """The longest name of a team or player."""
+MAX_HANDS = 200
+"""The most hands a game may have: more than a game to the largest target takes, and a bound on the work."""
 NO_BID = "-"
 """How a score sheet shows the bid of a hand played without bidding."""
 
@@ -389,6 +393,8 @@ class ScoreGame:
                                        "(a control character, or half of a pair).")
         if len(set(self.names)) != len(self.names):
             raise ScorekeeperError(f"Give each {who} a name of its own.")
+        if len(self.hands) > MAX_HANDS:
+            raise ScorekeeperError(f"A game has at most {MAX_HANDS} hands, not {len(self.hands)}.")
 
     @property
     def who(self) -> str:
@@ -425,7 +431,12 @@ class ScoreGame:
         return game
 
     def sheet(self) -> ScoreSheet:
-        """Score every hand from the first; the first impossible hand raises ScorekeeperError."""
+        """Every hand scored from the first (once: the game cannot change); an impossible hand raises."""
+        return self._sheet
+
+    @cached_property
+    def _sheet(self) -> ScoreSheet:
+        """The score sheet, worked out on first use; the first impossible hand raises ScorekeeperError."""
         rows: list[HandRow] = []
         totals = (0,) * self.rules.sides
         bags = (0,) * self.rules.sides

@@ -3,26 +3,50 @@
 The browser keeps the game (no account) and sends every hand each time; the server rescores
 from the first hand, so a corrected hand 1 rescores hands 2 and 3. Impossible input is a 400
 whose message names the hand and the team or player.
+
+The cost of a request is bounded: at most ``MAX_HANDS`` hands of bounded fields, the work done in
+FastAPI's threadpool (plain ``def`` routes, off the event loop), and at most ``PRINTERS`` PDFs drawn
+at once; the sheets for a set of rules are kept, so printing a preset's sheet again costs nothing.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
-from spades.paper.scorekeeper import FORMAT_VERSION, HandRow, ScoreGame, bid_choices, status_text
+from spades.paper.scorekeeper import (
+    FORMAT_VERSION,
+    MAX_HANDS,
+    MAX_NAME,
+    HandRow,
+    ScoreGame,
+    bid_choices,
+    status_text,
+)
 from spades.rules import Rules, rules_from_text
 from spades.scoring import SideScore
 from spades.server.rules_page import Changes, Preset
 
-__all__ = ["ScoreGameIn", "ScoreSheetOut", "router"]
+__all__ = ["PRINTERS", "ScoreGameIn", "ScoreSheetOut", "router"]
 
-MAX_HANDS = 400
+MOST_TRICKS = 17
+"""The tricks in the largest hand (three players)."""
+BidText = Annotated[str, Field(max_length=20)]
+"""A bid as written: ``4``, ``nil``, ``blind nil``, ``10 for 200``."""
+
+PRINTERS = 2
+"""PDFs drawn at once (each holds a core for up to a second or two); others wait, then get a 503."""
+PRINT_WAIT = 10.0
+"""Seconds a PDF request waits for a free printer."""
+_printers = threading.BoundedSemaphore(PRINTERS)
 STATIC = Path(__file__).parent / "static"
 
 router = APIRouter(tags=["scorekeeper"])
@@ -38,23 +62,23 @@ class _In(BaseModel):
 class PlayerIn(_In):
     """One partner's bid; for a nil bidder, whether it was kept and the tricks that player won."""
 
-    bid: str | int = Field(description="4, nil, blind nil or 10 for 200")
+    bid: BidText | int = Field(description="4, nil, blind nil or 10 for 200")
     kept: bool | None = Field(default=None, description="nil bidders: kept (null: judged from nil_tricks)")
-    nil_tricks: int = Field(default=0, description="nil bidders: the tricks they won")
+    nil_tricks: int = Field(default=0, ge=0, le=MOST_TRICKS, description="nil bidders: the tricks they won")
 
 
 class TeamIn(_In):
     """A team's line: both partners' bids (none on a hand without bidding) and the tricks the team won."""
 
     players: list[PlayerIn] = Field(default_factory=list, max_length=2)
-    tricks: int
+    tricks: int = Field(ge=0, le=MOST_TRICKS)
 
 
 class SoloIn(_In):
     """The line of a player alone: the bid (none on a hand without bidding) and the tricks won."""
 
-    bid: str | int | None = Field(default=None, description="4, nil, blind nil, 0")
-    tricks: int
+    bid: BidText | int | None = Field(default=None, description="4, nil, blind nil, 0")
+    tricks: int = Field(ge=0, le=MOST_TRICKS)
 
 
 class HandIn(_In):
@@ -62,15 +86,18 @@ class HandIn(_In):
 
     teams: list[TeamIn] | None = Field(default=None, min_length=2, max_length=2)
     players: list[SoloIn] | None = Field(default=None, min_length=2, max_length=4)
-    renege: int | None = Field(default=None, description="the team or player (from 0) that reneged, if any")
+    renege: int | None = Field(default=None, ge=0, le=3,
+                               description="the team or player (from 0) that reneged, if any")
 
 
 class ScoreGameIn(_In):
     """A whole game: the rule options chosen at the start, the names of its score columns, every hand."""
 
-    rules: dict[str, Any] = Field(default_factory=dict, description="Rules options, as GET /api/rules lists")
-    names: list[str] = Field(default_factory=list, max_length=4,
-                             description="a name per team or per player alone (none: Team 1, Player 1...)")
+    rules: dict[str, Any] = Field(default_factory=dict, max_length=40,
+                                  description="Rules options, as GET /api/rules lists")
+    names: list[Annotated[str, Field(max_length=MAX_NAME)]] = Field(
+        default_factory=list, max_length=4,
+        description="a name per team or per player alone (none: Team 1, Player 1...)")
     hands: list[HandIn] = Field(default_factory=list, max_length=MAX_HANDS)
 
     def game(self) -> ScoreGame:
@@ -169,27 +196,52 @@ def score(body: ScoreGameIn) -> ScoreSheetOut:
                          status=status_text(game))
 
 
-def _pdf(data: bytes, name: str) -> Response:
+def _print(draw: Callable[[], bytes], name: str) -> Response:
+    """A PDF drawn on one of the ``PRINTERS``, as a download; a 503 if none is free within ``PRINT_WAIT``."""
+    if not _printers.acquire(timeout=PRINT_WAIT):
+        return JSONResponse({"detail": "Every printer is busy: try again in a few seconds."}, status_code=503,
+                            headers={"Retry-After": "5"})
+    try:
+        data = draw()
+    finally:
+        _printers.release()
     return Response(data, media_type="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-@router.get("/api/scorekeeper/rule-sheet.pdf", response_class=Response,
-            responses={200: {"content": {"application/pdf": {}}}})
+@lru_cache(maxsize=64)
+def _rule_sheet(rules: Rules, name: str) -> bytes:
+    """A rule sheet, kept for the next request for the same rules (``name`` too: the sheet prints it)."""
+    return rule_sheet_pdf(rules)
+
+
+@lru_cache(maxsize=64)
+def _blank_score_sheet(rules: Rules) -> bytes:
+    """A blank score sheet, kept for the next request for the same rules."""
+    return score_sheet_pdf(rules=rules)
+
+
+_PDF: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/pdf": {}}},
+    503: {"description": "Every printer stayed busy; try again after Retry-After seconds."}}
+
+
+@router.get("/api/scorekeeper/rule-sheet.pdf", response_class=Response, responses=_PDF)
 def rule_sheet(rules: Preset = "standard", changes: Changes = None) -> Response:
     """The one-page rule sheet (Letter) for a rules preset and any changes; unknown rules are a 400."""
-    return _pdf(rule_sheet_pdf(rules_from_text(rules, changes or [])), "spades-rules.pdf")
+    chosen = rules_from_text(rules, changes or [])
+    return _print(lambda: _rule_sheet(chosen, chosen.name), "spades-rules.pdf")
 
 
-@router.get("/api/scorekeeper/score-sheet.pdf", response_class=Response,
-            responses={200: {"content": {"application/pdf": {}}}})
+@router.get("/api/scorekeeper/score-sheet.pdf", response_class=Response, responses=_PDF)
 def blank_score_sheet(rules: Preset = "standard", changes: Changes = None) -> Response:
     """A blank Spades score sheet (Letter) for the rules: a column per team, or per player alone."""
-    return _pdf(score_sheet_pdf(rules=rules_from_text(rules, changes or [])), "spades-score-sheet.pdf")
+    chosen = rules_from_text(rules, changes or [])
+    return _print(lambda: _blank_score_sheet(chosen), "spades-score-sheet.pdf")
 
 
-@router.post("/api/scorekeeper/score-sheet.pdf", response_class=Response,
-             responses={200: {"content": {"application/pdf": {}}}, **_BAD})
+@router.post("/api/scorekeeper/score-sheet.pdf", response_class=Response, responses={**_PDF, **_BAD})
 def filled_score_sheet(body: ScoreGameIn) -> Response:
     """The score sheet filled in with a game's hands: a finished game kept on paper."""
-    return _pdf(score_sheet_pdf(body.game()), "spades-game.pdf")
+    game = body.game()
+    return _print(lambda: score_sheet_pdf(game), "spades-game.pdf")
