@@ -8,9 +8,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from spades.paper.printables import RULE_SHEET_TITLE, SCORE_SHEET_TITLE, rule_sheet_pdf, score_sheet_pdf
-from spades.paper.scorekeeper import HandEntry, ScoreGame
+from spades.paper.printables import (
+    RULE_SHEET_TITLE,
+    SCORE_SHEET_TITLE,
+    printable,
+    rule_sheet_pdf,
+    score_sheet_pdf,
+)
+from spades.paper.scorekeeper import MAX_NAME, HandEntry, ScoreGame
 from spades.rules import Rules, find_preset
 
 
@@ -82,3 +90,26 @@ def test_score_sheets_with_a_column_per_player(tmp_path: Path) -> None:
     assert next(line.split() for line in blank.splitlines() if "Tricks" in line) == columns * 4
     two = check_pdf(score_sheet_pdf(rules=Rules(players=2, first_hand_no_bids=True)), tmp_path / "two")
     assert "Player 1" in two and "Player 2" in two and "First hand: no bids, 10 per trick." in two
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=MAX_NAME).filter(lambda t: t.strip() and t.isprintable()),
+                min_size=2, max_size=2, unique=True))
+def test_any_names_print(names: list[str]) -> None:
+    """Whatever a team is called, the filled score sheet is a PDF (characters not in the font replaced)."""
+    game = ScoreGame(names=(names[0], names[1])).add(HandEntry.parse("2 2 : 8", "3 3 : 5"))
+    assert score_sheet_pdf(game).startswith(b"%PDF-")
+    assert all(text.isprintable() for text in map(printable, names))
+
+
+def test_a_long_game_runs_on_to_more_pages_headed_again(tmp_path: Path) -> None:
+    game = ScoreGame(names=("Us", "Them"), rules=Rules(target=10000))
+    for _ in range(30):
+        game = game.add(HandEntry.parse("2 2 : 8", "3 3 : 5"))
+    pdf = tmp_path / "long.pdf"
+    pdf.write_bytes(score_sheet_pdf(game))
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^Pages:\s+2$", info, re.M)
+    second = subprocess.run(["pdftotext", "-f", "2", "-l", "2", "-raw", str(pdf), "-"], capture_output=True,
+                            text=True, check=True).stdout
+    assert second.startswith("Hand\nUs Them\nBid Tricks Points Bags Total") and "\n30 4 8 " in second
