@@ -8,6 +8,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,9 +16,12 @@ from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 
+from spades.server.app import create_app
 from spades.server.middleware import ACCESS_LOG
 from spades.server.run import BackgroundServer, free_port
+from spades.server.settings import Settings
 
 
 @pytest.fixture
@@ -150,3 +154,28 @@ def test_spades_serve_logs_a_json_line_per_request_to_stderr(tmp_path: Path) -> 
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_crash_is_a_json_500_with_the_headers_and_a_log_line(
+        tmp_path: Path, access_lines: list[dict[str, Any]]) -> None:
+    app = create_app(Settings(db_path=tmp_path / "db.sqlite3"))
+
+    @app.get("/api/boom")
+    def boom() -> None:
+        raise RuntimeError("a bug")
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.02)
+        r = httpx.get(f"http://127.0.0.1:{port}/api/boom")
+        assert r.status_code == 500
+        assert r.json() == {"detail": "The server failed on this request; it has been logged."}
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert [(line["path"], line["status"]) for line in access_lines] == [("/api/boom", 500)]
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -138,6 +138,17 @@ class AccessLog:
             return
         start = time.perf_counter()
         status: int | None = None
+        logged = not self.log
+
+        def log() -> None:
+            nonlocal logged
+            logged = True
+            client = scope.get("client")
+            ACCESS_LOG.info(json.dumps({
+                "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
+                "method": scope["method"], "path": scope["path"], "status": status,
+                "ms": round((time.perf_counter() - start) * 1000, 2),
+                "client": client[0] if client else None}))
 
         async def send_with_headers(message: Message) -> None:
             nonlocal status
@@ -149,6 +160,8 @@ class AccessLog:
                 took = (time.perf_counter() - start) * 1000
                 headers.append((b"server-timing", f"app;dur={took:.2f}".encode()))
                 message = {**message, "headers": headers}
+            elif not message.get("more_body", False) and not logged:
+                log()
             await send(message)
 
         try:
@@ -159,13 +172,8 @@ class AccessLog:
                                  "it has been logged.")
             raise
         finally:
-            if self.log:
-                client = scope.get("client")
-                ACCESS_LOG.info(json.dumps({
-                    "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
-                    "method": scope["method"], "path": scope["path"], "status": status,
-                    "ms": round((time.perf_counter() - start) * 1000, 2),
-                    "client": client[0] if client else None}))
+            if not logged:
+                log()
 
 
 class TokenBucket:
