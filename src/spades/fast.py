@@ -68,17 +68,14 @@ class _Tables:
         self.suit_masks = np.array(spec.suit_masks, dtype=U64)
         suit_of = np.zeros(54, dtype=np.int64)
         suit_mask_of = np.zeros(54, dtype=U64)
-        beats = np.zeros(54, dtype=U64)
         for c in range(54):
             s = spec.suit_of[c]
             suit_of[c] = s
             suit_mask_of[c] = spec.suit_masks[s]
-            higher = sum(1 << d for d in cards_of(spec.suit_masks[s]) if spec.power[d] > spec.power[c])
-            beats[c] = higher | (0 if s == 3 else spec.trumps)
         self.suit_of = suit_of
         self.suit_mask_of = suit_mask_of
-        self.beats = beats
-        """``beats[c]``: the cards that beat ``c`` once ``c`` leads or is winning a trick."""
+        self.beats = np.array(spec.beaten_by, dtype=U64)
+        """``beats[c]``: the cards that beat ``c`` once it leads or wins a trick (``DeckSpec.beaten_by``)."""
         self.deck = np.array(list(cards_of(spec.cards)), dtype=np.int64)
         self.clubs = U64(spec.suit_masks[0])
 

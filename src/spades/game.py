@@ -26,14 +26,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypeGuard
 
+from spades.bidding import BidRules, blind_nil_open
 from spades.cards import ALL_CARDS, Card, Suit, cards_of
 from spades.deal import DealRng, check_deal_number, shuffled
 from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
 from spades.moves import (
     ACTION_BIDS,
     BID_ACTION,
-    BLIND_NIL_ACTION,
-    TEN_FOR_200_ACTION,
     Draw,
     Look,
     MakeBid,
@@ -52,7 +51,6 @@ from spades.rules import (
     DeckSpec,
     FirstDealer,
     FirstLead,
-    NilRule,
     Rules,
     TwoPlayerDraw,
 )
@@ -168,14 +166,12 @@ def legal_play_mask(
         return hand
     allowed = follow or hand
     if rules.must_beat:
+        strength = spec.strength[led]
         best = trick[0]
         for c in trick[1:]:
-            if spec.beats(c, best, led):
+            if strength[c] > strength[best]:
                 best = c
-        winners = 0
-        for c in cards_of(allowed):
-            if spec.beats(c, best, led):
-                winners |= 1 << c
+        winners = allowed & spec.beaten_by[best]
         if winners:
             return winners
     return allowed
@@ -196,13 +192,9 @@ class _Table:
         self.must_beat: bool = rules.must_beat
         self.hand_size: int = rules.hand_size
         self.partners: bool = rules.has_partners
-        lowest = 0 if rules.nil is NilRule.PLAIN else 1
-        self.numbers: tuple[int, ...] = tuple(range(lowest, rules.max_bid + 1))
-        """The numbers anyone may bid before the format and the board narrow them (0 only as a plain bid)."""
-        self.nil: bool = rules.nil is NilRule.NIL
-        self.bid_format: BidFormat = rules.bid_format
-        self.min_team_bid: int = rules.min_team_bid
-        self.ten_for_two_hundred: bool = rules.ten_for_two_hundred
+        self.bidding: BidRules = BidRules.of(rules)
+        self.bids_need_spades: bool = rules.bid_format in (BidFormat.WHIZ, BidFormat.MIRROR)
+        """Whether a seat's legal bids depend on its spades (Whiz and Mirror)."""
 
 
 @dataclass(frozen=True)
@@ -421,18 +413,15 @@ class Game:
             self.looked = [True] * n
             self._open_play()
             return
-        self.looked = [not self._blind_eligible(s) for s in range(n)]
+        self.looked = [not self._blind_open(s) for s in range(n)]
         self.phase = Phase.BID
         self.turn = (self.dealer + 1) % n
 
-    def _blind_eligible(self, seat: int) -> bool:
-        """Whether a seat's side is far enough behind to bid blind nil this hand (a deficit of 0: always)."""
-        r = self.rules
-        if not r.blind_nil:
-            return False
-        side = r.side_of(seat)
-        others = [s for i, s in enumerate(self.scores) if i != side]
-        return r.blind_nil_deficit <= 0 or max(others) - self.scores[side] >= r.blind_nil_deficit
+    def _blind_open(self, seat: int) -> bool:
+        """Whether the seat's side is far enough behind to bid blind nil this hand."""
+        side = self.rules.side_of(seat)
+        behind = max(s for i, s in enumerate(self.scores) if i != side) - self.scores[side]
+        return blind_nil_open(self.rules, behind)
 
     def _open_play(self) -> None:
         r = self.rules
@@ -496,37 +485,11 @@ class Game:
         return self._bid_actions
 
     def _work_out_bids(self, seat: int) -> tuple[int, ...]:
-        """The actions of the bids open to the seat to bid, ascending (nil, the numbers, 10 for 200)."""
-        if not self.looked[seat]:
-            return (BLIND_NIL_ACTION,)
+        """The actions of the bids open to the seat to bid, ascending (asked of ``spades.bidding``)."""
         t = self._table
-        nil_ok = t.nil
-        numbers: Sequence[int] = t.numbers
-        partner = (seat + 2) % 4 if t.partners else -1
-        pbid = self.bids[partner] if partner >= 0 else None
-        p_nil = pbid is not None and pbid.is_nil(self.rules)
-        if t.bid_format is not BidFormat.STANDARD:
-            spades = (self.hands[seat] & t.suit_masks[SPADE]).bit_count()
-            if t.bid_format is BidFormat.WHIZ:
-                numbers = [spades] if spades else []
-            elif t.bid_format is BidFormat.MIRROR:
-                numbers = [spades] if spades else []
-                nil_ok = spades == 0
-            elif pbid is None or p_nil:  # Suicide: one partner nil, the other at least 4
-                numbers = [x for x in numbers if x >= 4]
-                nil_ok = nil_ok and pbid is None
-            else:
-                numbers = []
-        if t.min_team_bid and pbid is not None:
-            need = t.min_team_bid - (0 if p_nil else pbid.tricks)
-            numbers = [x for x in numbers if x >= need]
-            if p_nil or need > 0:
-                nil_ok = False
-        actions = [BID_ACTION] if nil_ok else []
-        actions += [BID_ACTION + x for x in numbers]
-        if t.ten_for_two_hundred and pbid is not None and not p_nil:
-            actions.append(TEN_FOR_200_ACTION)
-        return tuple(actions)
+        partner = self.bids[(seat + 2) % 4] if t.partners else None
+        spades = (self.hands[seat] & t.suit_masks[SPADE]).bit_count() if t.bids_need_spades else -1
+        return t.bidding.actions(partner, self.looked[seat], spades, self._blind_open(seat))
 
     def legal_plays(self, seat: object) -> int:
         """The mask of cards the seat may play now (0 if it is not its turn to play, or not a seat)."""
@@ -728,37 +691,15 @@ class Game:
             raise IllegalMoveError(_NO_DECK)
 
     def _verify_bid(self, seat: int, bid: Bid) -> None:
-        options = self._bid_options(seat)
-        if bid_action(bid) in self._bid_actions:
+        if bid_action(bid) in self._legal_bid_actions(seat):
             return
-        r = self.rules
-        if bid.blind:
-            if not r.blind_nil:
-                raise IllegalMoveError("These rules do not allow blind nil.")
-            if self.looked[seat] and self._blind_eligible(seat):
-                raise IllegalMoveError("Blind nil must be bid before you look at your cards.")
-            if not self._blind_eligible(seat):
-                raise IllegalMoveError(
-                    f"Blind nil is only for a side at least {r.blind_nil_deficit} points behind."
-                )
-        if not self.looked[seat]:
-            raise IllegalMoveError("Look at your cards before you bid, or bid blind nil.")
-        if bid.ten_for_two_hundred and not r.ten_for_two_hundred:
-            raise IllegalMoveError("These rules do not have the 10 for 200 bid.")
-        if bid.ten_for_two_hundred:
-            raise IllegalMoveError("10 for 200 is bid by the second partner, after a number.")
-        if bid.tricks == 0 and r.nil is NilRule.NONE:
-            raise IllegalMoveError("These rules have no nil: bid at least 1.")
-        if not 0 <= bid.tricks <= r.max_bid:
-            raise IllegalMoveError(f"Bids run from 0 to {r.max_bid}.")
-        allowed = ", ".join(str(b) for b in options if not b.blind)
-        rule = {
-            BidFormat.WHIZ: "In Whiz you bid the number of spades you hold, or nil",
-            BidFormat.MIRROR: "In Mirror you bid exactly the number of spades you hold",
-            BidFormat.SUICIDE: "In Suicide one partner bids nil and the other at least 4",
-            BidFormat.STANDARD: f"Your team must bid at least {r.min_team_bid} (board)",
-        }[r.bid_format]
-        raise IllegalMoveError(f"{rule}: you may bid {allowed}.")
+        partner = self.bids[(seat + 2) % 4] if self._table.partners else None
+        looked = self.looked[seat]
+        spades = (self.hands[seat] & self.spec.trumps).bit_count()
+        why = self._table.bidding.refusal(bid, partner, looked=looked, spades=spades,
+                                          blind_open=self._blind_open(seat))
+        assert why is not None, "a bid the rules allow is among the legal bids"
+        raise IllegalMoveError(why)
 
     def _verify_play(self, seat: int, card: Card) -> None:
         hand = self.hands[seat]
@@ -788,10 +729,7 @@ class Game:
             return "No spades on the first trick: play a heart or a diamond."
         if follow and not follow >> card & 1:
             return f"You must follow suit: you hold a {Suit(led).singular}."
-        best = Card(self.trick[0][1])
-        for _, c in self.trick[1:]:
-            if spec.beats(c, best, led):
-                best = c
+        best = next(c for s, c in self.trick if s == self._top_seat)
         return f"You must beat the {best.name} when you can."
 
     def can_move(self, seat: object, move: Move) -> bool:

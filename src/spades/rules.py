@@ -170,7 +170,12 @@ class DeckSpec:
     """``strength[led][c]``: how strong card ``c`` is in a trick led in suit ``led`` (the highest wins).
 
     A trump ranks above every card of the led suit, and a card of a third suit is 0: it never wins.
+    This table is the one statement of who wins a trick; everything else is read from it.
     """
+    beaten_by: tuple[int, ...]
+    """``beaten_by[c]``: the mask of cards that beat ``c`` when ``c`` is winning a trick (as the
+    lead, or a trump), read off ``strength`` for bit-mask play: a higher card of its suit, and
+    every trump when ``c`` is not one."""
 
     @property
     def trumps(self) -> int:
@@ -182,15 +187,9 @@ class DeckSpec:
         return (self.suit_of[card], self.power[card])
 
     def beats(self, a: int, b: int, led: int) -> bool:
-        """Whether card ``a`` beats card ``b`` in a trick whose led suit is ``led``."""
-        sa, sb = self.suit_of[a], self.suit_of[b]
-        if sa == sb:
-            return self.power[a] > self.power[b]
-        if sa == Suit.SPADES:
-            return True
-        if sb == Suit.SPADES:
-            return False
-        return sa == led
+        """Whether card ``a`` beats card ``b`` in a trick whose led suit is ``led`` (by ``strength``)."""
+        strength = self.strength[led]
+        return strength[a] > strength[b]
 
 
 def _build_deck(kind: DeckKind) -> DeckSpec:
@@ -222,8 +221,12 @@ def _build_deck(kind: DeckKind) -> DeckSpec:
               for c in range(54))
         for led in Suit
     )
+    beaten_by = tuple(
+        sum(1 << d for d in range(54) if cards >> d & 1 and strength[suit_of[c]][d] > strength[suit_of[c]][c])
+        for c in range(54)
+    )
     return DeckSpec(kind, cards, (masks[0], masks[1], masks[2], masks[3]), tuple(suit_of),
-                    tuple(power), strength)
+                    tuple(power), strength, beaten_by)
 
 
 _DECKS = {kind: _build_deck(kind) for kind in DeckKind}
@@ -479,6 +482,8 @@ class Rules:
             p.append(f"{self.bid_format.value.title()} sets its own bids; it cannot add board.")
         if self.bid_format is not BidFormat.STANDARD and self.ten_for_two_hundred:
             p.append(f"{self.bid_format.value.title()} sets its own bids; it cannot add 10 for 200.")
+        if self.bid_format is BidFormat.MIRROR and self.blind_nil:
+            p.append("Mirror bids the spades held, so nobody may bid before looking: turn blind nil off.")
         return p
 
     # Derived facts the engine reads

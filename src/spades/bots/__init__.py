@@ -58,7 +58,7 @@ class RandomPlayer:
             return Play(rng.choice(list(cards_of(view.legal_plays))))
         if view.phase is Phase.BID:
             if view.can_look:
-                return Look() if rng.random() < 0.8 else MakeBid(view.legal_bids[0])
+                return Look() if rng.random() < 0.8 or not view.legal_bids else MakeBid(view.legal_bids[0])
             return MakeBid(rng.choice(view.legal_bids))
         if view.phase is Phase.PASS:
             cards = list(cards_of(view.hand))

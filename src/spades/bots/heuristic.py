@@ -77,7 +77,7 @@ class HeuristicPlayer:
 
     def _bid_phase(self, view: SeatView, rng: random.Random) -> tuple[Move, str]:
         if view.can_look:
-            if self.bid_nil and self._wants_blind_nil(view):
+            if self.bid_nil and Bid.blind_nil() in view.legal_bids and self._wants_blind_nil(view):
                 return MakeBid(Bid.blind_nil()), "Your team is far behind: bid blind nil for 200 points."
             return Look(), "Look at your cards: your team is not far enough behind for blind nil."
         if view.can_misdeal and not self._nil_fit(view):
@@ -292,10 +292,7 @@ class HeuristicPlayer:
         led = spec.suit_of[trick[0][1]]
         best_seat = trick_winner(spec, trick)
         best = next(c for s, c in trick if s == best_seat)
-        winners = 0
-        for c in cards_of(legal):
-            if spec.beats(c, best, led):
-                winners |= 1 << c
+        winners = legal & spec.beaten_by[best]
         losers = legal & ~winners
         n = k.rules.players
         after = [(v.seat + i) % n for i in range(1, n - len(trick))]
