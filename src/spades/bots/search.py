@@ -145,6 +145,8 @@ class _Sim:
         self.rules = rules
         self.suit_of = spec.suit_of
         self.power = spec.power
+        self.strength = spec.strength
+        self.beaten_by = spec.beaten_by
         self.trumps = spec.trumps
         self.n = rules.players
         self.partner = [rules.partner(s) for s in range(self.n)]
@@ -223,7 +225,7 @@ class _Sim:
                     if not self.higher[top] & others:
                         return top
             return self.lowest(side)
-        winners = legal & (self.higher[best] | (trumps if self.suit_of[best] != SPADE else 0))
+        winners = legal & self.beaten_by[best]
         losers = legal & ~winners
         last = len(trick) == self.n - 1
         if nil_me:
@@ -267,10 +269,12 @@ class _Sim:
         for h in hands:
             all_cards |= h
         best_seat, best = -1, -1
+        strength = self.strength[0]
         if trick:
+            strength = self.strength[suit_of[trick[0][1]]]
             best_seat, best = trick[0]
             for s, c in trick[1:]:
-                if self.beats(c, best, suit_of[trick[0][1]]):
+                if strength[c] > strength[best]:
                     best_seat, best = s, c
         wants = [self.wants(bids, won, t, tricks_left) for t in range(rules.sides)]
         while True:
@@ -282,7 +286,10 @@ class _Sim:
             all_cards &= ~(1 << card)
             if suit_of[card] == SPADE:
                 broken = True
-            if not trick or self.beats(card, best, suit_of[trick[0][1]]):
+            if not trick:
+                strength = self.strength[suit_of[card]]
+                best_seat, best = seat, card
+            elif strength[card] > strength[best]:
                 best_seat, best = seat, card
             trick.append((seat, card))
             if len(trick) < n:
@@ -296,13 +303,6 @@ class _Sim:
             trick = []
             first = False
             wants = [self.wants(bids, won, t, tricks_left) for t in range(rules.sides)]
-
-    def beats(self, a: int, b: int, led: int) -> bool:
-        """Whether card ``a`` beats card ``b`` in a trick of the led suit."""
-        sa, sb = self.suit_of[a], self.suit_of[b]
-        if sa == sb:
-            return self.power[a] > self.power[b]
-        return sa == SPADE or (sb != SPADE and sa == led)
 
 
 class SearchPlayer:
