@@ -86,8 +86,8 @@ def play_random(rules: Rules, deal: int, seed: int, hands: int = 2) -> Game:
         moves = game.legal_moves(seat)
         assert moves, f"no legal move for the seat to act in {game.phase}"
         move = rng.choice(moves)
-        if isinstance(move, Look) and rng.random() < 0.3 and game.looked[seat] is False:
-            move = MakeBid(game.legal_bids(seat)[0])
+        if isinstance(move, Look) and rng.random() < 0.3 and game.legal_bids(seat):
+            move = MakeBid(game.legal_bids(seat)[0])  # blind nil, where it is open
         if game.phase is Phase.PLAY:
             legal = game.legal_plays(seat)
             assert legal and not legal & ~game.hands[seat]
