@@ -4,10 +4,10 @@ For a card (or a bid) it deals the cards it cannot see into the other hands, con
 what the seat has seen (cards played, voids shown, cards it passed, and the bids as soft
 evidence), plays every sample out with a fast bit-mask policy, and picks the move whose
 expected outcome is best: the side's score change minus the opponents', with bags, nils,
-sets and the game situation (a side about to win or lose) counted. It stops at a sample or
-time budget. The heuristic's move is the default: another move replaces it only when it
-scores better on the same samples by more than 1.5 standard errors, so sampling noise does
-not make the search worse than the heuristic it starts from.
+sets and the game situation (a side about to win or lose) counted. It stops at a sample
+budget (a time cap only when asked for). The heuristic's move is the default: another move
+replaces it only when it scores better on the same samples by more than 1.5 standard errors,
+so sampling noise does not make the search worse than the heuristic it starts from.
 """
 
 from __future__ import annotations
@@ -306,13 +306,14 @@ class _Sim:
 
 
 class SearchPlayer:
-    """Flat Monte Carlo search over sampled deals; ``samples`` and ``seconds`` bound each decision.
+    """Flat Monte Carlo search over sampled deals; ``samples`` bounds each decision.
 
-    With ``seconds=None`` only the sample budget counts, and the same seed and view always give
-    the same move; a time cap can cut a search short on a slow or busy machine.
+    The sample count alone decides by default, so the same seed and view always give the same
+    move; ``seconds``, an explicit option, adds a time cap that cuts a search short on a slow
+    or busy machine (and so makes the move depend on the clock).
     """
 
-    def __init__(self, name: str = "expert", *, samples: int = 200, seconds: float | None = 0.5,
+    def __init__(self, name: str = "expert", *, samples: int = 200, seconds: float | None = None,
                  bid_nil: bool = True) -> None:
         self.name = name
         self.samples = samples
