@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections.abc import Callable
 
 import pytest
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 
 from rule_mixes import option_mixes
 from spades.bots import (
+    EXPERT_BUDGET,
+    LEVEL_REGISTRY,
     LEVELS,
     HeuristicPlayer,
     Player,
@@ -142,6 +145,53 @@ def test_same_seed_same_view_same_choice(level: str) -> None:
     view = view_after(game, random.Random(0), lambda g: len(g.log) >= 10)
     player = make_player(level)
     assert len({player.choose(view, random.Random(5)) for _ in range(2)}) == 1
+
+
+def racing_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the clock race: each reading ten seconds after the last, as on a very busy machine."""
+    now = [0.0]
+
+    def racing() -> float:
+        now[0] += 10.0
+        return now[0]
+
+    monkeypatch.setattr(time, "perf_counter", racing)
+
+
+def decision(player: Player, view: SeatView) -> tuple[object, object]:
+    """A player's move (and reason) with seed 5, and how far it drew on its random stream."""
+    rng = random.Random(5)
+    move = player.decide(view, rng) if isinstance(player, HeuristicPlayer | SearchPlayer) else (
+        player.choose(view, rng))
+    return move, rng.getstate()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_default_players_never_read_the_clock(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same view and seed give the same move, reason and samples on a racing clock as on an
+    idle one: the budgets count samples."""
+    game = Game(Rules(), deal=78)
+    views = [view_after(game, random.Random(0), lambda g, n=n: len(g.log) >= n) for n in (1, 3, 30)]
+    calm = [decision(make_player(level), v) for v in views]
+    racing_clock(monkeypatch)
+    assert [decision(make_player(level), v) for v in views] == calm
+
+
+def test_a_time_cap_is_an_explicit_option_and_does_cut_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(Rules(), deal=78)
+    view = view_after(game, random.Random(0), lambda g: len(g.log) >= 30)
+    assert SearchPlayer("hard").seconds is None
+    uncapped = decision(SearchPlayer("hard", samples=40), view)
+    racing_clock(monkeypatch)
+    assert decision(SearchPlayer("hard", samples=40, seconds=0.5), view)[1] != uncapped[1]
+
+
+def test_one_registry_names_describes_and_makes_every_level() -> None:
+    assert LEVELS == tuple(LEVEL_REGISTRY) == ("random", "easy", "normal", "hard", "expert")
+    for name, level in LEVEL_REGISTRY.items():
+        assert level.name == name and level.description.endswith(".")
+        assert make_player(name).name == name
+    assert isinstance(make_player("expert"), SearchPlayer) and make_player("expert").samples == EXPERT_BUDGET
 
 
 def test_make_player_refuses_an_unknown_level() -> None:

@@ -3,17 +3,16 @@
 A player sees a ``SeatView`` (never the ``Game``) and a random generator it must use for
 every random choice, so the same seed and view always give the same move.
 
-The levels: ``random`` (uniform among legal moves), ``easy`` (the heuristic without card
-counting, bag sense or score sense, and rougher bids), ``normal`` (the heuristic: the nine
-strategy tips as code, well under a millisecond a move), ``hard`` (search over sampled deals,
-40 samples a move, about 25 ms) and ``expert`` (the same search, 250 samples a move, about
-150 ms on average and 400 ms at the 95th percentile).
+The levels are listed once, in ``LEVEL_REGISTRY`` (a name, a sentence and a factory each): ``random``,
+``easy``, ``normal`` (the heuristic, well under a millisecond a move), ``hard`` (search, 40
+samples a move, about 25 ms) and ``expert`` (250 samples a move, about 150 ms on average and
+400 ms at the 95th percentile). Their budgets count samples, never time.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -25,12 +24,17 @@ from spades.game import Game, Phase, SeatView
 from spades.moves import Draw, Look, MakeBid, Move, PassCards, Play
 
 __all__ = [
+    "EXPERT_BUDGET",
+    "HARD_BUDGET",
     "LEVELS",
+    "LEVEL_REGISTRY",
     "HeuristicPlayer",
     "Hint",
+    "Level",
     "Player",
     "RandomPlayer",
     "SearchPlayer",
+    "find_level",
     "hint",
     "make_player",
     "play_out",
@@ -91,10 +95,6 @@ def play_out(
     return game
 
 
-LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
-"""The named strengths ``make_player`` knows."""
-
-
 @dataclass(frozen=True)
 class Hint:
     """A suggested move for a seat, with one short sentence saying why."""
@@ -103,25 +103,49 @@ class Hint:
     reason: str
 
 
-EXPERT_BUDGET = (250, 0.9)
-"""The expert's budget per decision: (samples, a time cap that only a slow or busy machine
-reaches). The sample count decides, so a seed and a view always give the same move."""
-HARD_BUDGET = (40, 0.5)
-"""The hard level's smaller budget, in the same form."""
+@dataclass(frozen=True)
+class Level:
+    """A named strength of computer player: what it is, in a sentence, and how to make one."""
+
+    name: str
+    description: str
+    make: Callable[[bool], Player]
+    """Makes a player of this level; the argument says whether it may bid nil."""
+
+
+HARD_BUDGET = 40
+"""The hard level's search budget: samples per decision (a count, never a time, so a seed and a
+view always give the same move, on a busy machine as on a fast one)."""
+EXPERT_BUDGET = 250
+"""The expert level's search budget, in samples per decision."""
+
+LEVEL_REGISTRY: dict[str, Level] = {level.name: level for level in (
+    Level("random", "Uniform among legal moves: a baseline.", lambda bid_nil: RandomPlayer()),
+    Level("easy", "The heuristic without card counting, bag sense or score sense, and rougher bids.",
+          lambda bid_nil: HeuristicPlayer("easy", bid_nil=bid_nil, careful=False)),
+    Level("normal", "The heuristic: the nine strategy tips as code, well under a millisecond a move.",
+          lambda bid_nil: HeuristicPlayer("normal", bid_nil=bid_nil)),
+    Level("hard", f"Search over {HARD_BUDGET} sampled deals a move, starting from the heuristic's move.",
+          lambda bid_nil: SearchPlayer("hard", samples=HARD_BUDGET, bid_nil=bid_nil)),
+    Level("expert", f"The same search over {EXPERT_BUDGET} sampled deals a move.",
+          lambda bid_nil: SearchPlayer("expert", samples=EXPERT_BUDGET, bid_nil=bid_nil)),
+)}
+"""Every level by name, weakest first: the one registry the CLI, the arena and the server read."""
+LEVELS: tuple[str, ...] = tuple(LEVEL_REGISTRY)
+"""The level names, weakest first (read off the registry)."""
+
+
+def find_level(name: str) -> Level:
+    """The level of this name; an unknown name is a SpadesError listing the known ones."""
+    level = LEVEL_REGISTRY.get(name)
+    if level is None:
+        raise SpadesError(f"Unknown player level {name!r}: choose one of {', '.join(LEVELS)}.")
+    return level
 
 
 def make_player(level: str = "normal", *, bid_nil: bool = True) -> Player:
     """A computer player of a named level; ``bid_nil=False`` stops it bidding nil."""
-    if level == "random":
-        return RandomPlayer()
-    if level == "easy":
-        return HeuristicPlayer("easy", bid_nil=bid_nil, careful=False)
-    if level == "normal":
-        return HeuristicPlayer("normal", bid_nil=bid_nil)
-    if level in ("hard", "expert"):
-        samples, seconds = HARD_BUDGET if level == "hard" else EXPERT_BUDGET
-        return SearchPlayer(level, samples=samples, seconds=seconds, bid_nil=bid_nil)
-    raise SpadesError(f"Unknown player level {level!r}: choose one of {', '.join(LEVELS)}.")
+    return find_level(level).make(bid_nil)
 
 
 def hint(view: SeatView, level: str = "normal", seed: int = 0) -> Hint:
