@@ -15,7 +15,8 @@ from spades import Bid, Game, MakeBid, find_preset
 from spades.bidding import BidRules, blind_nil_open
 from spades.errors import IllegalMoveError, RulesError
 from spades.game import Phase
-from spades.moves import ACTION_BIDS, Look
+from spades.moves import ACTION_BIDS, Draw, Look
+from spades.paper.scorekeeper import HandEntry, PlayerLine, ScoreGame, ScorekeeperError, SoloLine, TeamLine
 from spades.rules import PRESETS, BidFormat, NilRule, Rules
 
 BOARD = "Each team must bid at least 4 tricks between its two partners."
@@ -240,3 +241,121 @@ def test_random_rule_mixes_offer_only_legal_bids(rules: Rules, deal: int, seed: 
 
 def test_the_bid_rules_are_shared_per_rule_set() -> None:
     assert BidRules.of(find_preset("online")) is BidRules.of(find_preset("online").replace())
+
+
+# -- the scorekeeper asks the same rules -----------------------------------------------------------------
+
+def place(game: Game, bid: Bid) -> bool:
+    """The seat to bid makes this bid if the game lets it (looking first unless it is blind)."""
+    seat = game.turn
+    assert seat is not None
+    if not bid.blind and not game.looked[seat]:
+        game.apply(seat, Look())
+    if not game.can_move(seat, MakeBid(bid)):
+        return False
+    game.apply(seat, MakeBid(bid))
+    return True
+
+
+def to_bidding(rules: Rules, deal: int) -> Game:
+    """A first hand at its bidding (the two-player draw done)."""
+    game = Game(rules, deal=deal)
+    while game.phase is Phase.DRAW:
+        game.apply(game.turn, Draw(True))
+    return game
+
+
+def some_legal_bids(rules: Rules, deal: int) -> list[Bid]:
+    """A legal bid for every seat (each the highest open after looking: never two nils), by seat."""
+    game = to_bidding(rules, deal)
+    while game.phase is Phase.BID:
+        seat = game.turn
+        assert seat is not None
+        if not game.looked[seat]:
+            game.apply(seat, Look())
+        game.apply(seat, MakeBid(game.legal_bids(seat)[-1]))
+    return [b for b in game.bids if b is not None]
+
+
+def game_accepts(rules: Rules, deal: int, first: Bid, second: Bid | None) -> bool:
+    """Whether the first bidder may bid ``first`` and, two seats on, its partner ``second`` after it."""
+    game = to_bidding(rules, deal)
+    if not place(game, first):
+        return False
+    if second is None:
+        return True
+    other = game.turn
+    assert other is not None
+    if not game.looked[other]:
+        game.apply(other, Look())
+    game.apply(other, MakeBid(game.legal_bids(other)[0]))
+    return place(game, second)
+
+
+def scorekeeper_accepts(rules: Rules, deal: int, first: Bid, second: Bid | None) -> str | None:
+    """The scorekeeper's refusal of these bids written down for the first bidder's column (the
+    others' columns hold legal bids), or None if it takes them."""
+    game = to_bidding(rules, deal)
+    seat = game.turn
+    assert seat is not None
+    others = some_legal_bids(rules, deal)
+    if rules.has_partners:
+        ours = TeamLine((PlayerLine(first), PlayerLine(second or first)), 0)
+        theirs = TeamLine(tuple(PlayerLine(others[s]) for s in rules.seats_of(1 - seat % 2)), 0)
+        bids = [[first, second], [others[s] for s in rules.seats_of(1 - seat % 2)]]
+        tricks = [0 if all(b is not None and b.is_nil(rules) for b in side) else 1 for side in bids]
+        assert any(tricks), "the others' bids are never two nils"
+        tricks[tricks.index(1)] = rules.hand_size - (sum(tricks) - 1)
+        lines = [TeamLine(ours.players, tricks[0]), TeamLine(theirs.players, tricks[1])]
+        entry = HandEntry(tuple(lines if seat % 2 == 0 else lines[::-1]))
+    else:
+        written = [first if s == seat else others[s] for s in range(rules.players)]
+        wins = [0] * rules.players
+        wins[seat] = rules.hand_size
+        entry = HandEntry(players=tuple(SoloLine(b, w) for b, w in zip(written, wins, strict=True)))
+    try:
+        ScoreGame(rules).add(entry)
+    except ScorekeeperError as e:
+        return str(e)
+    return None
+
+
+def check_agreement(rules: Rules, deal: int, a: Bid, b: Bid) -> None:
+    """The scorekeeper takes a team's two bids exactly when the game lets its partners bid them in
+    one order or the other (a lone player's bid: when the game lets the player bid it)."""
+    if rules.has_partners:
+        game = game_accepts(rules, deal, a, b) or game_accepts(rules, deal, b, a)
+        pad = scorekeeper_accepts(rules, deal, a, b)
+    else:
+        game = game_accepts(rules, deal, a, None)
+        pad = scorekeeper_accepts(rules, deal, a, None)
+    assert game == (pad is None), (rules, a, b, pad)
+
+
+SPADES_UNKNOWN = (BidFormat.WHIZ, BidFormat.MIRROR)
+"""The formats whose numbers follow the spades held, which a score pad does not know: there the
+scorekeeper checks all the rest."""
+
+
+def paper_rules(rules: Rules) -> Rules:
+    """The rules as a score pad checks them: bidding from the first hand, and no spade count."""
+    if rules.bid_format in SPADES_UNKNOWN:
+        rules = rules.replace(bid_format=BidFormat.STANDARD)
+    return rules.replace(first_hand_no_bids=False)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_scorekeeper_and_the_game_agree_on_every_pair_of_bids_under_every_preset(name: str) -> None:
+    rules = paper_rules(PRESETS[name])
+    for deficit in {rules.blind_nil_deficit, 0} if rules.blind_nil else {0}:
+        r = rules.replace(blind_nil_deficit=deficit)
+        for a in ACTION_BIDS:
+            for b in ACTION_BIDS if r.has_partners else ACTION_BIDS[:1]:
+                check_agreement(r, 3, a, b)
+
+
+@given(option_mixes(), st.integers(1, 10**6), st.sampled_from(ACTION_BIDS), st.sampled_from(ACTION_BIDS))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_scorekeeper_and_the_game_agree_under_random_rule_mixes(rules: Rules, deal: int, a: Bid,
+                                                                    b: Bid) -> None:
+    check_agreement(paper_rules(rules), deal, a, b)

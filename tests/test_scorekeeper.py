@@ -77,7 +77,6 @@ def test_game_end_winner_and_tie() -> None:
 @pytest.mark.parametrize(("first", "second", "message"), [
     ("3 3 : 6", "3 3 : 6", "add up to 6 \\+ 6 = 12, not 13"),
     ("14 1 : 13", "1 1 : 0", "a bid of 14 is more than the 13"),
-    ("8 7 : 13", "1 1 : 0", "Us bid 15 tricks, more than the 13"),
     ("nil/2 4 : 1", "3 3 : 12", "the nil bidder won 2 tricks, more than the team's 1"),
     ("nil nil : 2", "3 3 : 11", "both partners bid nil"),
     ("bn 4 : 5", "3 3 : 8", "these rules do not allow blind nil"),
@@ -104,8 +103,13 @@ def test_nil_outcome_must_agree_with_its_tricks() -> None:
         game_of([("4/1 3 : 6", "3 3 : 7")])
 
 
+def test_a_team_may_bid_more_than_13_between_its_partners_as_at_the_table() -> None:
+    """"Each player names a number of tricks from 0 to 13": a team's 8 and 7 are legal, and set."""
+    assert game_of([("8 7 : 13", "1 1 : 0")]).sheet().rows[0].score.points == (-150, -20)
+
+
 def test_rule_options_refuse_bids_they_forbid() -> None:
-    with pytest.raises(ScorekeeperError, match="no nil; bid at least 1"):
+    with pytest.raises(ScorekeeperError, match="these rules have no nil: bid at least 1"):
         game_of([("nil 4 : 6", "3 3 : 7")], Rules(nil=NilRule.NONE))
     with pytest.raises(ScorekeeperError, match="at least 4 \\(board\\)"):
         game_of([("nil 3 : 6", "3 3 : 7")], Rules(min_team_bid=4))
@@ -114,7 +118,7 @@ def test_rule_options_refuse_bids_they_forbid() -> None:
         game_of([("bn 4 : 5", "3 3 : 8")], blind)
     behind = game_of([("3 3 : 5", "4 4 : 8"), ("bn 4 : 5", "3 3 : 8")], blind).sheet()
     assert behind.rows[1].score.sides[0].nil_points == 200
-    with pytest.raises(ScorekeeperError, match="one partner, after the other bids a number"):
+    with pytest.raises(ScorekeeperError, match="10 for 200 is bid by the second partner, after a number"):
         game_of([("10for200 nil : 10", "1 1 : 3")], Rules(ten_for_two_hundred=True))
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
-from spades.bots import LEVELS, Player, make_player, play_out
+from spades.bots import Player, find_level, make_player, play_out
 from spades.errors import SpadesError
 from spades.game import Game, SeatView
 from spades.moves import Move
@@ -219,8 +219,7 @@ def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | No
 def _check_levels(levels: Sequence[str]) -> tuple[str, ...]:
     """The levels as a tuple, each checked."""
     for level in levels:
-        if level not in LEVELS:
-            raise SpadesError(f"Unknown player level {level!r}: choose one of {', '.join(LEVELS)}.")
+        find_level(level)
     if not levels:
         raise SpadesError("Each side needs at least one player level.")
     return tuple(levels)

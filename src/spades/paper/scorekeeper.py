@@ -31,8 +31,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from spades.bidding import BidRules, blind_nil_open
 from spades.errors import SpadesError
-from spades.rules import BidFormat, NilRule, Rules
+from spades.rules import NilRule, Rules
 from spades.scoring import Bid, HandScore, game_over, game_winner, score_hand
 
 __all__ = [
@@ -88,6 +89,12 @@ def parse_bid(text: str) -> Bid:
         return Bid.parse(text)
     except SpadesError as e:
         raise ScorekeeperError(str(e)) from None
+
+
+def _refuse(name: str, why: str | None) -> None:
+    """Raise the rules' reason for refusing a bid, as the column's slip (``Us: these rules ...``)."""
+    if why is not None:
+        raise ScorekeeperError(f"{name}: {why[0].lower()}{why[1:]}")
 
 
 def _bid_from(value: Any) -> Bid:
@@ -505,32 +512,22 @@ class ScoreGame:
         return entry.lines
 
     def _solo_bid(self, name: str, line: SoloLine, behind: int) -> Bid:
-        """Check a lone player's bid against the rules."""
+        """Check a lone player's bid against the rules (asked of ``spades.bidding``)."""
         if line.bid is None:
             raise ScorekeeperError(f"{name}: enter the bid.")
-        self._check_bid(name, line.bid, behind)
-        return line.bid
+        bid = line.bid
+        _refuse(name, BidRules.of(self.rules).refusal(
+            bid, None, looked=not bid.blind, spades=None, blind_open=blind_nil_open(self.rules, behind)))
+        return bid
 
     def _team_tricks(self, name: str, team: TeamLine, behind: int) -> list[tuple[Bid, int]]:
-        """Check a team's bids and tricks; each partner's bid with the tricks to score for that seat."""
-        r = self.rules
+        """Check a team's bids (asked of ``spades.bidding``) and tricks; each partner's bid with the
+        tricks to score for that seat."""
         if not team.players:
             raise ScorekeeperError(f"{name}: enter both partners' bids.")
-        nils = [self._check_player(name, p, behind) for p in team.players]
-        bids = [p.bid for p in team.players]
-        numbers = [b.tricks for b, is_nil in zip(bids, nils, strict=True) if not is_nil]
-        tens = [b for b in bids if b.ten_for_two_hundred]
-        if tens and (len(tens) == 2 or any(nils)):
-            raise ScorekeeperError(
-                f"{name}: 10 for 200 is bid by one partner, after the other bids a number.")
-        if r.bid_format is BidFormat.SUICIDE and (sum(nils) != 1 or min(numbers, default=0) < 4):
-            raise ScorekeeperError(f"{name}: in Suicide one partner bids nil and the other at least 4.")
-        contract = 10 if tens else sum(numbers)
-        if contract > r.hand_size:
-            raise ScorekeeperError(f"{name} bid {contract} tricks, more than the {r.hand_size} in a hand.")
-        if r.min_team_bid and numbers and contract < r.min_team_bid:
-            raise ScorekeeperError(
-                f"{name} bid {contract}: a team must bid at least {r.min_team_bid} (board).")
+        first, second = (p.bid for p in team.players)
+        _refuse(name, BidRules.of(self.rules).team_refusal(first, second, blind_nil_open(self.rules, behind)))
+        nils = [self._check_player(name, p) for p in team.players]
         nil_won = sum(p.nil_tricks for p, is_nil in zip(team.players, nils, strict=True) if is_nil)
         if all(nils) and nil_won != team.tricks:
             raise ScorekeeperError(
@@ -549,26 +546,9 @@ class ScoreGame:
                 rest = 0
         return out
 
-    def _check_bid(self, name: str, bid: Bid, behind: int) -> None:
-        """Check one bid against the rules and how far behind its bidder's column is."""
-        r = self.rules
-        if bid.tricks > r.hand_size:
-            raise ScorekeeperError(
-                f"{name}: a bid of {bid.tricks} is more than the {r.hand_size} tricks in a hand.")
-        if bid.ten_for_two_hundred and not r.ten_for_two_hundred:
-            raise ScorekeeperError(f"{name}: these rules do not have the 10 for 200 bid.")
-        if bid.blind and not r.blind_nil:
-            raise ScorekeeperError(f"{name}: these rules do not allow blind nil.")
-        if bid.blind and r.blind_nil_deficit > 0 and behind < r.blind_nil_deficit:
-            raise ScorekeeperError(
-                f"{name}: blind nil is only for a {self.who} at least {r.blind_nil_deficit} points behind.")
-        if bid.tricks == 0 and not bid.blind and r.nil is NilRule.NONE:
-            raise ScorekeeperError(f"{name}: these rules have no nil; bid at least 1.")
-
-    def _check_player(self, name: str, p: PlayerLine, behind: int) -> bool:
-        """Check one partner's line against the rules; whether the bid is a nil."""
+    def _check_player(self, name: str, p: PlayerLine) -> bool:
+        """Check one partner's nil outcome as written down; whether the bid is a nil."""
         bid = p.bid
-        self._check_bid(name, bid, behind)
         if not bid.is_nil(self.rules):
             if p.kept is not None or p.nil_tricks:
                 raise ScorekeeperError(f"{name}: only a nil bidder's tricks are entered apart (bid {bid}).")
