@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -13,7 +14,6 @@ from spades.bots.coach import SAMPLES, THRESHOLD, analyze, format_review
 from spades.cards import Card, cards_of
 from spades.errors import SpadesError
 from spades.game import SEAT_NAMES, Game, HandResult, seat_name
-from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
 from spades.paper.scorekeeper import ScoreGame
 from spades.record import GameRecord, dump_record, load_record, replay
 from spades.rules import Rules, preset_names, rules_from_text
@@ -133,7 +133,20 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _need(extra: str, *modules: str) -> None:
+    """Refuse a command whose optional packages are missing, naming the extra that installs them."""
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise SpadesError(f"This command needs {module}, which comes with the {extra!r} extra: "
+                              f"pip install 'spades[{extra}]'") from None
+
+
 def _cmd_sheets(args: argparse.Namespace) -> int:
+    _need("pdf", "fpdf", "anyascii")
+    from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
+
     game = _load_score_game(args.game) if args.game else None
     out: Path = args.out
     rules = game.rules if game else _rules_from_args(args)
@@ -166,6 +179,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    _need("server", *_SERVER_MODULES)
     from spades.server.run import PLAY_PORT, free_port, run_server
     from spades.server.settings import Settings
 
@@ -176,6 +190,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    _need("fast", "numpy")
     from spades.benchmark import report
 
     if args.seconds <= 0 or args.batch < 1:
@@ -185,11 +200,16 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    _need("server", *_SERVER_MODULES)
     from spades.server.run import run_server
     from spades.server.settings import Settings
 
     run_server(Settings.from_env(host=args.host, port=args.port, db_path=args.db), open_browser=False)
     return 0
+
+
+_SERVER_MODULES = ("fastapi", "uvicorn", "platformdirs", "fpdf")
+"""What the browser game's server imports beyond the library (the 'server' extra)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
