@@ -42,8 +42,10 @@ def test_score_the_three_hands(client: httpx.Client) -> None:
     body = r.json()
     assert [[t["total"] for t in row["sides"]] for row in body["rows"]] == [[44, -60], [87, 91], [40, 141]]
     assert body["rows"][1]["sides"][1]["bid"] == "nil + 5"
-    assert body["rows"][1]["sides"][1]["notes"] == ["made 5 (+50)", "1 bag (+1)", "nil kept (+100)"]
-    assert body["rows"][2]["sides"][0]["notes"] == ["made 5 (+50)", "3 bags (+3)", "10 bags reached (-100)"]
+    assert body["rows"][1]["sides"][1]["notes"] == ["made 5 (+50)", "1 bag (+1)", "nil made (+100)"]
+    third = body["rows"][2]["sides"]
+    assert third[0]["notes"] == ["made 5 (+50)", "3 bags (+3)", "10 bags reached (\u2212100)"]
+    assert [(t["contract"], t["made"], t["penalties"]) for t in third] == [(5, True, 1), (5, True, 0)]
     assert body["alone"] is False and body["hand_size"] == 13
     assert body["bids"] == ["nil", *map(str, range(1, 14))]
     assert body["status"] == "Us 40 (0 bags), Them 141 (1 bag)."
@@ -122,8 +124,8 @@ def test_players_alone_and_a_first_hand_without_bids(client: httpx.Client) -> No
     assert [p["bid"] for p in body["rows"][0]["sides"]] == ["-", "-", "-"]
     assert body["rows"][0]["sides"][0]["notes"] == ["no bids: 10 a trick (+60)"]
     assert [p["bid"] for p in body["rows"][1]["sides"]] == ["4", "6", "0"]
-    assert body["rows"][1]["sides"][0]["notes"] == ["made 4 (+40)", "1 bag (-10)"]
-    assert body["rows"][1]["sides"][2]["notes"] == ["made 0 (+0)", "6 bags (-60)"]
+    assert body["rows"][1]["sides"][0]["notes"] == ["made 4 (+40)", "1 bag (\u221210)"]
+    assert body["rows"][1]["sides"][2]["notes"] == ["made 0 (0)", "6 bags (\u221260)"]
     assert body["status"] == "Ann 90 (1 bag), Bo 120 (0 bags), Cy -10 (6 bags)."
     cutthroat = {"rules": {"preset": "cutthroat", "target": 100},
                  "hands": [{"players": [solo("3", 4), solo("10", 9), solo("nil", 0), solo("nil", 0)],
@@ -131,7 +133,7 @@ def test_players_alone_and_a_first_hand_without_bids(client: httpx.Client) -> No
     body = client.post("/api/scorekeeper/score", json=cutthroat).json()
     assert body["names"] == ["Player 1", "Player 2", "Player 3", "Player 4"]
     assert body["totals"] == [-30, -100, 100, 100] and body["tied"] is True
-    assert body["rows"][0]["sides"][0]["notes"] == ["reneged", "set on 3 (-30)"]
+    assert body["rows"][0]["sides"][0]["notes"] == ["reneged", "set on 3 (\u221230)"]
     assert body["status"] == "Player 3 and Player 4 are level at 100 at the end: one more hand decides it."
     filled = client.post("/api/scorekeeper/score-sheet.pdf", json=game)
     assert filled.status_code == 200 and filled.content.startswith(b"%PDF-")

@@ -159,7 +159,8 @@ def test_sample_scores_and_eight_plus_three_bags(page: Page) -> None:
     enter(page, "3 2 : 8", "3 2 : 5")
     assert column(page, "points-0") == [48, -47]
     expect(page.locator("[data-test=bags-0]")).to_have_text("1 bag")
-    assert "10 bags reached (-100)" in (page.get_attribute("[data-test=points-0] >> nth=1", "title") or "")
+    title = page.get_attribute("[data-test=points-0] >> nth=1", "title") or ""
+    assert "10 bags reached (\u2212100)" in title
 
 
 @pytest.mark.parametrize(("reading", "total", "bags"), [
@@ -266,7 +267,7 @@ def test_three_players_two_hands(page: Page) -> None:
     assert column(page, "points-1") == [60, -20]
     assert totals(page) == (-30, 40, -70)
     assert page.locator("[data-test=bid-cell-2]").all_inner_texts() == ["5", "0"]
-    assert "11 bags (-110)" in (page.get_attribute("[data-test=points-2] >> nth=1", "title") or "")
+    assert "11 bags (\u2212110)" in (page.get_attribute("[data-test=points-2] >> nth=1", "title") or "")
     assert page.get_attribute("[data-test=plot-line-2]", "data-values") == "0,40,-70"
     expect(page.locator("[data-test=renege] option")).to_have_count(4)
 

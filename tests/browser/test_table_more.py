@@ -350,7 +350,9 @@ def test_the_score_sheet_reads_like_a_score_pad_with_the_nil_in_words(
     mine = tables.first.locator("tbody tr").first
     expect(mine.locator("td").first).to_have_text(re.compile(r"^Nil \+ \d+$"))
     note = tables.first.locator("tbody tr.note-row").first
-    expect(note).to_have_text(re.compile(r"^You: nil (made, \+100|failed, took \d+ tricks?, \u2212100)"))
+    expect(note).to_have_text(re.compile(r"You: nil (made \(\+100\)|broken, took \d+ tricks? \(\u2212100\))"))
+    # the words are the server's, as it sends them: the page adds none of its own
+    expect(note.locator("td").first).to_have_text("; ".join(game["sheet"][0][0]["notes"]))
     assert box(note)["height"] < 2.5 * box(mine)["height"], "the nil's words run to more than two lines"
     expect(sheet.locator(".sheet-legend")).to_contain_text(
         "Bags held carry over: each time they reach 10, 100 points are taken off.")
@@ -424,6 +426,7 @@ def test_each_partnership_shows_its_tricks_won_of_its_bid(fresh_page: NewPage) -
         seats = [state["seats"][s] for s in side["seats"]]
         bid = sum(int(s["bid"]) for s in seats)
         won = sum(s["tricks"] for s in seats)
+        assert side["progress"] == f"{won} of {bid}"  # the server says it; the page only shows it
         expect(page.locator(f"#scores .score[data-side='{side['side']}'] .contract")).to_have_text(
             f"won {won} of {bid}")
 

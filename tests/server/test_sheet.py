@@ -19,8 +19,11 @@ def test_a_nil_row_lists_your_bid_first_and_says_how_the_nil_went(client: httpx.
     partner = state["seats"][(human + 2) % 4]["bid"]
     assert row["bid"] == f"nil + {partner}"
     taken = sum(t["winner"] == human for t in state["review"]["tricks"])
-    if taken:
-        assert row["nil"] == f"You: nil failed, took {taken} trick{'s' * (taken != 1)}, \u2212100"
-    else:
-        assert row["nil"] == "You: nil made, +100"
+    nil = (f"You: nil broken, took {taken} trick{'s' * (taken != 1)} (\u2212100)" if taken
+           else "You: nil made (+100)")
+    assert nil in row["notes"]
+    assert row["contract"] == int(partner)
+    assert row["made"] == (row["tricks"] - taken >= int(partner))
+    if not row["made"]:
+        assert f"set on {partner} (\u2212{10 * int(partner)})" in row["notes"]
     assert row["bags_total"] == state["sides"][side]["bags"]

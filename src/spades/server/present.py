@@ -6,11 +6,14 @@ finished hands' results; other seats' cards appear only in the review of a hand 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from spades.cards import Card, cards_of
 from spades.game import Game, HandResult, Phase, SeatView, Trick, seat_name
 from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
+from spades.outcome import broken_nils, describe_side
 from spades.rules import BidFormat, DeckSpec, NilRule, Rules
-from spades.scoring import Bid, SideScore, side_contract
+from spades.scoring import Bid, side_contract
 from spades.server.schemas import (
     EventOut,
     GameState,
@@ -83,18 +86,6 @@ def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
     return None if bid is None else _bid_str(rules, bid)
 
 
-def _nil_text(rules: Rules, s: SideScore) -> str:
-    """How a side's nils went, in words: "You: nil failed, took 2 tricks, −100"."""
-    parts = []
-    for n in s.nils:
-        kind = "blind nil" if n.blind else "nil"
-        who = seat_label(rules.players, n.seat)
-        outcome = "made" if n.made else f"failed, took {n.tricks} trick{'s' * (n.tricks != 1)}"
-        points = f"{n.points:+d}".replace("-", "\u2212")  # a minus sign, not a hyphen
-        parts.append(f"{who}: {kind} {outcome}, {points}")
-    return "; ".join(parts)
-
-
 def _sheet(rules: Rules, history: tuple[HandResult, ...]) -> list[list[SheetRow]]:
     rows = []
     for h in history:
@@ -102,13 +93,31 @@ def _sheet(rules: Rules, history: tuple[HandResult, ...]) -> list[list[SheetRow]
         for s in h.score.sides:
             bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side)]
             bid = " + ".join(_bid_str(rules, b) for b in bids if b is not None) or "-"
+            said = describe_side(rules, s, seat_name=lambda seat: seat_label(rules.players, seat))
             line.append(SheetRow(
                 side=s.side, bid=bid, tricks=s.tricks, points=s.points, bags=s.bags_added,
-                bags_total=s.bags_after, penalties=s.penalty_points, nil=_nil_text(rules, s),
-                total=h.scores_after[s.side],
+                bags_total=s.bags_after, contract=said.contract, made=said.made, penalties=said.penalties,
+                penalty_points=s.penalty_points, notes=list(said.remarks), total=h.scores_after[s.side],
             ))
         rows.append(line)
     return rows
+
+
+def _progress(
+    rules: Rules, phase: Phase, side: int, bids: Sequence[Bid | None], won: Sequence[int]
+) -> str | None:
+    """Partners' tricks won of tricks bid, "3 of 7", while a hand is bid and played and both have bid."""
+    seats = rules.seats_of(side)
+    if len(seats) < 2 or phase not in (Phase.BID, Phase.PLAY) or any(bids[s] is None for s in seats):
+        return None
+    return f"{sum(won[s] for s in seats)} of {side_contract(rules, side, bids)[0]}"
+
+
+def _sheet_legend(rules: Rules) -> str:
+    """What the sheet's Points, Bags and Bags held mean under these rules."""
+    held = (f"Bags held carry over: each time they reach {rules.bag_limit}, {rules.bag_penalty} points are "
+            "taken off." if rules.bag_penalty else "Bags held carry over from hand to hand.")
+    return f"Points and Bags are this hand's (bags are tricks won over the bid). {held}"
 
 
 def review_of(spec: DeckSpec, h: HandResult) -> HandReview:
@@ -171,11 +180,12 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     spec = game.spec
     v = game.view(human)
     positions = _POSITIONS[n]
+    broken = broken_nils(rules, v.bids, v.tricks_won)
     seats = [
         SeatOut(
             seat=s, name=seat_label(n, s), position=positions[(s - human) % n],  # type: ignore[arg-type]
             human=s == human, side=rules.side_of(s), bid=_bid_text(rules, v.bids[s]), tricks=v.tricks_won[s],
-            cards=game.hands[s].bit_count(),
+            cards=game.hands[s].bit_count(), nil_broken=s in broken,
         )
         for s in range(n)
     ]
@@ -185,7 +195,8 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         SideOut(side=i, name=side_name(rules, i), score=v.scores[i], bags=v.bags[i],
                 bags_to_penalty=rules.bag_limit - v.bags[i] if rules.bag_penalty else None,
                 contract=contracts[i][0] if all(v.bids[s] is not None for s in rules.seats_of(i)) else None,
-                ten_for_two_hundred=contracts[i][1], seats=list(rules.seats_of(i)))
+                ten_for_two_hundred=contracts[i][1], seats=list(rules.seats_of(i)),
+                progress=_progress(rules, v.phase, i, v.bids, v.tricks_won))
         for i in range(rules.sides)
     ]
     reasons: dict[str, str] = {}
@@ -209,6 +220,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
         last_trick=_trick(v.tricks[-1]) if v.tricks else None,
         broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history),
+        sheet_legend=_sheet_legend(rules),
         review=review_of(spec, v.history[-1]) if over and v.history else None,
         winner=v.winner, message=_message(game, v, human),
     )
@@ -252,4 +264,7 @@ def event_of(game: Game, seat: int, move: Move) -> EventOut:
     return EventOut(
         seat=seat, kind=kind, text=text, card=card, trick=trick, winner=winner,  # type: ignore[arg-type]
         bids=[_bid_text(game.rules, b) for b in game.bids], tricks=list(game.tricks_won),
+        progress=[_progress(game.rules, game.phase, side, game.bids, game.tricks_won)
+                  for side in range(game.rules.sides)],
+        nil_broken=broken_nils(game.rules, game.bids, game.tricks_won),
     )

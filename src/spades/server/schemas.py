@@ -114,6 +114,8 @@ class SeatOut(BaseModel):
     tricks: int
     cards: int
     """How many cards the seat holds (the backs the page draws)."""
+    nil_broken: bool
+    """The seat bid nil (or blind nil) and has taken a trick this hand."""
 
 
 class SideOut(BaseModel):
@@ -130,6 +132,8 @@ class SideOut(BaseModel):
     ten_for_two_hundred: bool = False
     """Whether the side's bid this hand is a 10 for 200."""
     seats: list[int]
+    progress: str | None
+    """This hand so far, for partners who have both bid: "3 of 7" (tricks won of tricks bid)."""
 
 
 class SheetRow(BaseModel):
@@ -141,8 +145,14 @@ class SheetRow(BaseModel):
     points: int
     bags: int
     bags_total: int
+    contract: int
+    """Tricks the side bid (not its nils); 10 for 10 for 200."""
+    made: bool
     penalties: int
-    nil: str
+    """How many times the side's bags reached the limit this hand."""
+    penalty_points: int
+    notes: list[str]
+    """The hand in words beyond a contract simply made: a set, 10 for 200, nils, bag penalty, Boston."""
     total: int
 
 
@@ -197,6 +207,8 @@ class GameState(BaseModel):
     broken: bool
     target: int
     sheet: list[list[SheetRow]]
+    sheet_legend: str
+    """What the sheet's columns mean under these rules (bags, the bag penalty)."""
     review: HandReview | None
     """The hand just finished, face up (only once it is over)."""
     winner: int | None
@@ -215,6 +227,10 @@ class EventOut(BaseModel):
     """Set on the play that completes a trick."""
     bids: list[str | None]
     tricks: list[int]
+    progress: list[str | None]
+    """Each side's progress right after the event, as ``SideOut.progress``."""
+    nil_broken: list[int]
+    """The seats whose nil is broken right after the event."""
 
 
 class MoveOut(BaseModel):

@@ -21,6 +21,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from spades.outcome import describe_side
 from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
 from spades.paper.scorekeeper import (
     FORMAT_VERSION,
@@ -32,7 +33,6 @@ from spades.paper.scorekeeper import (
     status_text,
 )
 from spades.rules import Rules, rules_from_text
-from spades.scoring import SideScore
 from spades.server.rules_page import Changes, Preset
 
 __all__ = ["PRINTERS", "ScoreGameIn", "ScoreSheetOut", "router"]
@@ -115,7 +115,9 @@ class SideRowOut(BaseModel):
     bags: int
     total: int
     made: bool
-    notes: list[str]
+    contract: int = Field(description="tricks bid, nils apart; 10 for 10 for 200")
+    penalties: int = Field(description="how many times the bags reached the limit this hand")
+    notes: list[str] = Field(description="the hand in words: contract, bags, nils, bag penalty, Boston")
 
 
 class RowOut(BaseModel):
@@ -142,39 +144,16 @@ class ScoreSheetOut(BaseModel):
     status: str
 
 
-def _notes(side: SideScore, no_bids: bool, reneged: bool, bag_limit: int) -> list[str]:
-    """A team's or player's hand in words: contract, bags, nils, bag penalty."""
-    notes: list[str] = []
-    if reneged:
-        notes.append("reneged")
-    if no_bids:
-        notes.append(f"no bids: 10 a trick ({side.contract_points:+d})")
-    elif side.ten_for_two_hundred:
-        notes.append(f"10 for 200 {'made' if side.made else 'failed'} ({side.contract_points:+d})")
-    elif side.contract or not side.nils:
-        verb = "made" if side.made else "set on"
-        notes.append(f"{verb} {side.contract} ({side.contract_points:+d})")
-    if side.bags_added:
-        notes.append(f"{side.bags_added} bag{'s' * (side.bags_added != 1)} ({side.bag_points:+d})")
-    for nil in side.nils:
-        kind = "blind nil" if nil.blind else "nil"
-        outcome = "kept" if nil.made else f"broken, {nil.tricks} won"
-        notes.append(f"{kind} {outcome} ({nil.points:+d})")
-    if side.penalties:
-        notes.append(f"{bag_limit * side.penalties} bags reached ({-side.penalty_points:+d})")
-    if side.boston_points:
-        notes.append(f"all {side.tricks} tricks ({side.boston_points:+d})")
-    return notes
-
-
 def _row(row: HandRow, rules: Rules) -> RowOut:
     no_bids = not row.entry.has_bids
-    return RowOut(number=row.number, sides=[
-        SideRowOut(bid=line.bid_text(rules), tricks=line.tricks, points=row.score.points[s], bags=row.bags[s],
-                   total=row.totals[s], made=row.score.sides[s].made,
-                   notes=_notes(row.score.sides[s], no_bids, row.entry.renege == s, rules.bag_limit))
-        for s, line in enumerate(row.entry.lines)
-    ])
+    sides = []
+    for s, line in enumerate(row.entry.lines):
+        said = describe_side(rules, row.score.sides[s], no_bids=no_bids, reneged=row.entry.renege == s)
+        sides.append(SideRowOut(
+            bid=line.bid_text(rules), tricks=line.tricks, points=row.score.points[s], bags=row.bags[s],
+            total=row.totals[s], made=said.made, contract=said.contract, penalties=said.penalties,
+            notes=list(said.texts)))
+    return RowOut(number=row.number, sides=sides)
 
 
 @router.get("/scorekeeper", include_in_schema=False)

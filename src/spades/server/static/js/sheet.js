@@ -6,7 +6,8 @@ import { cardFace, cardName, shortName, suitClass } from "./cards.js";
 import { bidLabel } from "./table.js";
 
 // The score sheet, read like a paper score pad: per side the bid, tricks, this hand's points and bags,
-// the bags held and the running total; a hand's nils and bag penalties on a line of words under its row.
+// the bags held and the running total; the server's words for a hand (a set, nils, the bag penalty,
+// 10 for 200, Boston) on a line under its row.
 // As many sides side by side as fit without scrolling sideways, the rest in tables below; a legend last.
 const SHEET_COLUMNS = ["Bid", "Tricks", "Points", "Bags", "Bags held", "Total"];
 
@@ -22,15 +23,7 @@ function sheetTable(perTable) {
   if (!state.game.sheet.length) return "<p>No hand has been scored yet.</p>";
   const groups = [];
   for (let i = 0; i < state.game.sides.length; i += perTable) groups.push(state.game.sides.slice(i, i + perTable));
-  return groups.map((sides, g) => sheetPart(sides, g === 0)).join("") + sheetLegend();
-}
-
-// What happened beyond the contract, in words: nils, and the bags that cost a penalty.
-function sheetNotes(r) {
-  const notes = r.nil ? [r.nil] : [];
-  const { bag_limit: limit, bag_penalty: penalty } = state.game.rules;
-  if (r.penalties) notes.push(`${limit * Math.round(r.penalties / penalty)} bags reached, ${num(-r.penalties, true)}`);
-  return notes.join("; ");
+  return groups.map((sides, g) => sheetPart(sides, g === 0)).join("") + `<p class="sheet-legend">${esc(state.game.sheet_legend)}</p>`;
 }
 
 function sheetPart(sides, links) {
@@ -39,7 +32,7 @@ function sheetPart(sides, links) {
   const sub = sides.map(() => SHEET_COLUMNS.map((c) => `<th scope="col">${c}</th>`).join("")).join("");
   const rows = state.game.sheet.map((line, i) => {
     const rs = sides.map((s) => line[s.side]);
-    const notes = rs.map(sheetNotes);
+    const notes = rs.map((r) => r.notes.join("; "));  // the server's words: a set, nils, the bag penalty...
     const noted = notes.some(Boolean);
     const hand = links ? `<button type="button" class="hand-link" data-hand="${i}" aria-label="Review hand ${i + 1}">${i + 1}</button>` : i + 1;
     const cells = rs.map((r) => `<td class="bid">${esc(r.bid.split(" + ").map(bidLabel).join(" + "))}</td><td>${r.tricks}</td><td>${num(r.points, true)}</td>
@@ -49,13 +42,6 @@ function sheetPart(sides, links) {
   }).join("");
   return `<div class="sheet-wrap"><table class="sheet"><thead><tr><th rowspan="2" scope="col">Hand</th>${head}</tr><tr>${sub}</tr></thead>
     <tbody>${rows}</tbody></table></div>`;
-}
-
-function sheetLegend() {
-  const { bag_limit: limit, bag_penalty: penalty } = state.game.rules;
-  const held = penalty ? `Bags held carry over: each time they reach ${limit}, ${penalty} points are taken off.`
-    : "Bags held carry over from hand to hand.";
-  return `<p class="sheet-legend">Points and Bags are this hand's (bags are tricks won over the bid). ${held}</p>`;
 }
 
 function reviewHtml(r) {

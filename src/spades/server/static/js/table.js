@@ -17,7 +17,7 @@ export function render(overlay = null) {
 
   $("deal-label").textContent = state.game.daily ? `Daily Deal ${state.game.daily} · #${state.game.deal}` : `Deal #${state.game.deal}`;
   $("scores").innerHTML = state.game.sides.map((side) => {
-    const c = contract(side, bids, tricks);
+    const c = overlay ? overlay.progress[side.side] : side.progress;  // "3 of 7": tricks won of tricks bid
     return `
     <div class="score ${side.side === state.game.human_side ? "mine" : ""}" data-side="${side.side}" role="group"
          aria-label="${esc(side.name)}: ${side.score} points, ${side.bags} bags${c ? `, ${c} tricks bid won` : ""}">
@@ -32,7 +32,7 @@ export function render(overlay = null) {
     const el = $(`seat-${s.position}`);
     const bid = bids[s.seat];
     const backs = s.human ? "" : `<div class="backs" aria-hidden="true">${cardBack().repeat(Math.min(s.cards, 13))}</div>`;
-    const nilBroken = ["nil", "blind nil"].includes(bid) && tricks[s.seat] > 0;
+    const nilBroken = overlay ? overlay.nil_broken.includes(s.seat) : s.nil_broken;
     el.className = `seat pos-${s.position}${turn === s.seat ? " turn" : ""}${winner === s.seat ? " won" : ""}${nilBroken ? " nil-broken" : ""}`;
     el.setAttribute("role", "group");
     el.setAttribute("aria-label", `${s.name}: ${bid === null ? "no bid yet" : "bid " + bid}, ${tricks[s.seat]} trick${tricks[s.seat] === 1 ? "" : "s"} won${turn === s.seat ? ", to play" : ""}`);
@@ -65,17 +65,6 @@ function drawPileHtml(showOffered) {
     <div class="offered" data-card="${c}" role="img" aria-label="Offered to you: ${cardName(c)}">${cardFace(c)}</div>`).join("");
   return `<div class="draw-pile"><div class="stock" role="img" aria-label="Stock: ${state.game.stock} cards left">${cardBack()}
     <span class="stock-count" aria-hidden="true">${state.game.stock} left</span></div>${offered}</div>`;
-}
-
-// A partnership's progress this hand, "3 of 7" (tricks won of tricks bid), once both partners have bid;
-// 10 for 200 is the team's whole bid.
-export function contract(side, bids, tricks) {
-  if (side.seats.length < 2 || !["bid", "play"].includes(state.game.phase)) return "";
-  const sideBids = side.seats.map((s) => bids[s]);
-  if (sideBids.some((b) => b === null)) return "";
-  const bid = sideBids.includes("10 for 200") ? 10 : sideBids.reduce((t, b) => t + (parseInt(b, 10) || 0), 0);
-  const won = side.seats.reduce((t, s) => t + tricks[s], 0);
-  return `${won} of ${bid}`;
 }
 
 // While the computer players' moves are shown no card is playable, so none is dimmed either.
