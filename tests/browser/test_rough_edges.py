@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import ConsoleMessage, Page, expect
 
-from browser.table import NewPage, change_settings, open_table, play_until, settle
+from browser.table import NewPage, change_settings, hand, open_table, play_until, settle
 
 
 def collect_errors(page: Page) -> list[str]:
@@ -38,3 +38,43 @@ def test_a_first_visit_and_a_whole_hand_log_no_console_error(fresh_page: NewPage
     page.goto("/scorekeeper")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     assert errors == []
+
+
+def test_a_deal_link_asks_before_replacing_a_game_under_way(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=42")
+    change_settings(page)
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    mine = hand(page)
+    open_table(page, "/?deal=43")
+    ask = page.locator("#dlg-confirm")
+    expect(ask).to_be_visible()
+    expect(ask).to_contain_text("play deal #43")
+    ask.get_by_role("button", name="Keep playing").click()
+    expect(page.locator("#deal-label")).to_have_text("Deal #42")
+    assert hand(page) == mine and "deal=42" in page.url
+    open_table(page, "/?deal=42")  # the same deal: resumed, nothing to ask
+    expect(ask).to_be_hidden()
+    assert hand(page) == mine
+    open_table(page, "/?deal=43")
+    ask.get_by_role("button", name="Play deal 43").click()
+    settle(page)
+    expect(page.locator("#deal-label")).to_have_text("Deal #43")
+    assert "deal=43" in page.url and len(hand(page)) == 13
+
+
+def test_settings_say_they_saved_and_when_new_rules_apply_until_the_next_move(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=8")
+    change_settings(page)
+    expect(page.locator("#message")).to_contain_text("Settings saved.")
+    expect(page.locator("#message")).not_to_contain_text("new rules")
+    change_settings(page, target=300)
+    message = page.locator("#message")
+    expect(message).to_contain_text("Settings saved. The new rules start with your next new game")
+    page.wait_for_timeout(1500)  # nothing the table does by itself replaces it
+    expect(message).to_contain_text("The new rules start with your next new game")
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    expect(message).not_to_contain_text("Settings saved")

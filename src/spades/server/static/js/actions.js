@@ -69,6 +69,7 @@ export async function run(request) {
   document.body.classList.add("busy");
   try {
     const out = await request();
+    state.notice = "";
     state.hint.card = state.hint.bid = state.hint.move = null;
     state.selected = new Set();
     if (out && out.state) {

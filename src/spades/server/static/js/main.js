@@ -1,7 +1,7 @@
 // The page's start: wires the menu and the dialogs, then resumes the player's game or starts the one in the address.
 
 import { $, say, state } from "./state.js";
-import { api, ApiError, ensureToken } from "./api.js";
+import { api, ensureToken } from "./api.js";
 import { showLast } from "./table.js";
 import { fillSheet, openSheet } from "./sheet.js";
 import { afterState, animate, confirmLeave, newGame, newGameRestart, nextHand, run, showHint, syncAddress } from "./actions.js";
@@ -86,6 +86,16 @@ async function boot() {
     return;
   }
   if (wanted !== null) {
+    // A link to another deal does not throw away a game under way without asking.
+    const current = await api.get("/api/games/current").catch(() => null);
+    if (current && String(current.deal) !== wanted.trim()) {
+      state.game = current;
+      syncAddress();
+      afterState();
+      const deal = wanted.trim();
+      confirmLeave(`Play deal ${deal}`, `play deal #${deal}`, () => newGame({ deal, resume: true }));
+      return;
+    }
     try {
       const out = await api.post("/api/games", { deal: wanted.trim(), resume: true });
       state.game = out.state;

@@ -1,6 +1,6 @@
 // Settings: the table's look, the computer players, and the rule options for the next new game.
 
-import { $, say, state } from "./state.js";
+import { $, state } from "./state.js";
 import { esc } from "./html.js";
 import { api } from "./api.js";
 import { render } from "./table.js";
@@ -111,10 +111,13 @@ function readSettings() {
 
 export async function saveSettings() {
   try {
+    const before = JSON.stringify(state.settings.rules);
     state.settings = await api.put("/api/settings", readSettings());
     applySettings();
     $("dlg-settings").close();
-    say("Settings saved. New rules apply from the next new game.");
+    // Stays in the message line until the next move, so it is seen; rules never change a game under way.
+    state.notice = JSON.stringify(state.settings.rules) === before ? "Settings saved."
+      : "Settings saved. The new rules start with your next new game; this one keeps its rules.";
     render();
   } catch (e) {
     $("settings-error").textContent = e.message;

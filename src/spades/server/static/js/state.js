@@ -10,6 +10,7 @@ export const state = {
   busy: false,         // true while a request or an animation runs
   selected: new Set(), // cards chosen for a pass
   hint: { card: null, bid: null, move: null },  // the hint shown, if any
+  notice: "",          // a word about the player's own doing (settings saved) shown until their next move
   news: "",            // what the others did since your last move that the table no longer shows: bids, a misdeal
   shownReview: null,   // the finished hand the score sheet shows face up, or null
   bidKeys: "",         // the digits typed so far to choose a bid
