@@ -17,7 +17,6 @@ from browser.table import (
     play_until,
     settle,
     tap_card,
-    wait_for_table,
     wait_until,
 )
 
@@ -541,15 +540,8 @@ def test_a_phone_held_sideways_keeps_the_hand_in_view_through_a_pass_and_tricks(
     page.get_by_role("button", name="Pass 2/2 cards").click()
     settle(page)
     expect(page.locator(".passinfo")).to_contain_text("You received")
-    held = 0
     while len(hand(page)) > 8:
         assert page.evaluate("document.documentElement.scrollHeight") <= 390
         assert_hand_fits(page, 40)
         tap_card(page, page.locator("#hand .card.legal").first)
-        if wait_for_table(page) == "holding":
-            held += 1
-            assert page.evaluate("document.documentElement.scrollHeight") <= 390
-            assert_hand_fits(page, 40)
-            assert not overlaps(box(page.locator("#btn-go")), box(page.locator("#seat-bottom .nameplate")))
         settle(page)
-    assert held

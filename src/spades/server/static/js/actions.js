@@ -1,21 +1,26 @@
 // Talking to the server: send a move, show the others' moves one by one, then the new state.
 
-import { $, myTurn, say, state } from "./state.js";
+import { $, myTurn, say, seatOf, state } from "./state.js";
 import { api, ApiError } from "./api.js";
 import { cardName } from "./cards.js";
 import { play as sound } from "./sound.js";
 import { bidLabel, focusFirst, render } from "./table.js";
 import { openEnd, openSheet } from "./sheet.js";
+import { dealIn, gatherTo, handCenters, playIn } from "./motion.js";
 
 const SPEED_MS = { slow: 1000, normal: 550, fast: 160, instant: 0 };
 
-// How long a finished trick stays on the table before the next one starts; at "instant", until a tap or a key.
-const TRICK_MS = { slow: 2400, normal: 1500, fast: 800, instant: null };
+// How long a finished trick stays on the table before it goes to its winner (a tap or a key cuts it
+// short); at "instant" it goes at once: that speed never waits for the player.
+const TRICK_MS = { slow: 2000, normal: 1200, fast: 600, instant: 0 };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export function afterState() {
   render();
+  const dealt = `${state.game.id}/${state.game.hand_number}`;
+  if (state.game.phase === "bid" && state.dealt !== dealt && state.game.seats.every((s) => s.bid === null)) dealIn();
+  state.dealt = dealt;
   if (state.game.phase === "hand_over") openSheet();
   else if (state.game.phase === "game_over") openEnd();
   else if (myTurn()) {
@@ -25,39 +30,39 @@ export function afterState() {
 }
 
 export async function animate(events) {
-  const pause = SPEED_MS[state.settings.speed] ?? 500;
+  const pause = SPEED_MS[state.settings.speed] ?? SPEED_MS.normal;
+  const hand = handCenters();  // before the first event redraws it: your card starts where it was
   for (const [i, ev] of events.entries()) {
     render(ev);
     say(ev.text);
     sound(ev.kind === "play" ? (ev.winner !== null ? "trick" : "card") : "card", state.settings.sounds);
-    // A finished trick is held unless it simply stays on the table for the player's own lead.
+    const travel = ev.kind === "play" ? playIn(ev.card, ev.seat, hand.get(ev.card)) : Promise.resolve();
+    // A finished trick goes to its winner, unless it simply stays on the table for the player's own lead.
     const stays = i === events.length - 1 && state.game.phase === "play" && state.game.trick.length === 0;
-    if (ev.winner !== null && !stays) await holdTrick(ev.text);
-    else if (pause) await sleep(pause);
+    if (ev.winner !== null && !stays) {
+      await travel;
+      await holdTrick();
+      await gatherTo(ev.winner);
+    } else {
+      await Promise.all([travel, pause ? sleep(pause) : null]);
+    }
   }
 }
 
-// Keep a finished trick in view: for the speed's time, or at "instant" until a tap or a key.
-// The tap or key that ends a hold does nothing else, so it cannot play a card unseen.
-function holdTrick(text) {
-  const ms = state.settings.speed in TRICK_MS ? TRICK_MS[state.settings.speed] : TRICK_MS.normal;
-  if (ms === null) {
-    say(text);
-    const label = state.game.phase === "play" ? "Next trick" : "See the score";
-    $("panel").innerHTML = `<button type="button" class="action primary" id="btn-go">${label}</button>`;
-    document.body.classList.add("holding");
-    if (state.usingKeys) $("btn-go").focus();
-  }
+// Keep a finished trick in view for the speed's time; a tap or a key cuts it short, and does nothing
+// else, so it cannot play a card unseen.
+function holdTrick() {
+  const ms = TRICK_MS[state.settings.speed] ?? TRICK_MS.normal;
+  if (!ms) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (e) => {
       if (e) { e.preventDefault(); e.stopPropagation(); state.swallowClick = e.type === "pointerdown"; }
       clearTimeout(timer);
       document.removeEventListener("pointerdown", done, true);
       document.removeEventListener("keydown", done, true);
-      document.body.classList.remove("holding");
       resolve();
     };
-    const timer = ms === null ? null : setTimeout(done, ms);
+    const timer = setTimeout(done, ms);
     document.addEventListener("pointerdown", done, true);
     document.addEventListener("keydown", done, true);
   });
@@ -96,10 +101,13 @@ export async function run(request) {
 }
 
 // A misdeal, then the bids the others made since: the seats show the bids, this says who made them in what order.
+// The trick won before the one on the table (the table shows only the last), named by its winner.
 function newsOf(events) {
   const cut = events.findLastIndex((ev) => ev.kind === "misdeal");
   const bids = events.slice(cut + 1).filter((ev) => ev.kind === "bid" && ev.seat !== state.game.human);
-  return [...(cut >= 0 ? [events[cut]] : []), ...bids].map((ev) => ev.text).join(" ");
+  const won = state.game.trick.length ? events.findLast((ev) => ev.winner !== null) : null;
+  return [...(cut >= 0 ? [events[cut]] : []), ...bids].map((ev) => ev.text)
+    .concat(won ? [`${seatOf(won.winner).name} took the last trick.`] : []).join(" ");
 }
 
 export function syncAddress() {

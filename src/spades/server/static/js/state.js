@@ -17,6 +17,7 @@ export const state = {
   bidKeyTimer: null,
   pendingLeave: null,  // what the "leave this game?" question will do if confirmed
   usingKeys: false,    // whether the player's last input was a key rather than a pointer
+  dealt: null,         // the hand whose deal was last shown ("game/hand"), so a redraw does not deal it again
   swallowClick: false, // the pointer gesture under way ended a finished trick's hold, so its click does nothing
 };
 

@@ -104,7 +104,8 @@ function renderPanel(animating) {
   if (animating) { panel.innerHTML = ""; return; }
   const t = state.game.last_trick;
   const justWon = state.game.phase === "play" && !state.game.trick.length && t;
-  say([state.notice, state.news, justWon ? `${seatOf(t.winner).name} took the trick.` : "", state.game.message].filter(Boolean).join(" "));
+  $("notice").textContent = state.notice;
+  say([state.news, justWon ? `${seatOf(t.winner).name} took the trick.` : "", state.game.message].filter(Boolean).join(" "));
   const parts = [];
   if (myTurn() && state.game.phase === "bid") {
     const bids = state.game.legal_bids.map((b) => `<button type="button" class="bid-btn${state.hint.bid === b ? " hint" : ""}"

@@ -1,0 +1,52 @@
+"""Motion: a played card travels from where it was to its place in the trick, unless motion is off."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from browser.table import NewPage, change_settings, open_table, settle, tap_card
+
+TRACK = """async (card) => {
+  // The card's place in the trick, frame by frame, from its first frame there until 1.5 s have passed.
+  const seen = [];
+  const start = performance.now();
+  while (performance.now() - start < 1500) {
+    const el = document.querySelector(`#trick .played[data-card="${card}"]`);
+    if (el) { const r = el.getBoundingClientRect(); seen.push([Math.round(r.x), Math.round(r.y)]); }
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  return seen;
+}"""
+
+
+def play_and_track(page: Page, speed: str) -> list[tuple[int, int]]:
+    """Bid, then play a card at this speed, and give where its element was on each frame after."""
+    open_table(page, "/?deal=42")
+    change_settings(page, speed=speed, auto_play=False)
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    card = page.locator("#hand .card.legal").first
+    name = card.get_attribute("data-card")
+    start = card.bounding_box()
+    assert start is not None
+    tap_card(page, card)
+    seen: list[list[int]] = page.evaluate(TRACK, name)
+    assert seen, "the card never reached the trick"
+    return [(x, y) for x, y in seen]
+
+
+def test_a_played_card_travels_from_the_hand_to_the_trick(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    seen = play_and_track(page, "slow")
+    first, last = seen[0], seen[-1]
+    assert len(set(seen)) >= 5, seen  # it moved over several frames
+    assert first[1] - last[1] > 40, (first, last)  # from the hand, below, up to the trick
+    settle(page)
+
+
+def test_with_reduced_motion_the_card_is_simply_there(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    page.emulate_media(reduced_motion="reduce")
+    seen = play_and_track(page, "slow")
+    assert len(set(seen[:5])) == 1, seen[:5]
+    settle(page)
