@@ -325,9 +325,8 @@ function renderHands() {
     if (editing === row.number - 1) tr.classList.add("editing");
     tr.append(el("td", {}, String(row.number)));
     row.sides.forEach((side, s) => {
-      const notes = side.notes.join("; ");
-      tr.append(el("td", { title: notes, "data-test": `bid-cell-${s}` }, side.bid), el("td", {}, String(side.tricks)),
-        el("td", { class: side.points < 0 ? "neg" : "", title: notes, "data-test": `points-${s}` }, num(side.points, true)),
+      tr.append(el("td", { "data-test": `bid-cell-${s}` }, side.bid), el("td", {}, String(side.tricks)),
+        el("td", { class: side.points < 0 ? "neg" : "", "data-test": `points-${s}` }, num(side.points, true)),
         el("td", {}, String(side.bags)),
         el("td", { class: "total", "data-test": `row-total-${s}` }, num(side.total)));
     });
@@ -337,6 +336,12 @@ function renderHands() {
     remove.addEventListener("click", () => removeHand(row.number - 1, remove));
     tr.append(el("td", { class: "actions" }, edit, remove));
     body.append(tr);
+    // Nils, penalties and the like in words under the row, where a touch screen shows them too.
+    if (row.sides.some((side) => side.notes.length)) {
+      body.append(el("tr", { class: "note-row" }, el("td", {}),
+        ...row.sides.map((side, s) => el("td", { colspan: "5", "data-test": `notes-${row.number}-${s}` }, side.notes.join("; "))),
+        el("td", {})));
+    }
   }
 }
 
