@@ -299,7 +299,7 @@ def test_on_a_phone_the_score_sheet_fits_with_one_table_per_side(fresh_page: New
     names = [s["name"] for s in page.evaluate(CURRENT_GAME)["sides"]]
     for table, name in zip(tables.all(), names, strict=True):
         expect(table.locator("thead")).to_contain_text(name)
-        expect(table.locator("thead")).to_contain_text("BidTricksPointsBagsBags heldTotal")
+        expect(table.locator("thead")).to_contain_text("BidTricksPointsOverBagsTotal")
         fits = table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
         assert fits, name
     expect(page.get_by_role("button", name="Review hand 1")).to_have_count(1)
@@ -336,7 +336,7 @@ def test_the_score_sheet_reads_like_a_score_pad_with_the_nil_in_words(
     tables = sheet.locator("table.sheet")
     groups = [[0, 1]] if width > 560 else [[0], [1]]
     expect(tables).to_have_count(len(groups))
-    heads = ["Bid", "Tricks", "Points", "Bags", "Bags held", "Total"]
+    heads = ["Bid", "Tricks", "Points", "Over", "Bags", "Total"]
     for table, sides in zip(tables.all(), groups, strict=True):
         expect(table.locator("thead tr").last.locator("th")).to_have_text(heads * len(sides))
         cells = []
@@ -354,7 +354,7 @@ def test_the_score_sheet_reads_like_a_score_pad_with_the_nil_in_words(
     expect(note.locator("td").first).to_have_text("; ".join(game["sheet"][0][0]["notes"]))
     assert box(note)["height"] < 2.5 * box(mine)["height"], "the nil's words run to more than two lines"
     expect(sheet.locator(".sheet-legend")).to_contain_text(
-        "Bags held carry over: each time they reach 10, 100 points are taken off.")
+        "Bags carry over: each time they reach 10, 100 points are taken off.")
     for wrap in sheet.locator(".sheet-wrap").all():
         assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth"), "the sheet scrolls sideways"
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
@@ -457,6 +457,8 @@ def test_ten_for_two_hundred_is_a_team_bid_of_ten(fresh_page: NewPage) -> None:
     page.get_by_role("button", name="Bid 10 for 200").click()
     settle(page)
     expect(page.locator("#seat-bottom .bid")).to_have_text("Bid 10 for 200")
+    team_bid = re.compile(r"^Bid \d+ \(10 for 200\)$")  # North's number gave way to the team's bid
+    expect(page.locator("#seat-top .bid")).to_have_text(team_bid)
     expect(page.locator("#scores .score.mine .contract")).to_have_text(re.compile(r"^won \d+ of 10$"))
 
 

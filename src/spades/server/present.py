@@ -114,10 +114,10 @@ def _progress(
 
 
 def _sheet_legend(rules: Rules) -> str:
-    """What the sheet's Points, Bags and Bags held mean under these rules."""
-    held = (f"Bags held carry over: each time they reach {rules.bag_limit}, {rules.bag_penalty} points are "
-            "taken off." if rules.bag_penalty else "Bags held carry over from hand to hand.")
-    return f"Points and Bags are this hand's (bags are tricks won over the bid). {held}"
+    """What the sheet's Points, Over and Bags mean under these rules (Bags: held, as the score box says)."""
+    held = (f"Bags carry over: each time they reach {rules.bag_limit}, {rules.bag_penalty} points are "
+            "taken off." if rules.bag_penalty else "Bags carry over from hand to hand.")
+    return f"Points and Over are this hand's (Over: tricks won beyond the bid, which add to the Bags). {held}"
 
 
 def review_of(spec: DeckSpec, h: HandResult) -> HandReview:

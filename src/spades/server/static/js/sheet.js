@@ -5,11 +5,12 @@ import { esc, num } from "./html.js";
 import { cardFace, cardName, shortName, suitClass } from "./cards.js";
 import { bidLabel } from "./table.js";
 
-// The score sheet, read like a paper score pad: per side the bid, tricks, this hand's points and bags,
-// the bags held and the running total; the server's words for a hand (a set, nils, the bag penalty,
-// 10 for 200, Boston) on a line under its row.
+// The score sheet, read like a paper score pad: per side the bid, tricks, this hand's points and
+// overtricks ("Over"), the bags held ("Bags", as on the score box and the scorekeeper's sheet) and the
+// running total; the server's words for a hand (a set, nils, the bag penalty, 10 for 200, Boston) on a
+// line under its row.
 // As many sides side by side as fit without scrolling sideways, the rest in tables below; a legend last.
-const SHEET_COLUMNS = ["Bid", "Tricks", "Points", "Bags", "Bags held", "Total"];
+const SHEET_COLUMNS = ["Bid", "Tricks", "Points", "Over", "Bags", "Total"];
 
 export function fillSheet() {
   const body = $("sheet-body");
@@ -50,7 +51,7 @@ function reviewHtml(r) {
   const inPlayOrder = state.game.seats.map((_, i) => state.game.seats[(state.game.human + i) % n]);  // you, then clockwise
   const hands = inPlayOrder.map((s) => `<div class="review-hand"><h3>${esc(s.name)}</h3>
     <div class="mini-cards">${r.dealt[s.seat].map((c) => `<span class="mini ${suitClass(c)}" role="img" aria-label="${cardName(c)}">${cardFace(c)}</span>`).join("")}</div></div>`).join("");
-  const tricks = r.tricks.map((t, i) => `<li>Trick ${i + 1}: ${t.cards.map((p) => `${esc(seatOf(p.seat).name)} <span class="${suitClass(p.card)}" aria-label="${cardName(p.card)}">${shortName(p.card)}</span>`).join(", ")}
+  const tricks = r.tricks.map((t) => `<li>${t.cards.map((p) => `${esc(seatOf(p.seat).name)} <span class="${suitClass(p.card)}" aria-label="${cardName(p.card)}">${shortName(p.card)}</span>`).join(", ")}
     — <strong>${esc(seatOf(t.winner).name)}</strong></li>`).join("");
   const aside = r.set_aside.length ? `<p>Set aside: ${r.set_aside.map((c) => `<span class="${suitClass(c)}" aria-label="${cardName(c)}">${shortName(c)}</span>`).join(" ")}</p>` : "";
   return `<h3>Hand ${r.number + 1}, all hands</h3><div class="review">${hands}</div>${aside}<ol class="trick-list">${tricks}</ol>`;

@@ -16,30 +16,25 @@ export function render(overlay = null) {
   const turn = overlay ? null : state.game.turn;
 
   $("deal-label").textContent = state.game.daily ? `Daily Deal ${state.game.daily} · #${state.game.deal}` : `Deal #${state.game.deal}`;
-  $("scores").innerHTML = state.game.sides.map((side) => {
-    const c = overlay ? overlay.progress[side.side] : side.progress;  // "3 of 7": tricks won of tricks bid
-    return `
-    <div class="score ${side.side === state.game.human_side ? "mine" : ""}" data-side="${side.side}" role="group"
-         aria-label="${esc(side.name)}: ${side.score} points, ${side.bags} bags${c ? `, ${c} tricks bid won` : ""}">
-      <span class="team">${esc(side.name)}</span>
-      <span class="points">${side.score}</span>
-      <span class="bags">bags ${side.bags}</span>${c ? `<span class="contract">won ${c}</span>` : ""}
-    </div>`;
-  }).join("") + `<div class="target">to ${state.game.target}</div>`;
+  $("scores").innerHTML = state.game.side_order.map((i) => scoreBox(state.game.sides[i], overlay)).join("")
+    + `<div class="target">to ${state.game.target}</div>`;
 
   for (const pos of ["top", "left", "right", "bottom"]) $(`seat-${pos}`).innerHTML = "";
   for (const s of state.game.seats) {
     const el = $(`seat-${s.position}`);
     const bid = bids[s.seat];
+    // A partner's 10 for 200 is the team's bid: a number bid before it says so.
+    const team = state.game.sides[s.side];
+    const shown = bid !== null && team.ten_for_two_hundred && bid !== "10 for 200" && !overlay ? `${bid} (10 for 200)` : bid;
     const backs = s.human ? "" : `<div class="backs" aria-hidden="true">${cardBack().repeat(Math.min(s.cards, 13))}</div>`;
     const nilBroken = overlay ? overlay.nil_broken.includes(s.seat) : s.nil_broken;
     el.className = `seat pos-${s.position}${turn === s.seat ? " turn" : ""}${winner === s.seat ? " won" : ""}${nilBroken ? " nil-broken" : ""}`;
     el.setAttribute("role", "group");
-    el.setAttribute("aria-label", `${s.name}: ${bid === null ? "no bid yet" : "bid " + bid}, ${tricks[s.seat]} trick${tricks[s.seat] === 1 ? "" : "s"} won${turn === s.seat ? ", to play" : ""}`);
+    el.setAttribute("aria-label", `${s.name}: ${shown === null ? "no bid yet" : "bid " + shown}, ${tricks[s.seat]} trick${tricks[s.seat] === 1 ? "" : "s"} won${turn === s.seat ? ", to play" : ""}`);
     el.innerHTML = `
       <div class="nameplate">
         <span class="name">${esc(s.name)}${state.game.dealer === s.seat ? ' <span class="dealer" title="Dealer">D</span>' : ""}</span>
-        <span class="bidline"><span class="bid">Bid ${bid === null ? "–" : esc(bid)}</span>
+        <span class="bidline"><span class="bid">Bid ${shown === null ? "–" : esc(shown)}</span>
         <span class="won-count">Won ${tricks[s.seat]}</span></span>
       </div>${backs}`;
   }
@@ -65,6 +60,35 @@ function drawPileHtml(showOffered) {
     <div class="offered" data-card="${c}" role="img" aria-label="Offered to you: ${cardName(c)}">${cardFace(c)}</div>`).join("");
   return `<div class="draw-pile"><div class="stock" role="img" aria-label="Stock: ${state.game.stock} cards left">${cardBack()}
     <span class="stock-count" aria-hidden="true">${state.game.stock} left</span></div>${offered}</div>`;
+}
+
+// A side's score box: points, bags held and how many more it may take before the penalty, and its
+// tricks won of its contract while the hand is played (the server's words: the page computes no rule).
+function scoreBox(side, overlay) {
+  const c = overlay ? overlay.progress[side.side] : side.progress;  // "3 of 7"
+  const left = side.bags_to_penalty === null ? "" : `, ${side.bags_to_penalty} to the penalty`;
+  return `
+    <div class="score ${side.side === state.game.human_side ? "mine" : ""}" data-side="${side.side}" role="group"
+         aria-label="${esc(side.name)}: ${side.score} points, ${side.bags} bags${left}${c ? `, ${c} tricks bid won` : ""}">
+      <span class="team">${esc(side.name)}</span>
+      <span class="points">${side.score}</span>
+      <span class="bags">bags ${side.bags}${side.bags_to_penalty === null ? "" : `<span class="bags-left"> · ${side.bags_to_penalty} left</span>`}</span>${
+        c ? `<span class="contract">won ${c}</span>` : ""}
+    </div>`;
+}
+
+// When the bidding is over, until the first trick is won: every bid, each side's contract, the spare tricks.
+function bidSummary() {
+  const g = state.game;
+  if (g.phase !== "play" || g.spare_tricks === null || g.last_trick) return "";
+  const n = g.seats.length;
+  const bids = g.seats.map((_, i) => g.seats[(g.human + i) % n]).map((s) => `${esc(s.name)} ${esc(bidLabel(s.bid))}`);
+  const contracts = g.side_order.map((i) => g.sides[i]).map((side) =>
+    `${esc(side.name)} ${side.ten_for_two_hundred ? "10 for 200" : `need ${side.contract}`}`);
+  const spare = g.spare_tricks >= 0 ? `${g.spare_tricks} spare trick${g.spare_tricks === 1 ? "" : "s"}`
+    : `${-g.spare_tricks} more bid than there are tricks`;
+  return `<p class="bid-summary" id="bid-summary"><span>Bids: ${bids.join(", ")}.</span>
+    <span>${contracts.join("; ")}; ${spare}.</span></p>`;
 }
 
 // While the computer players' moves are shown no card is playable, so none is dimmed either.
@@ -127,6 +151,7 @@ function renderPanel(animating) {
   } else if (state.game.phase === "game_over") {
     parts.push(`<button type="button" class="action primary" id="btn-panel-new">New Game</button>`);
   }
+  parts.push(bidSummary());
   if (state.game.passed.length || state.game.received.length) {
     parts.push(`<p class="passinfo">${state.game.passed.length ? "You passed " + state.game.passed.map(cardName).join(", ") + ". " : ""}${
       state.game.received.length ? "You received " + state.game.received.map(cardName).join(", ") + "." : ""}</p>`);
