@@ -58,12 +58,21 @@ def wait_for_table(page: Page) -> str:
     return state
 
 
+def tool(page: Page, name: str) -> Locator:
+    """A button or link of the toolbar, opening the menu first where the tools fold into one (a phone)."""
+    found = page.locator("#tools").get_by_role("button", name=name, exact=True).or_(
+        page.locator("#tools").get_by_role("link", name=name, exact=True))
+    if not found.is_visible() and page.locator("#btn-menu").is_visible():
+        page.locator("#btn-menu").click()
+    return found
+
+
 def change_settings(page: Page, *, speed: str | None = "instant", target: int | None = None,
                     table_color: str | None = None, four_color: bool | None = None,
                     preset: str | None = None, options: dict[str, int | bool] | None = None,
                     auto_play: bool | None = None) -> None:
     """Open Settings, change what is asked (a rules preset first, then single rule options), and save."""
-    page.get_by_role("button", name="Settings").click()
+    tool(page, "Settings").click()
     dialog = page.locator("#dlg-settings")
     expect(dialog).to_be_visible()
     if preset is not None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from browser.table import NewPage, change_settings, open_table, play_until, settle
+from browser.table import NewPage, change_settings, open_table, play_until, settle, tool
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
@@ -50,11 +50,11 @@ def test_the_table_bidding_playing_and_at_the_score_sheet(fresh_page: NewPage) -
 def test_the_dialogs_settings_stats_and_last_trick(fresh_page: NewPage) -> None:
     page = fresh_page(390, 844)
     open_table(page, "/?deal=7")
-    page.get_by_role("button", name="Settings").click()
+    tool(page, "Settings").click()
     page.locator("#dlg-settings details.rule-group").first.locator("summary").click()
     assert_clean(page, "settings")
     page.locator("#dlg-settings").get_by_role("button", name="Cancel").click()
-    page.get_by_role("button", name="Stats").click()
+    tool(page, "Stats").click()
     expect(page.locator("#dlg-stats")).to_be_visible()
     assert_clean(page, "stats")
 

@@ -17,6 +17,7 @@ from browser.table import (
     play_until,
     settle,
     tap_card,
+    tool,
     wait_until,
 )
 
@@ -31,7 +32,7 @@ def box(locator: Locator) -> dict[str, float]:
 def new_game_with(page: Page, preset: str, **options: int | bool) -> None:
     """Choose rules in Settings and start a new game with them."""
     change_settings(page, preset=preset, options=options)
-    page.get_by_role("button", name="New Game").click()
+    tool(page, "New Game").click()
     settle(page)
 
 
@@ -100,6 +101,7 @@ def test_on_a_phone_the_whole_hand_shows_at_a_readable_size(fresh_page: NewPage)
     change_settings(page)
     assert len(hand(page)) == 13
     assert_hand_fits(page, 56)
+    tool(page, "Settings")  # opens the menu
     for b in page.locator(".bid-btn").all() + page.locator(".tools button").all():
         r = box(b)
         assert r["x"] >= 0 and r["x"] + r["width"] <= 390, r
@@ -296,7 +298,8 @@ def test_on_a_phone_the_score_sheet_fits_with_one_table_per_side(fresh_page: New
     play_until(page, "sheet")
     tables = page.locator("#dlg-sheet table.sheet")
     expect(tables).to_have_count(4)
-    names = [s["name"] for s in page.evaluate(CURRENT_GAME)["sides"]]
+    game = page.evaluate(CURRENT_GAME)
+    names = [game["sides"][i]["name"] for i in game["side_order"]]
     for table, name in zip(tables.all(), names, strict=True):
         expect(table.locator("thead")).to_contain_text(name)
         expect(table.locator("thead")).to_contain_text("BidTricksPointsOverBagsTotal")
@@ -312,7 +315,8 @@ def test_on_a_wide_screen_four_lone_players_fit_the_sheet_two_by_two(fresh_page:
     play_until(page, "sheet")
     tables = page.locator("#dlg-sheet table.sheet")
     expect(tables).to_have_count(2)
-    names = [s["name"] for s in page.evaluate(CURRENT_GAME)["sides"]]
+    game = page.evaluate(CURRENT_GAME)
+    names = [game["sides"][i]["name"] for i in game["side_order"]]
     for table, pair in zip(tables.all(), (names[:2], names[2:]), strict=True):
         expect(table.locator("thead tr").first.locator("th")).to_have_text(["Hand", *pair])
         assert table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
@@ -504,7 +508,7 @@ def test_a_phone_held_sideways_shows_every_card_while_bidding(
 def test_on_a_phone_the_rule_options_come_in_groups_that_fit(fresh_page: NewPage) -> None:
     page = fresh_page(390, 844)
     open_table(page)
-    page.get_by_role("button", name="Settings").click()
+    tool(page, "Settings").click()
     dialog = page.locator("#dlg-settings")
     groups = dialog.locator("details.rule-group")
     expect(groups.locator("summary")).to_have_text(["Players and deck", "Bidding", "Nil", "Play", "Scoring"])

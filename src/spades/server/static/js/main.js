@@ -27,8 +27,19 @@ function localDate() {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
+// On a narrow screen the tools are a menu: the Menu button opens it; a tool chosen, a tap elsewhere or Escape closes it.
+function wireMenu() {
+  const bar = document.querySelector(".bar");
+  const set = (open) => { bar.classList.toggle("menu-open", open); $("btn-menu").setAttribute("aria-expanded", String(open)); };
+  $("btn-menu").addEventListener("click", () => set(!bar.classList.contains("menu-open")));
+  $("tools").addEventListener("click", (e) => { if (e.target.closest("button, a")) set(false); });
+  document.addEventListener("pointerdown", (e) => { if (!bar.contains(e.target)) set(false); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && bar.classList.contains("menu-open")) { set(false); $("btn-menu").focus(); } });
+}
+
 function wire() {
   wireInput();
+  wireMenu();
   $("btn-hint").addEventListener("click", showHint);
   $("btn-last").addEventListener("click", showLast);
   $("btn-sheet").addEventListener("click", () => { state.shownReview = null; openSheet(); });

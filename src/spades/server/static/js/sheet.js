@@ -23,8 +23,9 @@ export function fillSheet() {
 function sheetTable(perTable) {
   if (!state.game.sheet.length) return "<p>No hand has been scored yet.</p>";
   const groups = [];
-  for (let i = 0; i < state.game.sides.length; i += perTable) groups.push(state.game.sides.slice(i, i + perTable));
-  return groups.map((sides, g) => sheetPart(sides, g === 0)).join("") + `<p class="sheet-legend">${esc(state.game.sheet_legend)}</p>`;
+  const sides = state.game.side_order.map((i) => state.game.sides[i]);  // in seat order, yours first
+  for (let i = 0; i < sides.length; i += perTable) groups.push(sides.slice(i, i + perTable));
+  return groups.map((part, g) => sheetPart(part, g === 0)).join("") + `<p class="sheet-legend">${esc(state.game.sheet_legend)}</p>`;
 }
 
 function sheetPart(sides, links) {
@@ -74,7 +75,7 @@ export function openEnd() {
   const n = state.game.sheet.length;
   const after = `Final scores after ${n} hand${n === 1 ? "" : "s"}:`;
   $("end-text").textContent = won ? after : `${state.game.message} ${after}`;
-  $("end-scores").innerHTML = state.game.sides.map((s) => `<p class="end-score">${esc(s.name)}: <strong>${s.score}</strong></p>`).join("");
+  $("end-scores").innerHTML = state.game.side_order.map((i) => state.game.sides[i]).map((s) => `<p class="end-score">${esc(s.name)}: <strong>${s.score}</strong></p>`).join("");
   if (!$("dlg-end").open) {
     $("dlg-end").showModal();
     $("btn-end-new").focus();

@@ -115,6 +115,7 @@ function renderHand(animating) {
       aria-label="${label}" tabindex="${i === 0 ? 0 : -1}">${cardFace(c)}</button>`;
   }).join("");
   hand.style.setProperty("--count", cards.length);
+  hand.style.setProperty("--first-row", Math.ceil(cards.length / 2));  // a narrow upright screen holds two rows
 }
 
 export function bidLabel(b) {
