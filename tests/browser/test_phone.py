@@ -26,12 +26,21 @@ CONTROLS = """() => [...document.querySelectorAll(
     return {name: el.id || el.className || el.tagName, x: r.left, y: r.top, w: r.width, h: r.height}; })"""
 
 
+PLAYED = """() => [...document.querySelectorAll('#trick .played')].map((el) => {
+    const r = el.getBoundingClientRect();
+    return {name: 'played ' + el.dataset.card, x: r.left, y: r.top, w: r.width, h: r.height, card: true};
+  })"""
+
+
 def overlapping(page: Page) -> list[tuple[str, str]]:
-    """Every pair of visible controls whose boxes share area (more than a pixel's rounding)."""
-    boxes = page.evaluate(CONTROLS)
+    """Every pair of visible controls, or of a played card and a control, whose boxes share area
+    (more than a pixel's rounding); played cards may overlap one another, as on a table."""
+    boxes = page.evaluate(CONTROLS) + page.evaluate(PLAYED)
     pairs = []
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
+            if a.get("card") and b.get("card"):
+                continue
             wide = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
             tall = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
             if wide > 1 and tall > 1:
