@@ -302,6 +302,9 @@ def test_at_every_timed_speed_a_won_trick_is_shown_with_its_winner(fresh_page: N
         open_table(page)
         change_settings(page, speed=speed, auto_play=False)
         open_table(page, f"/?deal={deal}")
+        if page.locator("#dlg-confirm").is_visible():  # the game before is under way
+            page.get_by_role("button", name=f"Play deal {deal}").click()
+            settle(page)
         page.locator(".bid-btn[data-bid='3']").click()
         settle(page)
         for _ in range(3):

@@ -528,7 +528,7 @@ def test_on_a_phone_the_rule_options_come_in_groups_that_fit(fresh_page: NewPage
     assert box(save)["y"] + box(save)["height"] <= 844
     save.click()
     expect(dialog).to_be_hidden()
-    page.get_by_role("button", name="Settings").click()
+    tool(page, "Settings").click()
     expect(nil.locator("summary")).to_have_text("Nil · 1 changed")
     expect(groups.filter(has_text="Scoring").locator("summary")).to_have_text("Scoring")
     dialog.get_by_label("Preset").select_option("standard")
