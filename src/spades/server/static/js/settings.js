@@ -4,6 +4,7 @@ import { $, state } from "./state.js";
 import { esc } from "./html.js";
 import { api } from "./api.js";
 import { render } from "./table.js";
+import { grouped, optionRow, readOption } from "./ruleform.js";
 
 export function applySettings() {
   const body = document.body;
@@ -12,47 +13,11 @@ export function applySettings() {
   body.classList.toggle("four-color", state.settings.four_color);
 }
 
-function optionLabel(name) {
-  return name.replaceAll("_", " ");
-}
-
-// The rule options in the groups a player looks for them in, each with its name at the table.
-// An option the page does not know yet still shows, under "Other", by its own name.
-const RULE_GROUPS = [
-  ["Players and deck", { players: "Players", partnerships: "Partnerships (off: cutthroat)", deck: "Deck",
-    first_dealer: "First dealer", two_player_draw: "Two-player draw" }],
-  ["Bidding", { bid_format: "Bidding style", min_team_bid: "Least a team may bid (board)",
-    ten_for_two_hundred: "10 for 200", ten_for_two_hundred_or_more: "11 or more also makes 10 for 200",
-    first_hand_no_bids: "First hand without bids", misdeal_no_spades: "A hand without spades may be thrown in" }],
-  ["Nil", { nil: "Nil", nil_value: "Nil is worth", nil_pass: "Cards passed after nil", blind_nil: "Blind nil",
-    blind_nil_value: "Blind nil is worth", blind_nil_deficit: "Blind nil only when behind by",
-    blind_nil_pass: "Cards passed after blind nil", failed_nil_tricks: "A failed nil's tricks count as" }],
-  ["Play", { first_lead: "First lead", spades_led_any_time: "Spades may be led any time",
-    clubs_first_trick: "Clubs on the first trick", must_beat: "Must beat the highest card if able",
-    renege_penalty: "Renege penalty" }],
-  ["Scoring", { target: "Game to", low_mark: "A score this low loses", failed_bid: "A failed bid scores",
-    bag_value: "Points per bag", bag_limit: "Bags that cost a penalty", bag_penalty: "Bag penalty",
-    boston_bonus: "Bonus for all 13 tricks (Boston)" }],
-];
-
-function optionInput(o, v) {
-  if (o.kind === "bool") return `<input type="checkbox" data-option="${o.name}" ${v ? "checked" : ""}>`;
-  if (o.kind === "choice") {
-    return `<select data-option="${o.name}">${o.choices.map((c) => `<option value="${c}" ${c === v ? "selected" : ""}>${optionLabel(c)}</option>`).join("")}</select>`;
-  }
-  return `<input type="number" inputmode="numeric" data-option="${o.name}" value="${v ?? ""}" ${o.kind === "int_or_null" ? 'placeholder="none"' : ""}>`;
-}
-
+// The rule options in the API's groups, each with its label, help and choices from the API.
 export function fillRuleOptions(values) {
-  const known = new Map(RULE_GROUPS.flatMap(([, names]) => Object.entries(names)));
-  const groups = [...RULE_GROUPS, ["Other", Object.fromEntries(state.rulesMeta.options.filter((o) => !known.has(o.name)).map((o) => [o.name, optionLabel(o.name)]))]];
-  const byName = new Map(state.rulesMeta.options.map((o) => [o.name, o]));
-  $("rule-options").innerHTML = groups.map(([group, names]) => {
-    const rows = Object.entries(names).filter(([name]) => byName.has(name)).map(([name, label]) => `
-      <label class="opt"><span>${esc(label)}</span>${optionInput(byName.get(name), values[name])}</label>`).join("");
-    return rows ? `<details class="rule-group" data-group="${group}"><summary>${group}<span class="changed"></span></summary>
-      <div class="opts">${rows}</div></details>` : "";
-  }).join("");
+  $("rule-options").innerHTML = grouped(state.rulesMeta).map(([group, options]) => `
+    <details class="rule-group" data-group="${esc(group.name)}"><summary>${esc(group.label)}<span class="changed"></span></summary>
+      <div class="opts">${options.map((o) => optionRow(o, values[o.name])).join("")}</div></details>`).join("");
   markChanged();
 }
 
@@ -86,12 +51,8 @@ function readRuleOptions() {
   const base = presetValues($("preset-select").value);
   const options = {};
   for (const el of document.querySelectorAll("[data-option]")) {
-    const name = el.dataset.option;
-    let v;
-    if (el.type === "checkbox") v = el.checked;
-    else if (el.type === "number") v = el.value === "" ? null : Number(el.value);
-    else v = el.value;
-    if (v !== base[name]) options[name] = v;
+    const v = readOption(el);
+    if (v !== base[el.dataset.option]) options[el.dataset.option] = v;
   }
   return options;
 }
