@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from spades.bots import make_player, play_out
 from spades.bots.coach import analyze
+from spades.bots.search import sample_hands
 from spades.cards import Card, cards_of
 from spades.cli import main
 from spades.game import Game
-from spades.moves import Play
+from spades.moves import PassCards, Play
 from spades.record import GameRecord, dump_record, record_of
 from spades.rules import find_preset
 
@@ -102,3 +104,26 @@ def test_spades_analyze_prints_the_review_and_refuses_a_bad_seat(tmp_path: Path,
     assert "No seat 'middle'" in capsys.readouterr().err
     assert main(["analyze", str(path), "--hand", "3"]) == 2
     assert "no hand 3" in capsys.readouterr().err
+
+
+def test_passes_are_reviewed_with_each_hand_its_size_amid_the_exchange() -> None:
+    rules = find_preset("online")  # nil and blind nil with a 2-card exchange
+    normal = [make_player("normal")] * 4
+    for deal in range(1, 60):
+        game = play_out(Game(rules, deal=deal), normal, seed=deal, hands=1)
+        passes = [i for i, m in enumerate(game.log)
+                  if m is not None and m[0] == 2 and isinstance(m[1], PassCards)]
+        if passes and game.log[passes[0] - 1] is not None and game.log[passes[0] - 1][0] == 0:  # type: ignore[index]
+            break  # North bid nil and passed first: South holds two cards more than its partner
+    else:
+        raise AssertionError("no deal where South passes back to a nil partner")
+    before = Game(rules, deal=deal)
+    for m in game.log[:passes[0]]:
+        assert m is not None
+        before.apply(*m)
+    view = before.view(2)
+    for seed in range(20):
+        hands = sample_hands(view, random.Random(seed))
+        assert [h.bit_count() for h in hands] == [h.bit_count() for h in before.hands]
+    review = analyze(record_of(game), seat=2, samples=10)
+    assert [d.phase for d in review.hands[0].decisions].count("pass") == len(passes)

@@ -42,7 +42,8 @@ def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
     """One deal of the unseen cards into the other seats' hands, consistent with the view.
 
     Each seat gets as many cards as it still holds (as many as this seat, one fewer if it has
-    played to the trick this seat has not); nobody gets a suit it has shown out of;
+    played to the trick this seat has not, and amid a nil exchange the partner the cards passed
+    and not yet returned); nobody gets a suit it has shown out of;
     cards this seat passed to its partner stay with the partner. Cards left over are set aside
     (the 3-player spare card, the 2-player discards).
     """
@@ -56,10 +57,11 @@ def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
     partner = r.partner(view.seat)
     fixed = view.passed & view.unseen if partner is not None else 0
     pool_all = view.unseen & ~fixed
-    needs = {s: mine - (s in in_trick) for s in range(n) if s != view.seat}
+    exchanged = view.passed.bit_count() - view.received.bit_count()  # not 0 only amid a nil exchange
+    needs = {s: mine + exchanged - (s in in_trick) for s in range(n) if s != view.seat}
     if partner is not None:
         hands[partner] = fixed
-        needs[partner] -= fixed.bit_count()
+        needs[partner] += exchanged - fixed.bit_count()
     allowed = {}
     for s in needs:
         banned = 0
