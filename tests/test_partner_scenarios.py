@@ -92,3 +92,13 @@ def test_expert_passes_its_lowest_side_cards_to_a_blind_nil_partner(seed: int) -
         game.apply(seat, normal.choose(game.view(seat), random.Random(seed)))
     move = EXPERT.choose(game.view(2), random.Random(seed))
     assert move == PassCards.of(Card.parse("3C"), Card.parse("2D"))
+
+
+@pytest.mark.parametrize(("hand", "bid"), [("AS KS 4S AH 7H 3H 9D 6D 2D 8C 6C 4C 3C", 3),
+                                           ("AS QS 4S AH KH 3H KD 6D 2D AC 6C 4C 3C", 4)])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_expert_bids_what_reaches_the_target_and_no_more(hand: str, bid: int, seed: int) -> None:
+    """A game to 60 points: North bid 3, so 6 tricks between them win it. With about three
+    tricks South bids 3 (2 could not win); with about five it bids 4, not the riskier 5."""
+    game = _table(STANDARD.replace(target=60), {2: hand}, 3, seed, ["bid 3", "bid 4"])
+    assert EXPERT.choose(game.view(2), random.Random(seed)) == MakeBid(Bid(bid))

@@ -162,11 +162,11 @@ def short(move: Move) -> str:
 
 
 def _describe(move: Move) -> str:
-    """A move as the coach names it: 'the king of hearts', 'bidding 4', 'passing ...'."""
+    """A move as the coach names it: 'the king of hearts', 'a bid of 4', 'passing ...'."""
     if isinstance(move, Play):
         return f"the {move.card.name}"
     if isinstance(move, MakeBid):
-        return f"bidding {move.bid}"
+        return f"a bid of {move.bid}" if move.bid.tricks else "a nil bid"
     assert isinstance(move, PassCards)
     return "passing " + " and ".join(f"the {Card(c).name}" for c in cards_of(move.cards))
 
@@ -221,6 +221,8 @@ def _reason(made: Move, best: Move, a: _Tally, b: _Tally, loss: float) -> str:
     options = ([(a.rate(k) - b.rate(k), k, t) for k, t in bad]
                + [(b.rate(k) - a.rate(k), k, t) for k, t in good])
     weight, key, text = max(options, key=lambda o: o[0])
+    if weight >= 0.05 and key == "own nil broken" and isinstance(made, MakeBid):
+        return f"A nil bid fails in {a.rate(key):.0%} of the deals: {x} is about {loss:.0f} points better."
     if weight >= 0.05:
         line = text.format(a=a.rate(key), b=b.rate(key))
     elif (bags := a.rate("bags") - b.rate("bags")) >= 0.3:
@@ -311,11 +313,12 @@ def format_review(review: GameReview, players: int) -> str:
         lines.append(f"Hand {h.hand + 1}, {name}:")
         for d in h.decisions:
             where = f"trick {d.trick:>2}" if d.phase == "play" else f"{d.phase:8}"
-            mark = "MISTAKE" if d.flagged else ("best" if d.best == d.made else "")
             line = f"  {where}  {short(d.made):<8} {d.made_points:+7.1f}"
-            if d.best != d.made:
+            if d.best == d.made:
+                line += "   the best choice"
+            else:
                 line += f"   best {short(d.best):<8} {d.best_points:+7.1f}  (-{d.loss:.0f})"
-            lines.append(f"{line}  {mark}".rstrip())
+            lines.append(f"{line}  MISTAKE" if d.flagged else line)
             if d.flagged:
                 lines.append(f"      {d.reason}")
         lines.append(f"  {len(h.mistakes)} mistake(s) of {len(h.decisions)} decisions, "
