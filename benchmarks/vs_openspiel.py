@@ -13,7 +13,7 @@ project does (suit * 13 + rank, clubs first) and bids as 52 + tricks (nil 52).
     nice -n 10 .venv/bin/python benchmarks/vs_openspiel.py --level expert --deals 20 --jobs 2
 
 prints A (ours) minus B (IS-MCTS) per hand with its 95% interval, bids made and set, nils, bags
-and both sides' decision times. Search levels run at their sample budget with no clock cap.
+and both sides' decision times. Search levels run at their sample budget (they have no clock).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from spades.arena import MatchResult, SideStats, format_table, play_duplicate, progress_bar, summarise
-from spades.bots import LEVELS, Player, SearchPlayer, make_player
+from spades.bots import LEVELS, Player, make_player
 from spades.cards import Card, cards_of
 from spades.game import Phase, SeatView
 from spades.moves import MakeBid, Move, Play
@@ -185,21 +185,13 @@ class IsmctsPlayer:
         return to_move(int(bot.step(openspiel_state(self.game, view, consistent_deal(view, deals)))), view)
 
 
-def our_player(level: str) -> Player:
-    """A project player of this level; a search level counts samples only, with no clock cap."""
-    player = make_player(level)
-    if isinstance(player, SearchPlayer):
-        player.seconds = None
-    return player
-
-
 _sides: tuple[Player, Player] | None = None
 
 
 def _setup(level: str, sims: int, uct_c: float) -> None:
     """In each worker: our player and the IS-MCTS player, made once."""
     global _sides
-    _sides = (our_player(level), IsmctsPlayer(sims, uct_c))
+    _sides = (make_player(level), IsmctsPlayer(sims, uct_c))
 
 
 def _deal(deal: int) -> tuple[float, int, SideStats, SideStats]:

@@ -1,8 +1,8 @@
 """The partner players want (issue 13 item 4): concrete positions where ``expert`` makes the sensible choice.
 
 Each position deals fixed cards to the seats that matter and the rest at random from a seed (the
-test holds for several seeds), plays the bids to the moment, and asks the expert (250 samples, no
-clock) for South's move.
+test holds for several seeds), plays the bids to the moment, and asks the expert (250 samples a move)
+for South's move.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import random
 import pytest
 
 from spades.bots import make_player, play_out
-from spades.bots.search import SearchPlayer
 from spades.cards import Card, cards_of, parse_mask
 from spades.game import Game, Phase
 from spades.moves import MakeBid, PassCards, Play, parse_move
@@ -20,7 +19,7 @@ from spades.rules import Rules, find_preset
 from spades.scoring import Bid
 
 STANDARD = find_preset("standard")
-EXPERT = SearchPlayer("expert", samples=250, seconds=None)
+EXPERT = make_player("expert")
 
 
 def _table(rules: Rules, fixed: dict[int, str], dealer: int, seed: int, bids: list[str]) -> Game:

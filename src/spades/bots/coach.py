@@ -276,7 +276,7 @@ def analyze(record: GameRecord, seat: int = 2, hand: int | None = None, *, sampl
     if samples < 2:
         raise SpadesError("The coach needs at least 2 sampled deals a decision.")
     game = Game(record.rules, record.deal, decks=record.decks, first_dealer=record.first_dealer)
-    player = SearchPlayer("coach", samples=samples, seconds=None)
+    player = SearchPlayer("coach", samples=samples)
     reviews: dict[int, list[Decision]] = {}
     for i, m in enumerate(record.moves):
         if m is None:
