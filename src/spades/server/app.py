@@ -28,6 +28,7 @@ from spades.server.middleware import (
 from spades.server.routes import games, meta, ops, players
 from spades.server.rules_page import router as rules_page_router
 from spades.server.schemas import errors
+from spades.server.routes.tables import install as install_tables
 from spades.server.scorekeeper import router as scorekeeper_router
 from spades.server.service import MoveRejected, NotFound, Service
 from spades.server.settings import Settings
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(scorekeeper_router, responses=errors(400, 413, 422, 429))
     app.include_router(ops.router)
     app.include_router(rules_page_router)
+    install_tables(app, settings.db_path, settings.redis_url)
     _add_error_handlers(app)
     _add_edges(app, settings)
 

@@ -45,20 +45,25 @@ def seat_name_index(players: int, name: str) -> int:
     return [seat_name(players, s) for s in range(players)].index(name)
 
 
-def seat_label(players: int, seat: int) -> str:
-    """How messages name a seat: "You" for South, else the seat's name."""
-    return "You" if seat == human_seat(players) else seat_name(players, seat)
+def seat_label(players: int, seat: int, viewer: int | None = None) -> str:
+    """How messages name a seat: "You" for the viewer's seat (South by default), else the seat's name."""
+    return "You" if seat == _viewer(players, viewer) else seat_name(players, seat)
 
 
-def side_name(rules: Rules, side: int) -> str:
+def _viewer(players: int, viewer: int | None) -> int:
+    """The seat a state is shown to: the given one, or the solo game's South."""
+    return human_seat(players) if viewer is None else viewer
+
+
+def side_name(rules: Rules, side: int, viewer: int | None = None) -> str:
     """A score column's name: "You & North", "East & West", or a lone seat's name."""
-    return " & ".join(seat_label(rules.players, s) for s in _seats_in_name_order(rules, side))
+    return " & ".join(seat_label(rules.players, s, viewer) for s in _seats_in_name_order(rules, side, viewer))
 
 
-def _seats_in_name_order(rules: Rules, side: int) -> tuple[int, ...]:
+def _seats_in_name_order(rules: Rules, side: int, viewer: int | None) -> tuple[int, ...]:
     """A side's seats in the order its name gives them: you first, so a sheet's bids line up with the name."""
     seats = rules.seats_of(side)
-    human = human_seat(rules.players)
+    human = _viewer(rules.players, viewer)
     return tuple(sorted(seats, key=lambda s: s != human))
 
 
@@ -86,14 +91,14 @@ def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
     return None if bid is None else _bid_str(rules, bid)
 
 
-def _sheet(rules: Rules, history: tuple[HandResult, ...]) -> list[list[SheetRow]]:
+def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int) -> list[list[SheetRow]]:
     rows = []
     for h in history:
         line = []
         for s in h.score.sides:
-            bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side)]
+            bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side, viewer)]
             bid = " + ".join(_bid_str(rules, b) for b in bids if b is not None) or "-"
-            said = describe_side(rules, s, seat_name=lambda seat: seat_label(rules.players, seat))
+            said = describe_side(rules, s, seat_name=lambda seat: seat_label(rules.players, seat, viewer))
             line.append(SheetRow(
                 side=s.side, bid=bid, tricks=s.tricks, points=s.points, bags=s.bags_added,
                 bags_total=s.bags_after, contract=said.contract, made=said.made, penalties=said.penalties,
@@ -135,7 +140,7 @@ def _message(game: Game, v: SeatView, human: int) -> str:
         if v.winner == game.rules.side_of(human):
             return "You win the game!"
         verb = "win" if len(game.rules.seats_of(v.winner)) > 1 else "wins"
-        return f"{side_name(game.rules, v.winner)} {verb} the game."
+        return f"{side_name(game.rules, v.winner, human)} {verb} the game."
     if v.phase is Phase.HAND_OVER:
         return "The hand is over: see the score sheet."
     if v.turn is None:
@@ -172,18 +177,19 @@ def _bid_rule(rules: Rules) -> str:
     return ""
 
 
-def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str) -> GameState:
-    """The state the human seat may see, with its legal moves and the reasons for the others."""
+def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
+             viewer: int | None = None) -> GameState:
+    """The state the viewer's seat (South by default) may see, its legal moves and why others are not."""
     rules = game.rules
     n = game.players
-    human = human_seat(n)
+    human = _viewer(n, viewer)
     spec = game.spec
     v = game.view(human)
     positions = _POSITIONS[n]
     broken = broken_nils(rules, v.bids, v.tricks_won)
     seats = [
         SeatOut(
-            seat=s, name=seat_label(n, s), position=positions[(s - human) % n],  # type: ignore[arg-type]
+            seat=s, name=seat_label(n, s, human), position=positions[(s - human) % n],  # type: ignore[arg-type]
             human=s == human, side=rules.side_of(s), bid=_bid_text(rules, v.bids[s]), tricks=v.tricks_won[s],
             cards=game.hands[s].bit_count(), nil_broken=s in broken,
         )
@@ -192,7 +198,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     bidding_done = v.phase in (Phase.PASS, Phase.PLAY) and all(b is not None for b in v.bids)
     contracts = [side_contract(rules, i, v.bids) for i in range(rules.sides)]
     sides = [
-        SideOut(side=i, name=side_name(rules, i), score=v.scores[i], bags=v.bags[i],
+        SideOut(side=i, name=side_name(rules, i, human), score=v.scores[i], bags=v.bags[i],
                 bags_to_penalty=rules.bag_limit - v.bags[i] if rules.bag_penalty else None,
                 contract=contracts[i][0] if all(v.bids[s] is not None for s in rules.seats_of(i)) else None,
                 ten_for_two_hundred=contracts[i][1], seats=list(rules.seats_of(i)),
@@ -219,17 +225,18 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         stock=v.stock_left,
         two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
         last_trick=_trick(v.tricks[-1]) if v.tricks else None,
-        broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history),
+        broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history, human),
         sheet_legend=_sheet_legend(rules),
         review=review_of(spec, v.history[-1]) if over and v.history else None,
         winner=v.winner, message=_message(game, v, human),
     )
 
 
-def event_of(game: Game, seat: int, move: Move) -> EventOut:
-    """The event for a move just applied, as the human seat may see it."""
+def event_of(game: Game, seat: int, move: Move, viewer: int | None = None) -> EventOut:
+    """The event for a move just applied, as the viewer's seat (South by default) may see it."""
     n = game.players
-    who = seat_label(n, seat)
+    human = _viewer(n, viewer)
+    who = seat_label(n, seat, human)
     you = who == "You"
     card: str | None = None
     winner: int | None = None
@@ -243,8 +250,8 @@ def event_of(game: Game, seat: int, move: Move) -> EventOut:
             last = game.tricks[-1]
             trick = _played(last.cards)
             winner = last.winner
-            takes = "take" if winner == human_seat(n) else "takes"
-            text += f" {seat_label(n, winner)} {takes} the trick."
+            takes = "take" if winner == human else "takes"
+            text += f" {seat_label(n, winner, human)} {takes} the trick."
     elif isinstance(move, MakeBid):
         kind = "bid"
         text = f"{who} {'bid' if you else 'bids'} {_bid_str(game.rules, move.bid)}."

@@ -66,6 +66,9 @@ class Settings:
     """One JSON line per request on stderr: time, method, path, status, duration, client."""
     hsts: bool = False
     """Send Strict-Transport-Security (browsers then always use HTTPS): only for a site served over HTTPS."""
+    redis_url: str = ""
+    """Redis (``redis://host:port/0``) through which several server processes share friends' tables' events;
+    empty: events stay in the process (one process serves every table)."""
 
     def __post_init__(self) -> None:
         """Refuse values the server cannot run with, naming the variable."""

@@ -1,0 +1,136 @@
+"""Friends' tables over HTTP and a WebSocket: open, look up a code, sit down, act, live updates.
+
+A seat is proven by its secret token in the ``X-Seat-Token`` header (over the WebSocket, in the
+first message). ``install`` adds the routes, the errors' statuses and the live connections'
+clock to an app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Header, Request, WebSocket
+from fastapi.responses import JSONResponse
+
+from spades.bots import hint
+from spades.game import Phase
+from spades.moves import MakeBid, Play
+from spades.server.schemas import HintOut
+from spades.server.tables.events import make_bus
+from spades.server.tables.hub import TableHub, normal_code
+from spades.server.tables.live import Live, run_command
+from spades.server.tables.log import SqliteTableLog
+from spades.server.tables.table import FriendsTable, TableError, WrongTime
+from spades.server.tables.views import Command, JoinIn, JoinOut, LobbyView, NewTableIn, TableView, view_of
+
+__all__ = ["install", "router"]
+
+router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"description": "The seat token is not valid here, or only the host may do that."},
+    404: {"description": "No table has this code (or it has expired)."},
+    409: {"description": "Not now: a full table, a stale or illegal move, the wrong moment."},
+    429: {"description": "Too many messages."},
+}
+
+
+def _hub(request: Request) -> TableHub:
+    hub: TableHub = request.app.state.tables
+    return hub
+
+
+HubDep = Annotated[TableHub, Depends(_hub)]
+SeatToken = Annotated[str, Header(alias="X-Seat-Token", max_length=64,
+                                  description="the secret seat token from opening or joining the table")]
+
+
+@router.post("", status_code=201, responses=_ERRORS)
+def open_table(body: NewTableIn, hub: HubDep) -> JoinOut:
+    """Open a table with the host's rules; the host sits South. Share the code (or the link)."""
+    return hub.open(body)
+
+
+@router.get("/{code}", responses=_ERRORS)
+def lobby(code: str, hub: HubDep) -> LobbyView:
+    """Who sits where, and the rules: what the link shows before sitting down."""
+    return hub.lobby(code)
+
+
+@router.post("/{code}/seats", status_code=201, responses=_ERRORS)
+def join(code: str, body: JoinIn, hub: HubDep) -> JoinOut:
+    """Take a free seat (or the first free one) with a display name."""
+    token, seat = hub.act(code, lambda t: t.join(body.name, body.seat))
+    return JoinOut(code=normal_code(code), seat=seat, token=token)
+
+
+@router.get("/{code}/view", responses=_ERRORS)
+def table_view(code: str, hub: HubDep, token: SeatToken) -> TableView:
+    """The table as your seat sees it."""
+    return hub.view(code, token)
+
+
+@router.post("/{code}/commands", responses=_ERRORS)
+def command(code: str, body: Command, hub: HubDep, token: SeatToken) -> TableView:
+    """Do something at the table (a move, start, chat...): the same commands as over the WebSocket."""
+    def act(t: FriendsTable, seat: int) -> TableView:
+        if body.do != "sync":
+            run_command(t, seat, body)
+        return view_of(t, seat)
+    return hub.seat_act(code, token, act)
+
+
+@router.get("/{code}/hint", responses=_ERRORS)
+def table_hint(code: str, hub: HubDep, token: SeatToken) -> HintOut:
+    """What the computer would do in your seat now, and why (your seat only)."""
+    def read(t: FriendsTable) -> HintOut:
+        seat = t.seat_of(token)
+        game = t.game
+        if game is None or game.turn != seat or game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            raise WrongTime("There is nothing for you to do right now.")
+        h = hint(game.view(seat), t.options.level, seed=len(game.log))
+        return HintOut(move=str(h.move), reason=h.reason,
+                       card=str(h.move.card) if isinstance(h.move, Play) else None,
+                       bid=str(h.move.bid) if isinstance(h.move, MakeBid) else None)
+    return hub.read(code, read)
+
+
+@router.websocket("/{code}/live")
+async def live(ws: WebSocket, code: str) -> None:
+    """Live updates for one seat; send ``{"token": ..., "since": version}`` first, then commands."""
+    live: Live = ws.app.state.live
+    await live.serve(ws, code)
+
+
+def install(app: FastAPI, db_path: Path | str) -> None:
+    """Add friends' tables to the app: their log in ``db_path``, events through Redis if SPADES_REDIS_URL."""
+    hub = TableHub(SqliteTableLog(db_path), make_bus(os.environ.get("SPADES_REDIS_URL")))
+    app.state.tables = hub
+    app.state.live = Live(hub)
+    app.include_router(router)
+
+    @app.exception_handler(TableError)
+    async def refused(_: Request, exc: TableError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+
+    outer = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[Any]:
+        async with outer(a) as state:
+            clock = asyncio.create_task(app.state.live.run_clock())
+            try:
+                yield state
+            finally:
+                clock.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await clock
+                hub.bus.close()
+
+    app.router.lifespan_context = lifespan

@@ -1,0 +1,196 @@
+"""The friends' tables of one server process: a cache of tables kept in step with the shared log.
+
+Every command runs under the table's lock on a copy caught up with the log, then appends the new
+entries at the version it started from. If another process appended first, the copy is rebuilt
+from the log and the command tried again (where it may now be refused, e.g. as a stale move).
+After an append the hub publishes the table's new version on the event bus; listeners (the
+WebSocket connections of every process) read what changed from their own caught-up copy.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypeVar
+
+from spades.errors import SpadesError
+from spades.rules import Rules
+from spades.server.tables.events import EventBus, LocalBus
+from spades.server.tables.log import TableLog
+from spades.server.tables.table import (
+    Clock,
+    FriendsTable,
+    StaleVersion,
+    TableError,
+    TableNotFound,
+    TableOptions,
+)
+from spades.server.tables.views import (
+    JoinOut,
+    LobbyView,
+    NewTableIn,
+    TableEvent,
+    TableView,
+    lobby_of,
+    table_events,
+    view_of,
+)
+
+__all__ = ["CODE_ALPHABET", "TableHub", "new_code"]
+
+T = TypeVar("T")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""Letters and digits that cannot be mistaken for each other when read aloud or typed (no I, O, 0, 1)."""
+CODE_LENGTH = 6
+MAX_IDLE = 24 * 3600.0
+"""A table untouched this long has expired: its code no longer opens it."""
+_CACHE = 2048
+_RETRIES = 8
+
+
+def new_code() -> str:
+    """A fresh short table code (about 10^9 of them)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(code: str) -> str:
+    """A typed code as stored: upper case, without spaces or dashes; TableNotFound if it cannot be one."""
+    c = code.strip().upper().replace("-", "").replace(" ", "")
+    if len(c) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in c):
+        raise TableNotFound(f"{code[:20]!r} is not a table code: codes are {CODE_LENGTH} letters and digits.")
+    return c
+
+
+class TableHub:
+    """Opens, loads and changes tables; thread-safe; the same for every process sharing a log."""
+
+    def __init__(self, log: TableLog, bus: EventBus | None = None, clock: Clock = time.time,
+                 max_idle: float = MAX_IDLE) -> None:
+        self.log = log
+        self.bus = bus or LocalBus()
+        self.clock = clock
+        self.max_idle = max_idle
+        self._tables: OrderedDict[str, FriendsTable] = OrderedDict()
+        self._locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def open(self, body: NewTableIn) -> JoinOut:
+        """Open a table with the host's choices and sit the host down."""
+        try:
+            rules = Rules.from_dict({"preset": body.preset, **body.options})
+        except SpadesError as e:
+            raise TableError(str(e)) from None
+        options = TableOptions(rules, level=body.level, bots_bid_nil=body.bots_bid_nil, grace=body.grace,
+                               turn_seconds=body.turn_seconds)
+        FriendsTable("", options, self.clock).join(body.name)  # the name is checked before a code is taken
+        for _ in range(_RETRIES):
+            code = new_code()
+            if self.log.create(code, options.to_json()):
+                token, seat = self.act(code, lambda t: t.join(body.name))
+                return JoinOut(code=code, seat=seat, token=token)
+        raise TableError("No free table code was found: try again.")
+
+    def act(self, code: str, command: Callable[[FriendsTable], T]) -> T:
+        """Run a command on the table and store (and announce) the entries it made."""
+        code = normal_code(code)
+        with self._table_lock(code):
+            for _ in range(_RETRIES):
+                table = self._fresh(code)
+                before = table.seq
+                try:
+                    result = command(table)
+                except TableError:
+                    raise  # refused before any entry was made: the table is as it was
+                except BaseException:
+                    self._forget(code)  # anything else may have left the copy half changed
+                    raise
+                if table.seq == before:
+                    return result
+                try:
+                    self.log.append(code, before, table.entries[before:])
+                except StaleVersion:
+                    self._forget(code)
+                    continue
+                self.bus.publish(code, table.seq)
+                return result
+        raise TableError("The table is very busy: try again.")
+
+    def seat_act(self, code: str, token: str, command: Callable[[FriendsTable, int], T]) -> T:
+        """Run a command for the seat a token holds."""
+        return self.act(code, lambda t: command(t, t.seat_of(token)))
+
+    def read(self, code: str, reader: Callable[[FriendsTable], T]) -> T:
+        """Read the table, caught up with the log."""
+        code = normal_code(code)
+        with self._table_lock(code):
+            return reader(self._fresh(code))
+
+    def lobby(self, code: str) -> LobbyView:
+        """The table as the code shows it, before joining."""
+        return self.read(code, lobby_of)
+
+    def view(self, code: str, token: str) -> TableView:
+        """The table as the token's seat sees it."""
+        return self.read(code, lambda t: view_of(t, t.seat_of(token)))
+
+    def update(self, code: str, token: str, since: int) -> tuple[int, list[TableEvent] | None, TableView]:
+        """For a page at version ``since`` (-1: none): the version, events since (None: resync), the view."""
+        def read(t: FriendsTable) -> tuple[int, list[TableEvent] | None, TableView]:
+            seat = t.seat_of(token)
+            return t.seq, None if since < 0 else table_events(t, seat, since), view_of(t, seat)
+        return self.read(code, read)
+
+    def tick(self) -> list[str]:
+        """Let the clock act at the cached tables that wait for it; the codes of those that changed."""
+        changed = []
+        with self._lock:
+            waiting = [c for c, t in self._tables.items() if _waits_for_clock(t)]
+        for code in waiting:
+            try:
+                if self.act(code, FriendsTable.tick):
+                    changed.append(code)
+            except TableError:
+                continue
+        return changed
+
+    # -- inside --------------------------------------------------------------------------
+
+    def _table_lock(self, code: str) -> threading.Lock:
+        with self._lock:
+            lock = self._locks.get(code)
+            if lock is None:
+                lock = self._locks[code] = threading.Lock()
+            return lock
+
+    def _fresh(self, code: str) -> FriendsTable:
+        """The cached table caught up with the log (loaded and replayed if not cached)."""
+        with self._lock:
+            table = self._tables.get(code)
+            if table is not None:
+                self._tables.move_to_end(code)
+        if table is None:
+            options, entries = self.log.load(code, max_idle=self.max_idle)
+            table = FriendsTable.replay(code, TableOptions.from_json(options), entries, self.clock)
+            with self._lock:
+                self._tables[code] = table
+                while len(self._tables) > _CACHE:
+                    old, _ = self._tables.popitem(last=False)
+                    self._locks.pop(old, None)
+            return table
+        _, entries = self.log.load(code, since=table.seq)
+        table.extend(entries)
+        return table
+
+    def _forget(self, code: str) -> None:
+        with self._lock:
+            self._tables.pop(code, None)
+
+
+def _waits_for_clock(t: FriendsTable) -> bool:
+    """Whether the table has a seat away (not yet covered) or a turn timer running."""
+    away = any(s.person and not s.bot and s.away_since is not None for s in t.seats)
+    return away or (bool(t.options.turn_seconds) and t.game is not None)

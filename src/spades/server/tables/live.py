@@ -1,0 +1,237 @@
+"""Live tables: each WebSocket connection is one seat, and gets that seat's view after every change.
+
+A connection starts with ``{"token": ..., "since": version}``; it then receives ``update``
+messages (the table's version, the events since the version it had, as its seat sees them, and
+the table as its seat sees it) and may send the same commands as ``POST .../commands``. Events
+that are too old to tell again come as a resync (``events`` empty, ``resync`` true). The clock
+task lets grace periods and turn timers act.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from spades.server.tables.hub import TableHub
+from spades.server.tables.table import FriendsTable, TableError, TooFast
+from spades.server.tables.views import Command
+
+__all__ = ["MAX_MESSAGE", "Live", "run_command"]
+
+MAX_MESSAGE = 2000
+"""The longest message a connection may send, in characters."""
+_HELLO_WAIT = 15.0
+_TICK = 0.5
+
+
+def run_command(table: FriendsTable, seat: int, c: Command) -> None:
+    """Do what a seated person asked (the table checks it all)."""
+    def need(value: Any, what: str) -> Any:
+        if value is None:
+            raise TableError(f"'{c.do}' needs {what}.")
+        return value
+
+    if c.do == "move":
+        table.move(seat, need(c.move, "a move"), need(c.version, "the state version"))
+    elif c.do == "next":
+        table.next_hand(seat, need(c.version, "the state version"))
+    elif c.do == "start":
+        table.start(seat)
+    elif c.do == "sit":
+        table.sit(seat, need(c.to, "the seat to move to ('to')"))
+    elif c.do == "move_person":
+        table.move_person(seat, need(c.seat, "the seat to move from ('seat')"), need(c.to, "'to'"))
+    elif c.do == "leave":
+        table.leave(seat)
+    elif c.do == "back":
+        table.back(seat)
+    elif c.do == "bot":
+        table.give_to_bot(seat, need(c.seat, "the seat"))
+    elif c.do == "host":
+        table.give_host(seat, need(c.seat, "the seat"))
+    elif c.do == "chat":
+        table.say(seat, need(c.text, "the text"))
+    elif c.do == "react":
+        table.react(seat, need(c.reaction, "the reaction"))
+    elif c.do == "rematch":
+        table.rematch(seat)
+
+
+class _Conn:
+    """One connection: its seat's token, the version it has seen, and the signal to look again."""
+
+    def __init__(self, ws: WebSocket, code: str, token: str) -> None:
+        self.ws = ws
+        self.code = code
+        self.token = token
+        self.id = secrets.token_hex(8)
+        self.wake = asyncio.Event()
+        self.sent = -1
+        self.said: deque[float] = deque()
+
+
+class Live:
+    """This process's connections by table, woken by the event bus from any process."""
+
+    def __init__(self, hub: TableHub, burst: int = 30, window: float = 5.0) -> None:
+        self.hub = hub
+        self.burst = burst
+        self.window = window
+        """At most ``burst`` messages from one connection in any ``window`` seconds (a person sends far fewer)."""
+        self._conns: dict[str, set[_Conn]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        hub.bus.listen(self._heard)
+
+    async def run_clock(self) -> None:
+        """Tick the tables that wait for the clock, for as long as the server runs."""
+        self._loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(_TICK)
+            await anyio.to_thread.run_sync(self.hub.tick)
+
+    def _heard(self, code: str, seq: int) -> None:
+        """A table changed (called from any thread)."""
+        loop = self._loop
+        if loop is not None and code in self._conns:
+            loop.call_soon_threadsafe(self._wake, code)
+
+    def _wake(self, code: str) -> None:
+        for c in self._conns.get(code, ()):
+            c.wake.set()
+
+    async def serve(self, ws: WebSocket, code: str) -> None:
+        """A connection's whole life: hello, updates out, commands in, goodbye."""
+        self._loop = asyncio.get_running_loop()
+        await ws.accept()
+        try:
+            token, since = _hello(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
+            conn = _Conn(ws, code, token)
+            await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
+                                           lambda t, s: t.connected(s, conn.id))
+        except (TableError, ValueError) as e:
+            await _refuse(ws, e)
+            return
+        except (TimeoutError, WebSocketDisconnect):
+            return
+        conn.sent = since
+        self._conns.setdefault(code, set()).add(conn)
+        sender = asyncio.create_task(self._send(conn))
+        try:
+            await self._receive(conn)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+            self._conns[code].discard(conn)
+            if not self._conns[code]:
+                del self._conns[code]
+            with contextlib.suppress(TableError):
+                await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
+                                               lambda t, s: t.disconnected(s, conn.id))
+
+    async def _send(self, conn: _Conn) -> None:
+        """Send the seat's update whenever the table is past the version the connection has."""
+        conn.wake.set()
+        while True:
+            await conn.wake.wait()
+            conn.wake.clear()
+            try:
+                seq, events, view = await anyio.to_thread.run_sync(self.hub.update, conn.code, conn.token,
+                                                                   conn.sent)
+            except TableError as e:  # the token no longer holds a seat
+                await _refuse(conn.ws, e)
+                return
+            if seq == conn.sent:
+                continue
+            await conn.ws.send_text(json.dumps({
+                "type": "update", "seq": seq, "resync": events is None,
+                "events": [] if events is None else [e.model_dump(mode="json") for e in events],
+                "table": view.model_dump(mode="json"),
+            }))
+            conn.sent = seq
+
+    def _check_rate(self, conn: _Conn) -> None:
+        now = time.monotonic()
+        while conn.said and now - conn.said[0] >= self.window:
+            conn.said.popleft()
+        if len(conn.said) >= self.burst:
+            raise TooFast(f"Too many messages: at most {self.burst} in {self.window:g} seconds.")
+        conn.said.append(now)
+
+    async def _receive(self, conn: _Conn) -> None:
+        """Commands from the connection, each answered with an error if it is refused."""
+        while True:
+            text = await conn.ws.receive_text()
+            ref: Any = None
+            try:
+                self._check_rate(conn)
+                if len(text) > MAX_MESSAGE:
+                    raise TableError(f"The message is too long: at most {MAX_MESSAGE} characters.")
+                data = _json(text)
+                ref = data.pop("id", None) if isinstance(data, dict) else None
+                command = _command(data)
+                if command.do == "sync":
+                    conn.sent = -1
+                    conn.wake.set()
+                    continue
+                await anyio.to_thread.run_sync(self.hub.seat_act, conn.code, conn.token, _runner(command))
+            except TableError as e:
+                await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": e.status,
+                                                    "detail": str(e)}))
+
+
+def _runner(command: Command) -> Callable[[FriendsTable, int], None]:
+    """The command as the hub runs it, for a seat."""
+    return lambda t, s: run_command(t, s, command)
+
+
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise TableError("A message is a JSON object.") from None
+
+
+def _command(data: Any) -> Command:
+    try:
+        return Command.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        what = f"{where}: " if where else ""
+        raise TableError(f"Invalid command: {what}{first.get('msg', 'invalid')}.") from None
+
+
+def _hello(text: str) -> tuple[str, int]:
+    """The first message: the seat token, and the version the page already has (-1: none)."""
+    if len(text) > MAX_MESSAGE:
+        raise TableError("The first message is too long.")
+    data = _json(text)
+    if not isinstance(data, dict) or not isinstance(data.get("token"), str):
+        raise TableError('Say hello first: {"token": "<your seat token>", "since": <version or -1>}.')
+    since = data.get("since", -1)
+    if isinstance(since, bool) or not isinstance(since, int) or since < -1:
+        raise TableError("'since' is a table version (or -1).")
+    return data["token"], since
+
+
+async def _refuse(ws: WebSocket, e: Exception) -> None:
+    """Tell the connection why it is closed, and close it."""
+    status = e.status if isinstance(e, TableError) else 400
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps({"type": "error", "status": status, "detail": str(e)}))
+        await ws.close(code=4000 + status)

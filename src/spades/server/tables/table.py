@@ -1,0 +1,563 @@
+"""A friends' table: seats that belong to people, computer players in the others, one game at a time.
+
+The table is a log of entries (someone joined, sat, started, moved, went away, chatted...).
+``FriendsTable`` checks each command, turns it into entries and applies them; replaying the same
+entries rebuilds the same table, so the log is all a store keeps. Nothing in ``_apply`` reads the
+clock or draws a random number: the time and the seed are in the entries.
+
+>>> t = FriendsTable("ABC234", TableOptions(Rules()), clock=lambda: 0.0)
+>>> token, seat = t.join("Ann")
+>>> t.start(t.seat_of(token))
+>>> t.game is not None and t.seats[seat].name == "Ann"
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import unicodedata
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from spades.bots import LEVELS, Player, make_player
+from spades.deal import MAX_DEAL
+from spades.errors import IllegalMoveError, SpadesError
+from spades.game import Game, Phase, seat_name
+from spades.moves import Move, parse_move
+from spades.rules import Rules
+from spades.server.present import event_of
+from spades.server.schemas import EventOut
+
+__all__ = [
+    "CHAT_BURST",
+    "CHAT_WINDOW",
+    "MAX_CHAT",
+    "MAX_NAME",
+    "REACTIONS",
+    "BadSeatToken",
+    "BadText",
+    "ChatLine",
+    "Clock",
+    "Entry",
+    "FriendsTable",
+    "MoveRefused",
+    "NotAllowed",
+    "Seat",
+    "StaleVersion",
+    "TableError",
+    "TableFull",
+    "TableNotFound",
+    "TableOptions",
+    "TooFast",
+    "WrongTime",
+]
+
+Clock = Callable[[], float]
+"""Seconds, from any fixed origin (``time.time`` in the server, a counter in the tests)."""
+Entry = dict[str, Any]
+"""One line of a table's log: ``{"k": kind, "at": seconds, ...}``, JSON-ready."""
+
+MAX_NAME = 24
+MAX_CHAT = 200
+CHAT_BURST = 5
+CHAT_WINDOW = 10.0
+"""At most ``CHAT_BURST`` chat lines and reactions per seat in any ``CHAT_WINDOW`` seconds."""
+REACTIONS: dict[str, str] = {
+    "nice": "Nice!", "oops": "Oops!", "wow": "Wow!", "thanks": "Thanks!", "gg": "Good game!",
+    "hurry": "Your turn!",
+}
+"""The quick reactions, by name, and the text each shows."""
+_CHAT_KEPT = 50
+_RECENT = 256
+_SEED_BELOW = MAX_DEAL
+
+
+class TableError(SpadesError):
+    """Something a person asked of a table that it cannot do; ``status`` is the HTTP status for it."""
+
+    status = 400
+
+
+class TableNotFound(TableError):
+    """No table has this code (or it has expired)."""
+
+    status = 404
+
+
+class TableFull(TableError):
+    """Every seat is taken by a person."""
+
+    status = 409
+
+
+class BadSeatToken(TableError):
+    """A seat token this table does not know (forged, mistyped, or given up)."""
+
+    status = 403
+
+
+class NotAllowed(TableError):
+    """Only the host, or only the seat's own person, may do that."""
+
+    status = 403
+
+
+class WrongTime(TableError):
+    """Not now: before the start, after the start, before the game is over..."""
+
+    status = 409
+
+
+class StaleVersion(TableError):
+    """The game moved on since the move was chosen (a replayed or crossed move)."""
+
+    status = 409
+
+
+class MoveRefused(TableError):
+    """The engine refuses the move; the message says why."""
+
+    status = 409
+
+
+class TooFast(TableError):
+    """Too many chat lines or messages in a short time."""
+
+    status = 429
+
+
+class BadText(TableError):
+    """A display name or chat text that is empty, too long, or holds control characters."""
+
+    status = 422
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What the host chooses: the rules (players and target included), the computer players, the clocks."""
+
+    rules: Rules
+    level: str = "normal"
+    bots_bid_nil: bool = True
+    grace: float = 30.0
+    """Seconds a person may be away before a computer player takes their seat."""
+    turn_seconds: float = 0.0
+    """Seconds a person has for each move before the computer player moves for them (0: no timer)."""
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise TableError(f"The computer players' level is one of {', '.join(LEVELS)}.")
+        if not 5 <= self.grace <= 600:
+            raise TableError("The grace period runs from 5 to 600 seconds.")
+        if self.turn_seconds and not 5 <= self.turn_seconds <= 600:
+            raise TableError("The turn timer is off (0) or from 5 to 600 seconds.")
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as a JSON-ready object (the header of a stored table)."""
+        return {"rules": self.rules.to_dict(), "level": self.level, "bots_bid_nil": self.bots_bid_nil,
+                "grace": self.grace, "turn_seconds": self.turn_seconds}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableOptions:
+        """The options back from ``to_json``."""
+        return cls(Rules.from_dict(data["rules"]), level=data["level"], bots_bid_nil=data["bots_bid_nil"],
+                   grace=data["grace"], turn_seconds=data["turn_seconds"])
+
+
+@dataclass
+class Seat:
+    """A seat: empty (a computer player sits), or a person's, who may be away."""
+
+    name: str | None = None
+    token: str | None = None
+    """The hash of the person's secret seat token."""
+    conn: str | None = None
+    """The person's latest connection, so a late goodbye from an older one is not taken for leaving."""
+    away_since: float | None = None
+    bot: bool = False
+    """A computer player keeps the person's seat warm (they left, stayed away, or the host asked)."""
+
+    @property
+    def person(self) -> bool:
+        """Whether a person holds this seat."""
+        return self.token is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        """Whether a computer player makes this seat's moves now."""
+        return not self.person or self.bot
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat line or a reaction, as text."""
+
+    seat: int
+    name: str
+    text: str
+    at: float
+    reaction: bool
+
+
+def hash_token(token: str) -> str:
+    """What the log keeps of a seat token (the token itself never leaves the person's browser)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_text(text: str, *, what: str, limit: int) -> str:
+    """A name or chat line trimmed and checked: not empty, not too long, no control characters."""
+    if not isinstance(text, str):
+        raise BadText(f"The {what} must be text.")
+    text = text.strip()
+    if not text:
+        raise BadText(f"The {what} is empty.")
+    if len(text) > limit:
+        raise BadText(f"The {what} is too long: at most {limit} characters.")
+    if any(unicodedata.category(ch)[0] == "C" for ch in text):
+        raise BadText(f"The {what} holds control characters.")
+    return text
+
+
+@dataclass
+class FriendsTable:
+    """One table's state, rebuilt from its log; commands check, then append and apply entries."""
+
+    code: str
+    options: TableOptions
+    clock: Clock
+    seats: list[Seat] = field(init=False)
+    host: int | None = None
+    game: Game | None = None
+    seed: int | None = None
+    past_seeds: list[int] = field(default_factory=list)
+    """The deal numbers of this table's finished games, oldest first (they may be shown)."""
+    turn_since: float = 0.0
+    """When the seat to move got its turn (for the turn timer)."""
+    entries: list[Entry] = field(default_factory=list)
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=_CHAT_KEPT))
+    recent: deque[tuple[int, Entry, tuple[EventOut, ...] | None]] = field(
+        default_factory=lambda: deque(maxlen=_RECENT))
+    """The latest entries with their version and, for a move, its event as each seat sees it."""
+    _bots: dict[int, Player] = field(default_factory=dict)
+    _said: dict[int, deque[float]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.seats = [Seat() for _ in range(self.options.rules.players)]
+
+    @classmethod
+    def replay(cls, code: str, options: TableOptions, entries: list[Entry], clock: Clock) -> FriendsTable:
+        """The table its log describes."""
+        table = cls(code, options, clock)
+        table.extend(entries)
+        return table
+
+    def extend(self, entries: list[Entry]) -> None:
+        """Apply entries another process appended (the log's continuation)."""
+        for e in entries:
+            self._apply(e)
+
+    # -- what the table is ---------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """How many entries the log has: the table's state version."""
+        return len(self.entries)
+
+    @property
+    def started(self) -> bool:
+        """Whether the host has started the first game."""
+        return self.game is not None
+
+    @property
+    def players(self) -> int:
+        """How many seats the table has."""
+        return len(self.seats)
+
+    def seat_of(self, token: str) -> int:
+        """The seat a secret token holds (BadSeatToken if none)."""
+        if isinstance(token, str) and token:
+            h = hash_token(token)
+            for i, s in enumerate(self.seats):
+                if s.token == h:
+                    return i
+        raise BadSeatToken("This seat token is not valid at this table: join again with the link.")
+
+    def seat_label(self, seat: int) -> str:
+        """A seat's name for people: the person's name, or the computer player and the seat."""
+        s = self.seats[seat]
+        return s.name if s.name is not None else f"Computer ({seat_name(self.players, seat)})"
+
+    def active(self) -> bool:
+        """Whether a game is being played and someone must move (not between hands or after the game)."""
+        return self.game is not None and self.game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER)
+
+    # -- commands --------------------------------------------------------------------------
+
+    def join(self, name: str, seat: int | None = None, conn: str | None = None) -> tuple[str, int]:
+        """Sit a person down (in ``seat``, or the first free one); return their secret token and seat."""
+        name = clean_text(name, what="display name", limit=MAX_NAME)
+        free = [i for i, s in enumerate(self.seats) if not s.person]
+        if not free:
+            raise TableFull(f"The table is full: all {self.players} seats are taken.")
+        if seat is None:
+            seat = free[0]
+        self._check_seat(seat)
+        if self.seats[seat].person:
+            raise WrongTime(f"{seat_name(self.players, seat)} is taken: choose a free seat.")
+        token = secrets.token_urlsafe(18)
+        self._commit({"k": "join", "seat": seat, "name": name, "tok": hash_token(token), "conn": conn})
+        return token, seat
+
+    def sit(self, by: int, to: int) -> None:
+        """Before the start: move to a free seat (the host may also move others: see ``move_person``)."""
+        self.move_person(by, by, to)
+
+    def move_person(self, by: int, frm: int, to: int) -> None:
+        """Before the start: move a person to another seat, swapping with whoever is there (the host)."""
+        self._check_seat(frm)
+        self._check_seat(to)
+        if self.started:
+            raise WrongTime("The game has started: seats stay as they are.")
+        if by != frm and by != self.host:
+            raise NotAllowed("Only the host moves other people.")
+        if not self.seats[frm].person:
+            raise WrongTime(f"No one sits {seat_name(self.players, frm)}.")
+        if self.seats[to].person and by != self.host:
+            raise WrongTime(f"{seat_name(self.players, to)} is taken: choose a free seat.")
+        if frm == to:
+            raise WrongTime("That is the same seat.")
+        self._commit({"k": "sit", "from": frm, "to": to})
+
+    def start(self, by: int) -> None:
+        """The host deals the first game; computer players take the empty seats."""
+        self._need_host(by)
+        if self.started:
+            raise WrongTime("The game has already started.")
+        self._commit({"k": "start", "seed": secrets.randbelow(_SEED_BELOW - 1) + 1})
+
+    def move(self, by: int, text: str, version: int) -> None:
+        """A person's move, from the game state of ``version``: checked by the engine."""
+        game = self._need_game()
+        if version != len(game.log):
+            raise StaleVersion("The table has moved on since that move was chosen: here it is now.")
+        try:
+            move = parse_move(text)
+        except SpadesError as e:
+            raise MoveRefused(str(e)) from None
+        if self.seats[by].bot:
+            raise WrongTime("A computer player has your seat: say you are back first.")
+        try:
+            game.verify_move(by, move)
+        except IllegalMoveError as e:
+            raise MoveRefused(str(e)) from None
+        self._commit({"k": "move", "seat": by, "m": str(move)})
+
+    def next_hand(self, by: int, version: int) -> None:
+        """Deal the next hand once the score sheet has been seen (anyone seated may)."""
+        game = self._need_game()
+        if version != len(game.log):
+            raise StaleVersion("The table has moved on: here it is now.")
+        if game.phase is not Phase.HAND_OVER:
+            raise WrongTime("The hand is not over yet.")
+        self._commit({"k": "next"})
+
+    def rematch(self, by: int) -> None:
+        """After the game: a new game with the same seats and a new secret deal."""
+        game = self._need_game()
+        if game.phase is not Phase.GAME_OVER:
+            raise WrongTime("A rematch comes once the game is over.")
+        self._commit({"k": "start", "seed": secrets.randbelow(_SEED_BELOW - 1) + 1})
+
+    def leave(self, by: int) -> None:
+        """A person leaves: before the start the seat is free again; after it a computer player keeps it."""
+        self._commit({"k": "leave", "seat": by})
+
+    def connected(self, by: int, conn: str) -> None:
+        """The person's page connected: they are here, and a computer player in their seat hands it back."""
+        s = self.seats[by]
+        if s.conn == conn and s.away_since is None and not s.bot:
+            return
+        self._commit({"k": "back", "seat": by, "conn": conn})
+
+    def back(self, by: int) -> None:
+        """The person takes their seat back from the computer player."""
+        if not self.seats[by].bot:
+            raise WrongTime("You already have your seat.")
+        self._commit({"k": "back", "seat": by, "conn": self.seats[by].conn})
+
+    def disconnected(self, by: int, conn: str) -> None:
+        """The person's page went away; after the grace period a computer player takes the seat."""
+        s = self.seats[by]
+        if s.conn != conn or s.away_since is not None:
+            return
+        self._commit({"k": "away", "seat": by})
+
+    def give_to_bot(self, by: int, seat: int) -> None:
+        """The host hands another person's seat to a computer player (until that person is back)."""
+        self._need_host(by)
+        self._check_seat(seat)
+        if seat == by:
+            raise WrongTime("Leave the table to hand your own seat to a computer player.")
+        if not self.seats[seat].person or self.seats[seat].bot:
+            raise WrongTime(f"A computer player already plays {seat_name(self.players, seat)}.")
+        self._commit({"k": "bot", "seat": seat})
+
+    def give_host(self, by: int, to: int) -> None:
+        """The host hands the role to another person at the table."""
+        self._need_host(by)
+        self._check_seat(to)
+        if to == by or not self.seats[to].person:
+            raise WrongTime("Hand the host role to another person at the table.")
+        self._commit({"k": "host", "seat": to})
+
+    def say(self, by: int, text: str) -> None:
+        """A short chat line, shown to everyone as text."""
+        text = clean_text(text, what="chat message", limit=MAX_CHAT)
+        self._check_rate(by)
+        self._commit({"k": "chat", "seat": by, "text": text})
+
+    def react(self, by: int, reaction: str) -> None:
+        """One of the quick reactions."""
+        if reaction not in REACTIONS:
+            raise BadText(f"The reactions are {', '.join(REACTIONS)}.")
+        self._check_rate(by)
+        self._commit({"k": "react", "seat": by, "r": reaction})
+
+    def tick(self) -> bool:
+        """Let the clock act: seats away past the grace period, turns past the timer; whether anything did."""
+        now = self.clock()
+        before = self.seq
+        grace = self.options.grace
+        for i, s in enumerate(self.seats):
+            if s.person and not s.bot and s.away_since is not None and now - s.away_since >= grace:
+                self._commit({"k": "bot", "seat": i})
+        game = self.game
+        limit = self.options.turn_seconds
+        if game is not None and limit and now - self.turn_since >= limit:
+            if game.phase is Phase.HAND_OVER:
+                self._commit({"k": "next"})
+            elif self.active() and game.turn is not None and not self.seats[game.turn].played_by_bot:
+                seat = game.turn
+                self._commit({"k": "move", "seat": seat, "m": str(self._bot_move(seat)), "timer": 1})
+        return self.seq != before
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise TableError(f"There is no seat {seat!r} at a table of {self.players}.")
+
+    def _need_host(self, by: int) -> None:
+        if by != self.host:
+            raise NotAllowed("Only the host can do that.")
+
+    def _need_game(self) -> Game:
+        if self.game is None:
+            raise WrongTime("The game has not started yet.")
+        return self.game
+
+    def _check_rate(self, by: int) -> None:
+        said = self._said.get(by, deque())
+        now = self.clock()
+        if len(said) >= CHAT_BURST and now - said[-CHAT_BURST] < CHAT_WINDOW:
+            raise TooFast(f"Slow down: at most {CHAT_BURST} messages in {CHAT_WINDOW:g} seconds.")
+
+    def _commit(self, entry: Entry) -> None:
+        """Stamp and apply an entry, then let the computer players move up to a person's turn."""
+        entry["at"] = self.clock()
+        self._apply(entry)
+        while self.active():
+            game = self.game
+            assert game is not None and game.turn is not None
+            if not self.seats[game.turn].played_by_bot:
+                break
+            seat = game.turn
+            self._apply({"k": "move", "seat": seat, "m": str(self._bot_move(seat)), "at": entry["at"]})
+
+    def _bot_move(self, seat: int) -> Move:
+        """The computer player's move for a seat, from the table's seed and the game's progress."""
+        game = self.game
+        assert game is not None
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = make_player(self.options.level, bid_nil=self.options.bots_bid_nil)
+        return bot.choose(game.view(seat), random.Random(f"{self.seed}:{len(game.log)}"))
+
+    def _apply(self, e: Entry) -> None:
+        """Change the table by one entry (checked already, or read from the log)."""
+        self.entries.append(e)
+        kind, at = e["k"], e["at"]
+        seat: int = e.get("seat", -1)
+        events: tuple[EventOut, ...] | None = None
+        if kind == "join":
+            self.seats[seat] = Seat(name=e["name"], token=e["tok"], conn=e.get("conn"))
+            if self.host is None:
+                self.host = seat
+        elif kind == "sit":
+            frm, to = e["from"], e["to"]
+            self.seats[frm], self.seats[to] = self.seats[to], self.seats[frm]
+            if self.host in (frm, to):
+                self.host = to if self.host == frm else frm
+        elif kind == "start":
+            if self.game is not None and self.seed is not None:
+                self.past_seeds.append(self.seed)
+            self.seed = e["seed"]
+            self.game = Game(self.options.rules, e["seed"])
+            self.turn_since = at
+        elif kind == "move":
+            assert self.game is not None
+            move = parse_move(e["m"])
+            self.game.apply(seat, move)
+            self.turn_since = at
+            events = tuple(event_of(self.game, seat, move, viewer=v) for v in range(self.players))
+        elif kind == "next":
+            assert self.game is not None
+            self.game.next_hand()
+            self.turn_since = at
+        elif kind == "leave":
+            self._leave(seat, at)
+        elif kind == "away":
+            self.seats[seat].away_since = at
+        elif kind == "back":
+            s = self.seats[seat]
+            s.away_since, s.bot, s.conn = None, False, e["conn"]
+            self.turn_since = max(self.turn_since, at) if self.active() else self.turn_since
+        elif kind == "bot":
+            self.seats[seat].bot = True
+            if seat == self.host:
+                self._pass_host()
+        elif kind == "host":
+            self.host = seat
+        elif kind in ("chat", "react"):
+            s = self.seats[seat]
+            text = e["text"] if kind == "chat" else REACTIONS[e["r"]]
+            self.chat.append(ChatLine(seat, s.name or "", text, at, kind == "react"))
+            self._said.setdefault(seat, deque(maxlen=CHAT_BURST)).append(at)
+        else:
+            raise SpadesError(f"Unknown table entry {kind!r}.")
+        self.recent.append((len(self.entries) - 1, e, events))
+
+    def _leave(self, seat: int, at: float) -> None:
+        if self.started:
+            s = self.seats[seat]
+            s.bot, s.away_since = True, s.away_since or at
+        else:
+            self.seats[seat] = Seat()
+        if seat == self.host:
+            self._pass_host()
+
+    def _pass_host(self) -> None:
+        """The host role goes to the next person at the table who is here (it stays if there is none)."""
+        assert self.host is not None
+        for k in range(1, self.players):
+            i = (self.host + k) % self.players
+            s = self.seats[i]
+            if s.person and not s.bot:
+                self.host = i
+                return
+        if not self.seats[self.host].person:
+            self.host = None

@@ -1,0 +1,192 @@
+"""What a friends' table shows to one seat: the seats, the chat, and the game as that seat sees it.
+
+The game part is the solo game's ``GameState`` from the same presenter, shown to the seat's own
+viewpoint: other seats' cards appear only in the review of a hand that is over. The deal number
+(the table's secret seed) is shown once the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from spades.game import Phase
+from spades.server.present import state_of
+from spades.server.schemas import EventOut, GameState
+from spades.server.tables.table import MAX_CHAT, Entry, FriendsTable, TableOptions
+
+__all__ = [
+    "ChatOut",
+    "Command",
+    "JoinIn",
+    "JoinOut",
+    "LobbyView",
+    "NewTableIn",
+    "SeatInfo",
+    "TableEvent",
+    "TableView",
+    "lobby_of",
+    "table_events",
+    "view_of",
+]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewTableIn(_In):
+    """Open a table: the host's rules, computer players and clocks, and the host's display name."""
+
+    name: str = Field(max_length=200, description="the host's display name")
+    preset: str = Field(default="standard", max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict, description="rule options changed from the preset")
+    level: str = "normal"
+    bots_bid_nil: bool = True
+    grace: float = Field(default=30, description="seconds away before a computer player takes the seat")
+    turn_seconds: float = Field(default=0, description="seconds per move before the computer moves (0: off)")
+
+
+class JoinIn(_In):
+    """Take a seat: a display name, and the seat wanted (else the first free one)."""
+
+    name: str = Field(max_length=200)
+    seat: int | None = None
+
+
+class JoinOut(BaseModel):
+    """The seat taken and its secret token, which the browser keeps (it is the key to the seat)."""
+
+    code: str
+    seat: int
+    token: str
+
+
+class Command(_In):
+    """Something a seated person does; the same body over HTTP and the WebSocket."""
+
+    do: Literal["move", "next", "start", "sit", "move_person", "leave", "back", "bot", "host", "chat",
+                "react", "rematch", "sync"]
+    move: str | None = Field(default=None, max_length=80)
+    version: int | None = Field(default=None, ge=0, description="the game state version of a move or next")
+    seat: int | None = Field(default=None, ge=0, le=3)
+    to: int | None = Field(default=None, ge=0, le=3)
+    text: str | None = Field(default=None, max_length=MAX_CHAT * 4)
+    reaction: str | None = Field(default=None, max_length=20)
+
+
+class SeatInfo(BaseModel):
+    """A seat at the table: who sits there and whether they are here."""
+
+    seat: int
+    name: str
+    person: bool
+    """A person holds the seat (else a computer player fills it)."""
+    away: bool
+    bot: bool
+    """A computer player makes the seat's moves now."""
+    host: bool
+
+
+class ChatOut(BaseModel):
+    """A chat line or a reaction (always shown as text)."""
+
+    seat: int
+    name: str
+    text: str
+    reaction: bool
+
+
+class TableEvent(BaseModel):
+    """Something that happened at the table, as the seat may see it (a game move carries ``game``)."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    text: str
+    game: EventOut | None = None
+
+
+class LobbyView(BaseModel):
+    """A table as anyone with its code sees it before sitting down."""
+
+    code: str
+    players: int
+    rules: dict[str, Any]
+    rules_name: str
+    level: str
+    grace: float
+    turn_seconds: float
+    started: bool
+    seats: list[SeatInfo]
+
+
+class TableView(LobbyView):
+    """The table as one seat sees it."""
+
+    seq: int
+    you: int
+    host: int | None
+    chat: list[ChatOut]
+    game: GameState | None
+    deal: int | None
+    """The game's deal number, once the game is over (so it can be replayed alone)."""
+    past_deals: list[int]
+
+
+def _seats(table: FriendsTable) -> list[SeatInfo]:
+    return [SeatInfo(seat=i, name=table.seat_label(i), person=s.person, away=s.away_since is not None,
+                     bot=s.played_by_bot, host=i == table.host)
+            for i, s in enumerate(table.seats)]
+
+
+def lobby_of(table: FriendsTable) -> LobbyView:
+    """What the code shows before joining: no cards, no tokens."""
+    o: TableOptions = table.options
+    return LobbyView(code=table.code, players=table.players, rules=o.rules.to_dict(), rules_name=o.rules.name,
+                     level=o.level, grace=o.grace, turn_seconds=o.turn_seconds, started=table.started,
+                     seats=_seats(table))
+
+
+def view_of(table: FriendsTable, seat: int) -> TableView:
+    """Everything ``seat`` may see now."""
+    game = table.game
+    state: GameState | None = None
+    over = game is not None and game.phase is Phase.GAME_OVER
+    if game is not None:
+        deal = table.seed if over and table.seed else 0
+        state = state_of(game, game_id=len(table.past_seeds) + 1, deal=deal, daily=None,
+                         level=table.options.level, viewer=seat)
+        for s in state.seats:
+            s.name = "You" if s.seat == seat else table.seat_label(s.seat)
+    return TableView(
+        **lobby_of(table).model_dump(), seq=table.seq, you=seat, host=table.host,
+        chat=[ChatOut(seat=c.seat, name=c.name, text=c.text, reaction=c.reaction) for c in table.chat],
+        game=state, deal=table.seed if over else None, past_deals=list(table.past_seeds),
+    )
+
+
+def table_events(table: FriendsTable, seat: int, since: int) -> list[TableEvent] | None:
+    """The events after version ``since`` as ``seat`` sees them (None if they are too old to tell: resync)."""
+    out: list[TableEvent] = []
+    for seq, entry, game_events in table.recent:
+        if seq >= since:
+            out.append(_event(table, seat, seq, entry, None if game_events is None else game_events[seat]))
+    if since < table.seq and (not out or out[0].seq != since):
+        return None
+    return out
+
+
+def _event(table: FriendsTable, seat: int, seq: int, e: Entry, game: EventOut | None) -> TableEvent:
+    who = e.get("seat")
+    name = "You" if who == seat else (table.seat_label(who) if isinstance(who, int) else "")
+    text = {
+        "join": f"{name} sat down.", "sit": "Seats changed.", "start": "A new game is dealt.",
+        "next": "The next hand is dealt.", "leave": f"{name} left the table.", "away": f"{name} is away.",
+        "back": f"{name} is back.", "bot": f"A computer player plays for {name}.",
+        "host": f"{name} is the host.",
+        "chat": f"{name}: {e.get('text', '')}", "react": f"{name}: {e.get('r', '')}",
+    }.get(e["k"], game.text if game else "")
+    return TableEvent(seq=seq, kind=e["k"], seat=who, text=text, game=game)
+

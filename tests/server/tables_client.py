@@ -1,0 +1,137 @@
+"""A seat at a friends' table over the real WebSocket, and the hidden-card check against the table's log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from server.api_client import cards_in, simple_move
+from spades.cards import Card
+from spades.game import Phase
+from spades.server.tables.log import TableLog
+from spades.server.tables.table import FriendsTable, TableOptions
+
+ACTIVE = ("bid", "play", "pass", "draw")
+
+
+def ws_url(base: str, code: str) -> str:
+    """The table's WebSocket address on a server."""
+    return base.replace("http://", "ws://") + f"/api/tables/{code}/live"
+
+
+def open_table(client: httpx.Client, name: str = "Ann", **body: Any) -> dict[str, Any]:
+    """Open a table; the host's code, seat and token."""
+    r = client.post("/api/tables", json={"name": name, **body})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def join(client: httpx.Client, code: str, name: str, **body: Any) -> dict[str, Any]:
+    """Take a seat."""
+    r = client.post(f"/api/tables/{code}/seats", json={"name": name, **body})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+@dataclass
+class Seat:
+    """One person's connection: every message it received, kept for the checks."""
+
+    base: str
+    code: str
+    token: str
+    received: list[dict[str, Any]] = field(default_factory=list)
+    ws: ClientConnection | None = None
+    table: dict[str, Any] = field(default_factory=dict)
+
+    async def connect(self, since: int = -1) -> None:
+        self.ws = await connect(ws_url(self.base, self.code))
+        await self.send({"token": self.token, "since": since})
+
+    async def send(self, data: dict[str, Any]) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps(data))
+
+    async def recv(self, timeout: float = 30) -> dict[str, Any]:
+        """The next message (an update also becomes the seat's current table)."""
+        assert self.ws is not None
+        msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.received.append(msg)
+        if msg["type"] == "update":
+            self.table = msg["table"]
+        return msg
+
+    async def until(self, test: Any, timeout: float = 30) -> dict[str, Any]:
+        """Read messages until the table passes ``test``; errors fail."""
+        while not test(self.table):
+            msg = await self.recv(timeout)
+            assert msg["type"] != "error", msg
+        return self.table
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+async def play_game(seats: list[Seat], until_phase: str = "game_over") -> None:
+    """Every person moves when it is their turn (a simple legal move) until the game reaches ``until_phase``."""
+    done = asyncio.Event()
+
+    async def run(seat: Seat) -> None:
+        last_sent = None
+        while not done.is_set():
+            t = seat.table
+            g = t.get("game")
+            if g is not None and g["phase"] == until_phase:
+                done.set()
+                return
+            if g is not None and (t["seq"], g["version"]) != last_sent:
+                if g["phase"] in ACTIVE and g["turn"] == t["you"] and not t["seats"][t["you"]]["bot"]:
+                    await seat.send({"do": "move", "move": simple_move(g), "version": g["version"]})
+                    last_sent = (t["seq"], g["version"])
+                elif g["phase"] == "hand_over" and t["host"] == t["you"]:
+                    await seat.send({"do": "next", "version": g["version"]})
+                    last_sent = (t["seq"], g["version"])
+            try:
+                msg = await seat.recv(timeout=0.5)
+            except TimeoutError:
+                continue
+            assert msg["type"] != "error" or msg["status"] == 409, msg  # a next hand crossed is fine
+
+    await asyncio.gather(*(run(s) for s in seats))
+
+
+def check_no_hidden_cards(log: TableLog, code: str, seats: dict[int, list[dict[str, Any]]]) -> int:
+    """No message to a seat holds a card another seat still hides at the message's version; the checks made."""
+    options, entries = log.load(code)
+    checks: dict[int, list[tuple[int, set[str]]]] = {}
+    for seat, messages in seats.items():
+        for m in messages:
+            if m["type"] != "update":
+                continue
+            checks.setdefault(m["seq"], []).append((seat, cards_in(m["table"])))
+            for e in m["events"]:
+                checks.setdefault(e["seq"] + 1, []).append((seat, cards_in(e)))
+    table = FriendsTable.replay(code, TableOptions.from_json(options), [], lambda: 0.0)
+    made = 0
+    for seq in range(len(entries) + 1):
+        if seq:
+            table.extend([entries[seq - 1]])
+        game = table.game
+        if game is None or game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            continue  # nothing hidden: the hand is over, or not dealt yet
+        for seat, cards in checks.get(seq, []):
+            v = game.view(seat)
+            hidden = v.unseen & ~sum(1 << c for c in v.offered) & ~v.passed
+            leaked = {c for c in cards if hidden >> Card.parse(c) & 1}
+            assert not leaked, f"seat {seat} was shown {leaked} at version {seq}"
+            made += 1
+    return made
+

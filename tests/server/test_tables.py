@@ -1,0 +1,225 @@
+"""The friends' table without HTTP: seats, host, start, moves, the clock's grace and timer, chat, rematch."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spades.bots import hint
+from spades.game import Phase
+from spades.rules import Rules
+from spades.server.tables.table import (
+    CHAT_BURST,
+    BadSeatToken,
+    BadText,
+    FriendsTable,
+    MoveRefused,
+    NotAllowed,
+    StaleVersion,
+    TableError,
+    TableFull,
+    TableOptions,
+    TooFast,
+    WrongTime,
+)
+from spades.server.tables.views import view_of
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make(players: int = 4, **options: object) -> tuple[FriendsTable, Clock]:
+    clock = Clock()
+    rules = Rules.from_dict({"preset": {4: "standard", 3: "three-player", 2: "two-player"}[players]})
+    return FriendsTable("ABCDEF", TableOptions(rules, **options), clock), clock  # type: ignore[arg-type]
+
+
+def unchanged(table: FriendsTable, error: type[Exception], call: object, *args: object) -> str:
+    """Call a command that must be refused; check the table did not change; return the message."""
+    before = json.dumps(table.entries)
+    with pytest.raises(error) as e:
+        call(*args)  # type: ignore[operator]
+    assert json.dumps(table.entries) == before
+    return str(e.value)
+
+
+def person_move(table: FriendsTable, seat: int) -> None:
+    """The seat's person makes the move the hint suggests (or deals the next hand)."""
+    game = table.game
+    assert game is not None
+    if game.phase is Phase.HAND_OVER:
+        table.next_hand(seat, len(game.log))
+    else:
+        table.move(seat, str(hint(game.view(seat), "normal").move), len(game.log))
+
+
+def test_names_are_checked_and_a_full_table_refuses() -> None:
+    t, _ = make()
+    assert "empty" in unchanged(t, BadText, t.join, "   ")
+    assert "too long" in unchanged(t, BadText, t.join, "x" * 25)
+    assert "control" in unchanged(t, BadText, t.join, "Ann\x07")
+    assert "control" in unchanged(t, BadText, t.join, "Ann\u202e")
+    tokens = [t.join(name)[0] for name in ("Ann", "Bob", "Cy", "Di")]
+    assert [t.seat_of(tok) for tok in tokens] == [0, 1, 2, 3]
+    assert t.host == 0 and t.seats[1].name == "Bob"
+    assert "full" in unchanged(t, TableFull, t.join, "Eve")
+    assert "not valid" in unchanged(t, BadSeatToken, t.seat_of, "forged-token-forged-token")
+
+
+def test_seats_before_the_start() -> None:
+    t, _ = make()
+    host, _ = t.join("Ann")
+    bob, _ = t.join("Bob", 2)
+    assert t.seat_of(bob) == 2
+    t.sit(2, 1)
+    assert t.seat_of(bob) == 1 and t.seats[2].name is None
+    assert "taken" in unchanged(t, WrongTime, t.sit, 1, 0)
+    assert "Only the host" in unchanged(t, NotAllowed, t.move_person, 1, 0, 3)
+    t.move_person(0, 1, 0)  # the host swaps with Bob, and stays host
+    assert t.seat_of(bob) == 0 and t.seat_of(host) == 1 and t.host == 1
+    assert "no seat" in unchanged(t, TableError, t.sit, 0, 4).lower()
+    assert "Only the host" in unchanged(t, NotAllowed, t.start, 0)
+    t.start(1)
+    assert "started" in unchanged(t, WrongTime, t.sit, 0, 2)
+    assert "started" in unchanged(t, WrongTime, t.start, 1)
+
+
+def test_computer_players_fill_the_empty_seats_and_the_seed_is_secret() -> None:
+    t, _ = make()
+    _ann, seat = t.join("Ann")
+    t.start(seat)
+    game = t.game
+    assert game is not None and game.turn == seat  # the computer players moved up to Ann
+    view = view_of(t, seat)
+    assert view.deal is None and view.game is not None and view.game.deal == 0
+    assert [s.bot for s in view.seats] == [False, True, True, True]
+    assert view.seats[1].name == "Computer (East)" and view.game.seats[0].name == "You"
+
+
+def test_bad_moves_leave_the_table_unchanged() -> None:
+    t, _ = make()
+    t.join("Ann")
+    t.join("Bob")
+    t.start(0)
+    game = t.game
+    assert game is not None
+    turn = game.turn
+    assert turn in (0, 1)
+    other = 1 - turn
+    v = len(game.log)
+    assert "moved on" in unchanged(t, StaleVersion, t.move, turn, "look", v - 1)
+    assert "turn" in unchanged(t, MoveRefused, t.move, other, "bid 3", v)
+    unchanged(t, MoveRefused, t.move, turn, "dance", v)
+    unchanged(t, MoveRefused, t.move, turn, "play 2C", v)  # a card during the bidding
+    person_move(t, turn)
+    assert len(game.log) > v
+    assert "moved on" in unchanged(t, StaleVersion, t.move, turn, "bid 3", v)  # the same move, replayed
+
+
+def test_grace_period_bot_and_hand_back() -> None:
+    t, clock = make(grace=30)
+    _ann, a = t.join("Ann")
+    t.join("Bob")
+    t.connected(1, "bob-1")
+    t.start(a)
+    t.disconnected(1, "bob-old")  # a goodbye from an older connection is not leaving
+    assert t.seats[1].away_since is None
+    t.disconnected(1, "bob-1")
+    clock.now += 29
+    assert not t.tick() and not t.seats[1].bot
+    clock.now += 1
+    assert t.tick() and t.seats[1].bot
+    game = t.game
+    assert game is not None
+    assert game.turn == a and t.seats[1].played_by_bot  # the computer played Bob's seat up to Ann
+    assert "computer player has your seat" in unchanged(t, WrongTime, t.move, 1, "bid 3", len(game.log))
+    t.connected(1, "bob-2")
+    assert not t.seats[1].bot and t.seats[1].away_since is None
+
+
+def test_turn_timer_moves_for_a_slow_person() -> None:
+    t, clock = make(turn_seconds=20)
+    t.join("Ann")
+    t.start(0)
+    game = t.game
+    assert game is not None and game.turn == 0
+    n, seq = len(game.log), t.seq
+    clock.now += 19
+    assert not t.tick()
+    clock.now += 1
+    assert t.tick()
+    assert len(game.log) > n and t.entries[seq] == {**t.entries[seq], "k": "move", "seat": 0, "timer": 1}
+    assert not t.seats[0].bot  # the seat stays Ann's
+
+
+def test_host_gives_seats_and_the_role_and_it_passes_on() -> None:
+    t, _ = make()
+    t.join("Ann")
+    t.join("Bob")
+    t.join("Cy")
+    t.start(0)
+    assert "Only the host" in unchanged(t, NotAllowed, t.give_to_bot, 1, 2)
+    t.give_to_bot(0, 2)
+    assert t.seats[2].bot
+    assert "already" in unchanged(t, WrongTime, t.give_to_bot, 0, 2)
+    t.back(2)
+    assert not t.seats[2].bot
+    t.give_host(0, 1)
+    assert t.host == 1
+    t.leave(1)
+    assert t.host == 2 and t.seats[1].bot and t.seats[1].person  # the seat stays Bob's to come back to
+
+
+def test_leaving_before_the_start_frees_the_seat_and_the_token() -> None:
+    t, _ = make()
+    ann, _ = t.join("Ann")
+    _bob, _ = t.join("Bob")
+    t.leave(0)
+    assert t.host == 1 and t.seats[0].name is None
+    unchanged(t, BadSeatToken, t.seat_of, ann)  # a replayed token of a seat given up
+
+
+def test_chat_is_short_plain_and_rate_limited() -> None:
+    t, clock = make()
+    t.join("Ann")
+    t.say(0, "  <b>hi</b>  ")
+    assert t.chat[-1].text == "<b>hi</b>"  # kept as text: the page shows it as text
+    assert "too long" in unchanged(t, BadText, t.say, 0, "x" * 201)
+    assert "control" in unchanged(t, BadText, t.say, 0, "a\nb")
+    t.react(0, "gg")
+    assert t.chat[-1].text == "Good game!" and t.chat[-1].reaction
+    assert "reactions" in unchanged(t, BadText, t.react, 0, "<script>")
+    for i in range(CHAT_BURST - 2):
+        t.say(0, f"line {i}")
+    assert "Slow down" in unchanged(t, TooFast, t.say, 0, "one more")
+    clock.now += 10
+    t.say(0, "later")
+
+
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_a_whole_game_then_a_rematch_with_the_same_seats(players: int) -> None:
+    t, clock = make(players)
+    ann, a = t.join("Ann")
+    t.start(a)
+    game = t.game
+    assert game is not None
+    with pytest.raises(WrongTime):
+        t.rematch(a)
+    while game.phase is not Phase.GAME_OVER:
+        clock.now += 1
+        person_move(t, a)
+    view = view_of(t, a)
+    assert view.deal == t.seed and view.game is not None and view.game.deal == t.seed
+    first = t.seed
+    t.rematch(a)
+    assert t.past_seeds == [first] and t.game is not game and t.seat_of(ann) == a
+    again = FriendsTable.replay(t.code, t.options, json.loads(json.dumps(t.entries)), clock)
+    assert view_of(again, a) == view_of(t, a)  # the log is the whole table

@@ -1,0 +1,131 @@
+"""Friends' tables on the real server: whole games over four WebSockets, and every kind of bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from server.tables_client import Seat, check_no_hidden_cards, join, open_table, play_game
+from spades.server.run import BackgroundServer
+
+
+def app_state(server: BackgroundServer) -> Any:
+    """The running app's state: the tables, whose log the test reads to check what was sent."""
+    assert server._server is not None
+    return server._server.config.app.state
+
+
+RULES = {
+    4: {"preset": "standard", "options": {"target": 100, "low_mark": -100}},
+    3: {"preset": "three-player", "options": {"target": 100, "low_mark": -100}},
+    2: {"preset": "two-player", "options": {"target": 100, "low_mark": -100}},
+}
+
+
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_people_play_whole_games_and_see_only_their_own_cards(
+        players: int, server: BackgroundServer, client: httpx.Client) -> None:
+    app_state(server).live.burst = 10**6  # these people move far faster than people do
+    host = open_table(client, "Ann", level="easy", **RULES[players])
+    code = host["code"]
+    tokens = [host["token"]] + [join(client, code, name)["token"] for name in ("Bob", "Cy", "Di")[:players - 1]]
+    r = client.post(f"/api/tables/{code}/seats", json={"name": "Eve"})
+    assert r.status_code == 409 and "full" in r.json()["detail"]
+
+    async def run() -> dict[int, list[dict[str, Any]]]:
+        seats = [Seat(server.url, code, t) for t in tokens]
+        for s in seats:
+            await s.connect()
+            await s.until(lambda t: bool(t))
+        await seats[0].send({"do": "start"})
+        for s in seats:
+            await s.until(lambda t: t["game"] is not None)
+        await play_game(seats)
+        for s in seats:
+            await s.until(lambda t: t["game"]["phase"] == "game_over")
+            await s.close()
+        ends = [s.table for s in seats]
+        assert len({json.dumps(e["game"]["sheet"]) for e in ends}) == 1  # one game, seen from every seat
+        assert all(e["deal"] and e["game"]["deal"] == e["deal"] for e in ends)  # the secret deal, shown at the end
+        return {s.table["you"]: s.received for s in seats}
+
+    received = asyncio.run(run())
+    assert check_no_hidden_cards(app_state(server).tables.log, code, received) > 100
+
+
+def test_bad_input_gets_a_clear_message_and_changes_nothing(server: BackgroundServer, client: httpx.Client) -> None:
+    host = open_table(client, "Ann", grace=5)
+    code, token = host["code"], host["token"]
+    bob = join(client, code, "Bob")
+
+    def view(tok: str = token) -> dict[str, Any]:
+        r = client.get(f"/api/tables/{code}/view", headers={"X-Seat-Token": tok})
+        assert r.status_code == 200, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+    def refused(status: int, words: str, method: str, path: str, tok: str = token, **body: Any) -> None:
+        before = view()
+        r = client.request(method, f"/api/tables/{code}{path}", json=body or None, headers={"X-Seat-Token": tok})
+        assert r.status_code == status, r.text
+        assert words in r.json()["detail"], r.text
+        assert view() == before
+
+    r = client.get("/api/tables/ZZZZZZ")
+    assert r.status_code == 404 and "No table" in r.json()["detail"]
+    r = client.get("/api/tables/not-a-code!")
+    assert r.status_code == 404 and "not a table code" in r.json()["detail"]
+    r = client.post("/api/tables", json={"name": "\u0000bad"})
+    assert r.status_code == 422 and "control" in r.json()["detail"]
+    r = client.post("/api/tables", json={"name": "Ann", "options": {"target": -5}})
+    assert r.status_code == 400
+    refused(403, "Only the host", "POST", "/commands", tok=bob["token"], do="start")
+    refused(403, "not valid", "POST", "/commands", tok="forged" * 4, do="start")
+    refused(422, "too long", "POST", "/commands", do="chat", text="x" * 201)
+    refused(409, "not started", "POST", "/commands", do="move", move="bid 3", version=0)
+    refused(422, "Invalid request", "POST", "/commands", do="dance")
+    assert client.post(f"/api/tables/{code}/commands", json={"do": "start"},
+                       headers={"X-Seat-Token": token}).status_code == 200
+    state = view()
+    g = state["game"]
+    me, other = (token, bob["token"]) if g["turn"] == state["you"] else (bob["token"], token)
+    refused(409, "turn", "POST", "/commands", tok=other, do="move", move="bid 3", version=g["version"])
+    refused(409, "moved on", "POST", "/commands", tok=me, do="move", move="bid 3", version=g["version"] + 7)
+    refused(409, "", "POST", "/commands", tok=me, do="move", move="play 2C", version=g["version"])
+    for i in range(5):
+        client.post(f"/api/tables/{code}/commands", json={"do": "chat", "text": f"hi {i}"},
+                    headers={"X-Seat-Token": token})
+    refused(429, "Slow down", "POST", "/commands", do="chat", text="once more")
+
+    async def ws_run() -> None:
+        seat = Seat(server.url, code, token)
+        await seat.connect()
+        await seat.until(lambda t: bool(t))
+        seq = seat.table["seq"]
+        await seat.send({"do": "chat", "text": "y" * 5000})
+        msg = await seat.recv()
+        assert msg["type"] == "error" and "too long" in msg["detail"]
+        assert seat.ws is not None
+        await seat.ws.send("not json")
+        msg = await seat.recv()
+        assert msg["type"] == "error" and "JSON" in msg["detail"]
+        for _ in range(40):
+            await seat.send({"do": "sync", "id": 1})
+        errors = []
+        while not errors:
+            msg = await seat.recv()
+            if msg["type"] == "error":
+                errors.append(msg)
+        assert errors[0]["status"] == 429
+        assert seat.table["seq"] == seq
+        await seat.close()
+        forged = Seat(server.url, code, "forged-token-" * 3)
+        await forged.connect()
+        msg = await forged.recv()
+        assert msg["type"] == "error" and msg["status"] == 403
+
+    asyncio.run(ws_run())
