@@ -1,0 +1,72 @@
+"""Real services for the tests and the table benchmark: a throwaway redis-server, and server processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from spades.server.run import free_port
+
+
+def _wait(ok: object, what: str, proc: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}")
+        try:
+            if ok():  # type: ignore[operator]
+                return
+        except Exception:  # not answering yet (each client has its own connection error)
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} did not start")
+
+
+@contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """Debian's redis-server on a free port, its files in ``folder``; yields its URL; stopped after."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        raise RuntimeError("redis-server is not installed (./scripts/test installs it)")
+    import redis
+
+    port = free_port()
+    folder.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
+                             "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        client = redis.Redis.from_url(url)
+        _wait(client.ping, "redis-server", proc)
+        client.close()
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@contextmanager
+def server_process(db: Path, redis_url: str | None) -> Iterator[str]:
+    """``spades serve`` in its own process on a free port (events through Redis if given); yields its URL."""
+    port = free_port()
+    env = {**os.environ, "SPADES_PURE_PYTHON": os.environ.get("SPADES_PURE_PYTHON", "")}
+    env.pop("SPADES_REDIS_URL", None)
+    if redis_url:
+        env["SPADES_REDIS_URL"] = redis_url
+    proc = subprocess.Popen([sys.executable, "-m", "spades.cli", "serve", "--port", str(port), "--db", str(db)],
+                            env=env, stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait(lambda: httpx.get(url + "/api/rules", timeout=2).status_code == 200, "spades serve", proc)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
