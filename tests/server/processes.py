@@ -57,12 +57,12 @@ def redis_server(folder: Path) -> Iterator[str]:
 def server_process(db: Path, redis_url: str | None) -> Iterator[str]:
     """``spades serve`` in its own process on a free port (events through Redis if given); yields its URL."""
     port = free_port()
-    env = {**os.environ, "SPADES_PURE_PYTHON": os.environ.get("SPADES_PURE_PYTHON", "")}
+    env = {**os.environ, "SPADES_ACCESS_LOG": "0", "SPADES_RATE_PER_ADDRESS": "0"}
     env.pop("SPADES_REDIS_URL", None)
     if redis_url:
         env["SPADES_REDIS_URL"] = redis_url
-    proc = subprocess.Popen([sys.executable, "-m", "spades.cli", "serve", "--port", str(port), "--db", str(db)],
-                            env=env, stdout=subprocess.DEVNULL)
+    command = [sys.executable, "-m", "spades.cli", "serve", "--port", str(port), "--db", str(db)]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait(lambda: httpx.get(url + "/api/rules", timeout=2).status_code == 200, "spades serve", proc)

@@ -81,7 +81,7 @@ class Seat:
 
 
 async def play_game(seats: list[Seat], until_phase: str = "game_over") -> None:
-    """Every person moves when it is their turn (a simple legal move) until the game reaches ``until_phase``."""
+    """Each person makes a simple legal move on their turn until the game reaches ``until_phase``."""
     done = asyncio.Event()
 
     async def run(seat: Seat) -> None:
@@ -109,7 +109,7 @@ async def play_game(seats: list[Seat], until_phase: str = "game_over") -> None:
 
 
 def check_no_hidden_cards(log: TableLog, code: str, seats: dict[int, list[dict[str, Any]]]) -> int:
-    """No message to a seat holds a card another seat still hides at the message's version; the checks made."""
+    """No message to a seat holds a card another seat hides at the message's version; the checks made."""
     options, entries = log.load(code)
     checks: dict[int, list[tuple[int, set[str]]]] = {}
     for seat, messages in seats.items():

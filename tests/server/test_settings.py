@@ -16,11 +16,12 @@ def test_every_field_has_a_variable_and_the_flags_win() -> None:
            "SPADES_MAX_BODY_BYTES": "1000", "SPADES_RATE_PER_TOKEN": "2.5", "SPADES_BURST_PER_TOKEN": "7",
            "SPADES_RATE_PER_ADDRESS": "0", "SPADES_BURST_PER_ADDRESS": "9",
            "SPADES_TRUSTED_PROXIES": "127.0.0.1,10.1.0.0/16", "SPADES_ACCESS_LOG": "off",
-           "SPADES_HSTS": "yes"}
+           "SPADES_HSTS": "yes", "SPADES_REDIS_URL": "redis://127.0.0.1:6379/0"}
     s = Settings.from_env(env)
     assert s == Settings(db_path="/tmp/a.db", host="0.0.0.0", port=8100, max_body_bytes=1000,
                          rate_per_token=2.5, burst_per_token=7, rate_per_address=0, burst_per_address=9,
-                         trusted_proxies=("127.0.0.1", "10.1.0.0/16"), access_log=False, hsts=True)
+                         trusted_proxies=("127.0.0.1", "10.1.0.0/16"), access_log=False, hsts=True,
+                         redis_url="redis://127.0.0.1:6379/0")
     names = {ENV_PREFIX + f.metadata.get("env", f.name.upper()) for f in dataclasses.fields(Settings)}
     assert names == set(env)
     flags = Settings.from_env(env, port=9000, db_path=Path("b.db"), host=None)

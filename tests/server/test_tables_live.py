@@ -32,7 +32,8 @@ def test_people_play_whole_games_and_see_only_their_own_cards(
     app_state(server).live.burst = 10**6  # these people move far faster than people do
     host = open_table(client, "Ann", level="easy", **RULES[players])
     code = host["code"]
-    tokens = [host["token"]] + [join(client, code, name)["token"] for name in ("Bob", "Cy", "Di")[:players - 1]]
+    names = ("Bob", "Cy", "Di")[:players - 1]
+    tokens = [host["token"]] + [join(client, code, name)["token"] for name in names]
     r = client.post(f"/api/tables/{code}/seats", json={"name": "Eve"})
     assert r.status_code == 409 and "full" in r.json()["detail"]
 
@@ -50,14 +51,15 @@ def test_people_play_whole_games_and_see_only_their_own_cards(
             await s.close()
         ends = [s.table for s in seats]
         assert len({json.dumps(e["game"]["sheet"]) for e in ends}) == 1  # one game, seen from every seat
-        assert all(e["deal"] and e["game"]["deal"] == e["deal"] for e in ends)  # the secret deal, shown at the end
+        assert all(e["deal"] and e["game"]["deal"] == e["deal"] for e in ends)  # the secret deal, shown now
         return {s.table["you"]: s.received for s in seats}
 
     received = asyncio.run(run())
     assert check_no_hidden_cards(app_state(server).tables.log, code, received) > 100
 
 
-def test_bad_input_gets_a_clear_message_and_changes_nothing(server: BackgroundServer, client: httpx.Client) -> None:
+def test_bad_input_gets_a_clear_message_and_changes_nothing(
+        server: BackgroundServer, client: httpx.Client) -> None:
     host = open_table(client, "Ann", grace=5)
     code, token = host["code"], host["token"]
     bob = join(client, code, "Bob")
@@ -70,7 +72,8 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(server: BackgroundSe
 
     def refused(status: int, words: str, method: str, path: str, tok: str = token, **body: Any) -> None:
         before = view()
-        r = client.request(method, f"/api/tables/{code}{path}", json=body or None, headers={"X-Seat-Token": tok})
+        r = client.request(method, f"/api/tables/{code}{path}", json=body or None,
+                           headers={"X-Seat-Token": tok})
         assert r.status_code == status, r.text
         assert words in r.json()["detail"], r.text
         assert view() == before

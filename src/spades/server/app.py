@@ -26,9 +26,9 @@ from spades.server.middleware import (
     configure_access_log,
 )
 from spades.server.routes import games, meta, ops, players
+from spades.server.routes.tables import install as install_tables
 from spades.server.rules_page import router as rules_page_router
 from spades.server.schemas import errors
-from spades.server.routes.tables import install as install_tables
 from spades.server.scorekeeper import router as scorekeeper_router
 from spades.server.service import MoveRejected, NotFound, Service
 from spades.server.settings import Settings

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,7 +20,7 @@ from fastapi.responses import JSONResponse
 from spades.bots import hint
 from spades.game import Phase
 from spades.moves import MakeBid, Play
-from spades.server.schemas import HintOut
+from spades.server.schemas import ErrorOut, HintOut
 from spades.server.tables.events import make_bus
 from spades.server.tables.hub import TableHub, normal_code
 from spades.server.tables.live import Live, run_command
@@ -31,14 +30,18 @@ from spades.server.tables.views import Command, JoinIn, JoinOut, LobbyView, NewT
 
 __all__ = ["install", "router"]
 
-router = APIRouter(prefix="/api/tables", tags=["tables"])
+_ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
+                                            for status, text in {
+    400: "The table cannot do that as asked (rules that contradict, no such seat): the detail says why.",
+    403: "The seat token is not valid at this table, or only the host may do that.",
+    404: "No table has this code (or it has expired).",
+    409: "Not now: a full table, a stale or illegal move, the wrong moment; the detail says why.",
+    413: "The request body is larger than the server accepts.",
+    422: "A display name or text that is empty, too long or holds control characters, or a malformed body.",
+    429: "Too many messages or requests: wait a little.",
+}.items()}
 
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    403: {"description": "The seat token is not valid here, or only the host may do that."},
-    404: {"description": "No table has this code (or it has expired)."},
-    409: {"description": "Not now: a full table, a stale or illegal move, the wrong moment."},
-    429: {"description": "Too many messages."},
-}
+router = APIRouter(prefix="/api/tables", tags=["tables"], responses=_ERRORS)
 
 
 def _hub(request: Request) -> TableHub:
@@ -51,32 +54,32 @@ SeatToken = Annotated[str, Header(alias="X-Seat-Token", max_length=64,
                                   description="the secret seat token from opening or joining the table")]
 
 
-@router.post("", status_code=201, responses=_ERRORS)
+@router.post("", status_code=201)
 def open_table(body: NewTableIn, hub: HubDep) -> JoinOut:
     """Open a table with the host's rules; the host sits South. Share the code (or the link)."""
     return hub.open(body)
 
 
-@router.get("/{code}", responses=_ERRORS)
+@router.get("/{code}")
 def lobby(code: str, hub: HubDep) -> LobbyView:
     """Who sits where, and the rules: what the link shows before sitting down."""
     return hub.lobby(code)
 
 
-@router.post("/{code}/seats", status_code=201, responses=_ERRORS)
+@router.post("/{code}/seats", status_code=201)
 def join(code: str, body: JoinIn, hub: HubDep) -> JoinOut:
     """Take a free seat (or the first free one) with a display name."""
     token, seat = hub.act(code, lambda t: t.join(body.name, body.seat))
     return JoinOut(code=normal_code(code), seat=seat, token=token)
 
 
-@router.get("/{code}/view", responses=_ERRORS)
+@router.get("/{code}/view")
 def table_view(code: str, hub: HubDep, token: SeatToken) -> TableView:
     """The table as your seat sees it."""
     return hub.view(code, token)
 
 
-@router.post("/{code}/commands", responses=_ERRORS)
+@router.post("/{code}/commands")
 def command(code: str, body: Command, hub: HubDep, token: SeatToken) -> TableView:
     """Do something at the table (a move, start, chat...): the same commands as over the WebSocket."""
     def act(t: FriendsTable, seat: int) -> TableView:
@@ -86,7 +89,7 @@ def command(code: str, body: Command, hub: HubDep, token: SeatToken) -> TableVie
     return hub.seat_act(code, token, act)
 
 
-@router.get("/{code}/hint", responses=_ERRORS)
+@router.get("/{code}/hint")
 def table_hint(code: str, hub: HubDep, token: SeatToken) -> HintOut:
     """What the computer would do in your seat now, and why (your seat only)."""
     def read(t: FriendsTable) -> HintOut:
@@ -108,9 +111,9 @@ async def live(ws: WebSocket, code: str) -> None:
     await live.serve(ws, code)
 
 
-def install(app: FastAPI, db_path: Path | str) -> None:
-    """Add friends' tables to the app: their log in ``db_path``, events through Redis if SPADES_REDIS_URL."""
-    hub = TableHub(SqliteTableLog(db_path), make_bus(os.environ.get("SPADES_REDIS_URL")))
+def install(app: FastAPI, db_path: Path | str, redis_url: str = "") -> None:
+    """Add friends' tables to the app: their log in ``db_path``, their events through Redis if given a URL."""
+    hub = TableHub(SqliteTableLog(db_path), make_bus(redis_url or None))
     app.state.tables = hub
     app.state.live = Live(hub)
     app.include_router(router)

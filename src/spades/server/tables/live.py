@@ -87,7 +87,7 @@ class Live:
         self.hub = hub
         self.burst = burst
         self.window = window
-        """At most ``burst`` messages from one connection in any ``window`` seconds (a person sends far fewer)."""
+        """At most ``burst`` messages from a connection in any ``window`` seconds (people send far fewer)."""
         self._conns: dict[str, set[_Conn]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         hub.bus.listen(self._heard)

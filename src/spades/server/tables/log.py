@@ -66,6 +66,7 @@ class SqliteTableLog:
         self._lock = threading.Lock()
         with self._tx() as db:
             db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # with WAL: commits wait for no flush, never corrupt
             db.executescript(_SCHEMA)
 
     @contextmanager

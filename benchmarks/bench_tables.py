@@ -1,0 +1,178 @@
+"""Friends' tables under load: N tables, four WebSocket seats each, people moving ~1 s after their turn.
+
+Measures the time from a move being sent to the last seat of its table receiving it (an update
+whose game version is past the move), as p50/p95/p99, on one server process or on two sharing a
+real Redis (seats of one table alternate between the processes). Starts its own servers (and
+redis-server) in a temporary folder and stops them.
+
+    .venv/bin/python benchmarks/bench_tables.py --tables 50 --seconds 40
+    .venv/bin/python benchmarks/bench_tables.py --tables 250 --seconds 40 --processes 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from server.api_client import simple_move
+from server.processes import redis_server, server_process
+
+ACTIVE = ("bid", "play", "pass", "draw")
+
+
+class Bench:
+    """The moves in flight and the latencies measured."""
+
+    def __init__(self, think: float) -> None:
+        self.think = think
+        self.pending: dict[tuple[str, int], tuple[float, set[int]]] = {}
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.measuring = False
+
+    def sent(self, code: str, version: int) -> None:
+        """A move from game ``version`` leaves now."""
+        self.pending[(code, version)] = (time.perf_counter(), set())
+
+    def seen(self, code: str, seat: int, version: int, seats: int) -> None:
+        """A seat's update reached game ``version``: every move of the table below it has arrived there."""
+        now = time.perf_counter()
+        for key in [k for k in self.pending if k[0] == code and k[1] < version]:
+            start, got = self.pending[key]
+            got.add(seat)
+            if len(got) == seats:
+                del self.pending[key]
+                if self.measuring:
+                    self.latencies.append(now - start)
+
+
+async def seat(bench: Bench, url: str, code: str, token: str, stop: asyncio.Event) -> None:
+    """One person: waits ~``think`` seconds after each turn comes, then moves; the host deals on."""
+    ws: ClientConnection = await connect(url.replace("http://", "ws://") + f"/api/tables/{code}/live",
+                                         compression=None, max_size=None)
+    await ws.send(json.dumps({"token": token, "since": -1}))
+    acted: tuple[int, str] | None = None
+    mover: asyncio.Task[None] | None = None
+
+    async def act(delay: float, message: dict[str, Any], version: int | None) -> None:
+        await asyncio.sleep(delay)
+        if version is not None:
+            bench.sent(code, version)
+        await ws.send(json.dumps(message))
+
+    try:
+        while not stop.is_set():
+            try:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+            except TimeoutError:
+                continue
+            if msg["type"] == "error":
+                if msg["status"] != 409:
+                    bench.errors.append(msg["detail"])
+                continue
+            t = msg["table"]
+            g = t["game"]
+            if g is None:
+                continue
+            bench.seen(code, t["you"], g["version"], t["players"])
+            key = (g["version"], g["phase"])
+            if key == acted:
+                continue
+            delay = bench.think * random.uniform(0.8, 1.2)
+            if g["phase"] in ACTIVE and g["turn"] == t["you"]:
+                acted = key
+                mover = asyncio.create_task(act(delay, {"do": "move", "move": simple_move(g),
+                                                        "version": g["version"]}, g["version"]))
+            elif g["phase"] == "hand_over" and t["host"] == t["you"]:
+                acted = key
+                mover = asyncio.create_task(act(delay, {"do": "next", "version": g["version"]}, None))
+            elif g["phase"] == "game_over" and t["host"] == t["you"]:
+                acted = key
+                mover = asyncio.create_task(act(delay, {"do": "rematch"}, None))
+    finally:
+        if mover is not None:
+            mover.cancel()
+        await ws.close()
+
+
+def open_tables(urls: list[str], n: int) -> list[tuple[str, list[tuple[str, str]]]]:
+    """N tables of four people; the seats alternate between the servers; each table started."""
+    clients = [httpx.Client(base_url=u, timeout=60) for u in urls]
+    tables = []
+    for i in range(n):
+        host = clients[0].post("/api/tables", json={"name": f"Host {i}"}).json()
+        code = host["code"]
+        seats = [(urls[0], host["token"])]
+        for k in range(1, 4):
+            c = clients[k % len(clients)]
+            joined = c.post(f"/api/tables/{code}/seats", json={"name": f"P{k}"}).json()
+            seats.append((urls[k % len(urls)], joined["token"]))
+        tables.append((code, seats))
+    for c in clients:
+        c.close()
+    return tables
+
+
+async def run(tables: list[tuple[str, list[tuple[str, str]]]], bench: Bench, warmup: float,
+              seconds: float) -> None:
+    """Connect every seat, start every table, and measure for ``seconds`` after ``warmup``."""
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(seat(bench, url, code, token, stop))
+             for code, seats in tables for url, token in seats]
+    await asyncio.sleep(2)
+    async with httpx.AsyncClient(timeout=60) as c:
+        for code, seats in tables:
+            url, token = seats[0]
+            await c.post(f"{url}/api/tables/{code}/commands", json={"do": "start"},
+                         headers={"X-Seat-Token": token})
+    await asyncio.sleep(warmup)
+    bench.measuring = True
+    await asyncio.sleep(seconds)
+    bench.measuring = False
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def main() -> None:
+    """Start the servers, run the tables, print the figures."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tables", type=int, default=50)
+    p.add_argument("--processes", type=int, choices=(1, 2), default=1)
+    p.add_argument("--seconds", type=float, default=40, help="how long to measure")
+    p.add_argument("--warmup", type=float, default=8)
+    p.add_argument("--think", type=float, default=1.0, help="seconds a person waits before moving")
+    args = p.parse_args()
+    with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
+        db = Path(folder) / "spades.sqlite3"
+        redis_url = stack.enter_context(redis_server(Path(folder) / "redis")) if args.processes == 2 else None
+        urls = [stack.enter_context(server_process(db, redis_url)) for _ in range(args.processes)]
+        tables = open_tables(urls, args.tables)
+        bench = Bench(args.think)
+        asyncio.run(run(tables, bench, args.warmup, args.seconds))
+    lat = sorted(bench.latencies)
+    if not lat:
+        print("no moves measured")
+        return
+    q = statistics.quantiles(lat, n=100)
+    print(f"{args.tables} tables x 4 seats, {args.processes} process(es){' + Redis' if redis_url else ''}, "
+          f"think {args.think:g} s, {args.seconds:g} s measured: {len(lat)} moves "
+          f"({len(lat) / args.seconds:.0f}/s), move to last seat p50 {q[49] * 1000:.0f} ms, "
+          f"p95 {q[94] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, max {lat[-1] * 1000:.0f} ms; "
+          f"errors {len(bench.errors)}{': ' + bench.errors[0] if bench.errors else ''}")
+
+
+if __name__ == "__main__":
+    main()
