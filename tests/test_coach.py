@@ -125,5 +125,8 @@ def test_passes_are_reviewed_with_each_hand_its_size_amid_the_exchange() -> None
     for seed in range(20):
         hands = sample_hands(view, random.Random(seed))
         assert [h.bit_count() for h in hands] == [h.bit_count() for h in before.hands]
-    review = analyze(record_of(game), seat=2, samples=10)
+    steps: list[tuple[int, int]] = []
+    review = analyze(record_of(game), seat=2, samples=10, progress=lambda d, t: steps.append((d, t)))
     assert [d.phase for d in review.hands[0].decisions].count("pass") == len(passes)
+    total = review.decisions
+    assert steps == [(done, total) for done in range(total + 1)]

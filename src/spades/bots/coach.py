@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -268,29 +268,36 @@ def _judge(player: SearchPlayer, view: SeatView, made: Move, rng: random.Random,
 
 
 def analyze(record: GameRecord, seat: int = 2, hand: int | None = None, *, samples: int = SAMPLES,
-            threshold: float = THRESHOLD, seed: int = 0) -> GameReview:
+            threshold: float = THRESHOLD, seed: int = 0,
+            progress: Callable[[int, int], None] | None = None) -> GameReview:
     """Review one seat's decisions in a recorded game (in hand ``hand`` only, if given): each bid,
-    pass and play with a choice, judged from the seat's view at that moment."""
+    pass and play with a choice, judged from the seat's view at that moment. ``progress(done,
+    total)`` is called before the first decision and after each."""
     if not 0 <= seat < record.rules.players:
         raise SpadesError(f"No seat {seat} at a table of {record.rules.players}.")
     if samples < 2:
         raise SpadesError("The coach needs at least 2 sampled deals a decision.")
     game = Game(record.rules, record.deal, decks=record.decks, first_dealer=record.first_dealer)
-    player = SearchPlayer("coach", samples=samples)
-    reviews: dict[int, list[Decision]] = {}
+    todo: list[tuple[int, int, SeatView, Move]] = []
     for i, m in enumerate(record.moves):
         if m is None:
             game.next_hand()
             continue
         who, move = m
-        number = game.hand_number
-        if who == seat and (hand is None or hand == number) and _worth_judging(game, seat, move):
-            rng = random.Random(f"coach:{seed}:{number}:{i}")
-            reviews.setdefault(number, []).append(
-                _judge(player, game.view(seat), move, rng, samples, threshold, number, i))
+        if who == seat and (hand is None or hand == game.hand_number) and _worth_judging(game, seat, move):
+            todo.append((game.hand_number, i, game.view(seat), move))
         game.apply(who, move)
-    if hand is not None and hand not in reviews and hand > game.hand_number:
+    if hand is not None and hand > game.hand_number:
         raise SpadesError(f"The record has no hand {hand + 1}.")
+    player = SearchPlayer("coach", samples=samples)
+    reviews: dict[int, list[Decision]] = {}
+    for done, (number, i, view, move) in enumerate(todo):
+        if progress is not None:
+            progress(done, len(todo))
+        rng = random.Random(f"coach:{seed}:{number}:{i}")
+        reviews.setdefault(number, []).append(_judge(player, view, move, rng, samples, threshold, number, i))
+    if progress is not None:
+        progress(len(todo), len(todo))
     return GameReview(seat, tuple(HandReview(h, seat, tuple(ds)) for h, ds in sorted(reviews.items())))
 
 
