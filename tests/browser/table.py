@@ -29,9 +29,8 @@ def open_table(page: Page, path: str = "/") -> None:
 
 
 def settle(page: Page) -> None:
-    """Wait until no request or animation is running, tapping on past finished tricks as a person does."""
-    while wait_for_table(page) == "holding":
-        page.locator("#btn-go").click()
+    """Wait until no request or animation is running: the table waits for the person."""
+    wait_until(page, "document.body.dataset.ready === 'yes' && !document.body.classList.contains('busy')")
 
 
 def wait_until(page: Page, expression: str, timeout_ms: float = 15000) -> Any:
@@ -48,14 +47,6 @@ def wait_until(page: Page, expression: str, timeout_ms: float = 15000) -> Any:
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout_ms / 1000:.0f} s: {expression}")
         page.wait_for_timeout(30)
-
-
-def wait_for_table(page: Page) -> str:
-    """Wait until the table is ready for the person ("ready") or holds a won trick for a tap ("holding")."""
-    state: str = wait_until(page, """document.body.dataset.ready === 'yes'
-        && (document.body.classList.contains('holding') ? 'holding'
-            : document.body.classList.contains('busy') ? false : 'ready')""")
-    return state
 
 
 def tool(page: Page, name: str) -> Locator:

@@ -7,13 +7,18 @@ from playwright.sync_api import Page
 from browser.table import NewPage, change_settings, open_table, settle, tap_card
 
 TRACK = """async (card) => {
-  // The card's place in the trick, frame by frame, from its first frame there until 1.5 s have passed.
+  // The card's place in the trick, frame by frame, for half a second from its first frame there
+  // (waiting up to 10 s for the server's answer, which a busy machine may take).
+  const find = () => document.querySelector(`#trick .played[data-card="${card}"]`);
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  const waitFrom = performance.now();
+  while (!find() && performance.now() - waitFrom < 10000) await frame();
   const seen = [];
   const start = performance.now();
-  while (performance.now() - start < 1500) {
-    const el = document.querySelector(`#trick .played[data-card="${card}"]`);
+  while (performance.now() - start < 500) {
+    const el = find();
     if (el) { const r = el.getBoundingClientRect(); seen.push([Math.round(r.x), Math.round(r.y)]); }
-    await new Promise((r) => requestAnimationFrame(r));
+    await frame();
   }
   return seen;
 }"""
