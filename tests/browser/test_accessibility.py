@@ -47,7 +47,7 @@ def test_the_table_bidding_playing_and_at_the_score_sheet(fresh_page: NewPage) -
     assert_clean(page, "score sheet with all hands")
 
 
-def test_the_dialogs_settings_stats_and_last_trick(fresh_page: NewPage) -> None:
+def test_settings_stats_the_phone_menu_and_the_leave_question(fresh_page: NewPage) -> None:
     page = fresh_page(390, 844)
     open_table(page, "/?deal=7")
     tool(page, "Settings").click()
@@ -57,6 +57,13 @@ def test_the_dialogs_settings_stats_and_last_trick(fresh_page: NewPage) -> None:
     tool(page, "Stats").click()
     expect(page.locator("#dlg-stats")).to_be_visible()
     assert_clean(page, "stats")
+    page.locator("#dlg-stats").get_by_role("button", name="Close").click()
+    page.locator("#btn-menu").click()
+    assert_clean(page, "the phone's menu")
+    page.locator(".bid-btn").first.click()  # a game under way: a deal link now asks first
+    open_table(page, "/?deal=8")
+    expect(page.locator("#dlg-confirm")).to_be_visible()
+    assert_clean(page, "the question before replacing a game")
 
 
 def test_the_rules_page_and_the_scorekeeper(fresh_page: NewPage) -> None:
