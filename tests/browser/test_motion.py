@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from browser.table import NewPage, change_settings, open_table, settle, tap_card
+from browser.table import NewPage, change_settings, open_table, settle, tap_card, tool
 
 TRACK = """async (card) => {
   // The card's place in the trick, frame by frame, for half a second from its first frame there
@@ -55,3 +55,17 @@ def test_with_reduced_motion_the_card_is_simply_there(fresh_page: NewPage) -> No
     seen = play_and_track(page, "slow")
     assert len(set(seen[:5])) == 1, seen[:5]
     settle(page)
+
+
+def test_a_new_hand_is_dealt_into_yours(fresh_page: NewPage) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=42")
+    change_settings(page, speed="slow")
+    tool(page, "New Game").click()
+    settle(page)
+    moving = "[...document.querySelectorAll('#hand .card')].filter((el) => el.getAnimations().length).length"
+    assert page.evaluate(moving) > 0  # the last cards are still on their way
+    page.emulate_media(reduced_motion="reduce")
+    tool(page, "New Game").click()  # nothing played yet: no question
+    settle(page)
+    assert page.evaluate(moving) == 0

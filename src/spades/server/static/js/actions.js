@@ -18,8 +18,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export function afterState() {
   render();
+  // A new hand is dealt in; on opening the page, only if nobody has bid yet (else it was seen before).
   const dealt = `${state.game.id}/${state.game.hand_number}`;
-  if (state.game.phase === "bid" && state.dealt !== dealt && state.game.seats.every((s) => s.bid === null)) dealIn();
+  const fresh = state.dealt !== null || state.game.seats.every((s) => s.bid === null);
+  if (state.game.phase === "bid" && state.dealt !== dealt && fresh) dealIn();
   state.dealt = dealt;
   if (state.game.phase === "hand_over") openSheet();
   else if (state.game.phase === "game_over") openEnd();
