@@ -132,3 +132,34 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
         assert msg["type"] == "error" and msg["status"] == 403
 
     asyncio.run(ws_run())
+
+
+def test_a_seat_away_past_the_grace_period_is_played_and_handed_back(
+        server: BackgroundServer, client: httpx.Client) -> None:
+    host = open_table(client, "Ann", grace=5)
+    code = host["code"]
+    bob_token = join(client, code, "Bob")["token"]
+
+    async def run() -> None:
+        ann, bob = Seat(server.url, code, host["token"]), Seat(server.url, code, bob_token)
+        for s in (ann, bob):
+            await s.connect()
+            await s.until(lambda t: bool(t))
+        await ann.send({"do": "start"})
+        await bob.until(lambda t: t["game"] is not None)
+        b = bob.table["you"]
+        await bob.close()
+        await ann.until(lambda t: t["seats"][b]["away"] and not t["seats"][b]["bot"])
+        table = await ann.until(lambda t: t["seats"][b]["bot"], timeout=30)  # after the 5 s grace
+        assert table["seats"][b]["person"] and table["seats"][b]["name"] == "Bob"
+        g = table["game"]
+        assert g["turn"] != b  # the computer player moved for Bob up to someone else's turn
+        back = Seat(server.url, code, bob_token)
+        await back.connect(since=bob.table["seq"])
+        await back.until(lambda t: bool(t) and not t["seats"][b]["bot"])
+        assert back.received[0]["events"] and not back.received[0]["resync"]  # it caught up from its version
+        await ann.until(lambda t: not t["seats"][b]["bot"] and not t["seats"][b]["away"])
+        await ann.close()
+        await back.close()
+
+    asyncio.run(run())
