@@ -128,11 +128,11 @@ class Live:
         sender = asyncio.create_task(self._send(conn))
         try:
             await self._receive(conn)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, OSError):  # gone (uvicorn's ClientDisconnected is an OSError)
             pass
         finally:
             sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, OSError):
                 await sender
             self._conns[code].discard(conn)
             if not self._conns[code]:
