@@ -59,11 +59,17 @@ class Bench:
                     self.latencies.append(now - start)
 
 
-async def seat(bench: Bench, url: str, code: str, token: str, stop: asyncio.Event) -> None:
+async def join_live(url: str, code: str, token: str, gate: asyncio.Semaphore) -> ClientConnection:
+    """A seat's WebSocket, opened a few at a time (a thousand handshakes at once only time out)."""
+    async with gate:
+        ws = await connect(url.replace("http://", "ws://") + f"/api/tables/{code}/live",
+                           compression=None, max_size=None, open_timeout=120)
+        await ws.send(json.dumps({"token": token, "since": -1}))
+        return ws
+
+
+async def seat(bench: Bench, ws: ClientConnection, code: str, stop: asyncio.Event) -> None:
     """One person: waits ~``think`` seconds after each turn comes, then moves; the host deals on."""
-    ws: ClientConnection = await connect(url.replace("http://", "ws://") + f"/api/tables/{code}/live",
-                                         compression=None, max_size=None)
-    await ws.send(json.dumps({"token": token, "since": -1}))
     acted: tuple[int, str] | None = None
     mover: asyncio.Task[None] | None = None
 
@@ -130,9 +136,12 @@ async def run(tables: list[tuple[str, list[tuple[str, str]]]], bench: Bench, war
               seconds: float) -> None:
     """Connect every seat, start every table, and measure for ``seconds`` after ``warmup``."""
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(seat(bench, url, code, token, stop))
-             for code, seats in tables for url, token in seats]
-    await asyncio.sleep(2)
+    gate = asyncio.Semaphore(20)
+    sockets = await asyncio.gather(*(join_live(url, code, token, gate)
+                                     for code, seats in tables for url, token in seats))
+    codes = [code for code, seats in tables for _ in seats]
+    tasks = [asyncio.create_task(seat(bench, ws, code, stop))
+             for ws, code in zip(sockets, codes, strict=True)]
     async with httpx.AsyncClient(timeout=60) as c:
         for code, seats in tables:
             url, token = seats[0]
