@@ -50,15 +50,21 @@ def page(browser: Browser, base_url: str) -> Iterator[Page]:
 
 
 def start(page: Page, names: tuple[str, ...] = ("Us", "Them"), target: int = 500, preset: str = "standard",
-          no_bids: bool = False, **choices: str) -> None:
-    """Fill the new-game form (the preset first: it sets the other fields) and start."""
+          no_bids: bool = False, **options: str | bool | int) -> None:
+    """Fill the new-game form (the preset first: it sets the option fields, named as the API names them)."""
     page.select_option("[data-test=preset]", preset)
-    page.set_checked("[data-test=no-bids]", no_bids)
+    page.set_checked("[data-option=first_hand_no_bids]", no_bids)
     for i, name in enumerate(names):
         page.fill(f"input[name=name{i}]", name)
-    page.fill("input[name=target]", str(target))
-    for name, value in choices.items():
-        page.select_option(f"select[name={name}]", value)
+    page.fill("[data-option=target]", str(target))
+    for name, value in options.items():
+        field = page.locator(f"[data-option={name}]")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        elif isinstance(value, int):
+            field.fill(str(value))
+        else:
+            field.select_option(value)
     page.click("[data-test=start]")
     expect(page.locator("#game")).to_be_visible()
 
@@ -172,7 +178,7 @@ def test_failed_nil_readings(page: Page, reading: str, total: int, bags: str) ->
 
 
 def test_impossible_hands_are_refused(page: Page) -> None:
-    start(page, blind_nil="200/100")
+    start(page, blind_nil=True, blind_nil_value=200, blind_nil_deficit=100)
     error = page.locator("[data-test=error]")
     fill_team(page, 0, "2 2 : 8")
     fill_team(page, 1, "3 3 : 6")
@@ -289,7 +295,7 @@ def test_cutthroat_first_hand_without_bids(page: Page, tmp_path: Path) -> None:
     for link in ("rule-sheet", "score-sheet"):  # the printables follow the preset chosen
         href = re.compile(r"\?rules=cutthroat$")
         expect(page.locator(f"[data-test={link}]")).to_have_attribute("href", href)
-    expect(page.locator("select[name=ten]")).to_be_hidden()
+    expect(page.locator("[data-option=players]")).to_have_count(0)  # the preset sets the table
     start(page, names=("N", "E", "S", "W"), preset="cutthroat", no_bids=True)
     expect(page.locator("#hand-title")).to_have_text("Hand 1 (no bidding)")
     expect(page.locator("#entries select")).to_have_count(0)
@@ -323,3 +329,24 @@ def test_a_two_team_game_stored_before_players_alone_still_loads(page: Page) -> 
     assert totals(page) == (44, -60)
     enter(page, "2 2 : 7", "nil 5 : 6")
     assert totals(page) == (87, 91)
+
+
+def test_the_new_game_form_shows_the_apis_options_and_words(page: Page) -> None:
+    meta = page.evaluate("async () => (await fetch('/api/rules')).json()")
+    standard = next(p["options"] for p in meta["presets"] if p["name"] == "standard")
+    shown = page.locator("#rule-options label.opt")
+    labels = [o["label"] for g in meta["groups"] for o in meta["options"] if o["group"] == g["name"]
+              and (g["name"] in ("bidding", "nil", "scoring") or o["name"] == "renege_penalty")]
+    expect(shown.locator("span")).to_have_text(labels)
+    expect(page.locator("#rule-options legend")).to_have_text(
+        [g["label"] for g in meta["groups"] if g["name"] != "players"])
+    failed_bid = next(o for o in meta["options"] if o["name"] == "failed_bid")
+    field = page.locator("[data-option=failed_bid]")
+    expect(field).to_have_value(standard["failed_bid"])
+    assert field.evaluate("s => [...s.options].map((o) => o.textContent)") == [
+        failed_bid["choice_labels"][c] for c in failed_bid["choices"]]
+    start(page, failed_bid="zero")
+    expect(page.locator("#rules-line")).to_have_text(
+        f"standard rules · Game to: 500 · {failed_bid['label']}: {failed_bid['choice_labels']['zero']}")
+    enter(page, "3 3 : 5", "3 3 : 8")
+    assert totals(page) == (0, 62)

@@ -6,7 +6,8 @@
 // (cutthroat, 3 or 2 players); the server's answer says which, and which bids may be written.
 
 import { api } from "./api.js";
-import { el, num } from "./html.js";
+import { el, esc, num } from "./html.js";
+import { grouped, optionRow, readOption } from "./ruleform.js";
 import { drawPlot } from "./plot.js";
 
 const KEY = "spades.scorekeeper.v1";  // the stored form is unchanged for two teams: old games still load
@@ -15,7 +16,7 @@ const $ = (sel, root = document) => root.querySelector(sel);
 let state = load();
 let sheet = null;     // the server's last answer for state.game
 let editing = null;   // the index of the hand being corrected, or null
-let presets = {};     // rules preset name -> its options, from GET /api/rules
+let meta = null;      // GET /api/rules: the presets, and the options described for a form
 
 function load() {
   try {
@@ -61,61 +62,35 @@ function tableText(options) {
   return `${who}: a score per player; ${cards}.`;
 }
 
-/** Show a preset's options in the form: its table (names per team or player) and its scoring. */
+// The options a paper game needs, as the API describes them: bidding, nil and scoring (the preset
+// sets the table, the deck and the play), and the renege's penalty, which the sheet scores.
+const onPaper = (o) => ["bidding", "nil", "scoring"].includes(o.group) || o.name === "renege_penalty";
+const presetOptions = (name) => meta.presets.find((p) => p.name === name).options;
+
+/** Show a preset in the form: its table (names per team or player) and its options' fields. */
 function applyPreset(name) {
-  const form = $("#setup-form");
-  const o = presets[name];
-  if (!o) return;
+  const o = presetOptions(name);
   const partners = partnersIn(o);
   $("#table-line").textContent = tableText(o);
   const count = partners ? 2 : o.players;
   const names = partners ? ["Us", "Them"] : Array.from({ length: count }, (_, i) => `Player ${i + 1}`);
   $("#names").replaceChildren(...names.map((value, i) => el("label", {},
     `${partners ? "Team" : "Player"} ${i + 1} `, el("input", { name: `name${i}`, value, maxlength: "40", required: "" }))));
-  for (const label of form.querySelectorAll("[data-partners]")) label.hidden = !partners;
-  const set = (field, value) => { form.elements[field].value = String(value); };
-  set("target", o.target);
-  set("low_mark", o.low_mark ?? "");
-  set("failed_bid", o.failed_bid);
-  set("bags", `${o.bag_limit}/${o.bag_penalty}/${o.bag_value}`);
-  set("nil", o.nil === "nil" ? o.nil_value : o.nil);
-  set("failed_nil_tricks", o.failed_nil_tricks);
-  set("blind_nil", o.blind_nil ? `${o.blind_nil_value}/${o.blind_nil_deficit}` : "");
-  set("ten", !o.ten_for_two_hundred ? "" : o.ten_for_two_hundred_or_more ? "more" : "exact");
-  set("renege_penalty", o.renege_penalty);
-  form.elements.board.checked = o.min_team_bid >= 4;
-  form.elements.no_bids.checked = o.first_hand_no_bids;
+  $("#rule-options").innerHTML = grouped(meta, onPaper).map(([group, options]) => `<fieldset class="rule-group"
+    data-group="${esc(group.name)}"><legend>${esc(group.label)}</legend>${options.map((opt) => optionRow(opt, o[opt.name])).join("")}</fieldset>`).join("");
   $("[data-test=score-sheet]").href = `/api/scorekeeper/score-sheet.pdf?rules=${encodeURIComponent(name)}`;
   $("[data-test=rule-sheet]").href = `/api/scorekeeper/rule-sheet.pdf?rules=${encodeURIComponent(name)}`;
 }
 
-/** The preset chosen, with the scoring options the form shows over it. */
+/** The preset chosen, with the options the form changed from it. */
 function rulesFromForm(form) {
-  const f = new FormData(form);
-  const preset = f.get("preset");
-  const partners = partnersIn(presets[preset] || { players: 4, partnerships: true });
-  const [bagLimit, bagPenalty, bagValue] = f.get("bags").split("/").map(Number);
-  const rules = {
-    preset,
-    target: Number(f.get("target")),
-    low_mark: f.get("low_mark") === "" ? null : Number(f.get("low_mark")),
-    failed_bid: f.get("failed_bid"),
-    bag_limit: bagLimit, bag_penalty: bagPenalty, bag_value: bagValue,
-    renege_penalty: f.get("renege_penalty"),
-    first_hand_no_bids: f.get("no_bids") !== null,
-  };
-  if (partners) {
-    rules.failed_nil_tricks = f.get("failed_nil_tricks");
-    rules.min_team_bid = f.get("board") ? 4 : 0;
-    rules.ten_for_two_hundred = f.get("ten") !== "";
-    rules.ten_for_two_hundred_or_more = f.get("ten") === "more";
+  const preset = form.elements.preset.value;
+  const base = presetOptions(preset);
+  const rules = { preset };
+  for (const field of form.querySelectorAll("[data-option]")) {
+    const v = readOption(field);
+    if (v !== base[field.dataset.option]) rules[field.dataset.option] = v;
   }
-  const nil = f.get("nil");
-  if (nil === "none" || nil === "plain") rules.nil = nil;
-  else Object.assign(rules, { nil: "nil", nil_value: Number(nil) });
-  const blind = f.get("blind_nil");
-  rules.blind_nil = blind !== "";
-  if (blind) [rules.blind_nil_value, rules.blind_nil_deficit] = blind.split("/").map(Number);
   return rules;
 }
 
@@ -302,19 +277,21 @@ function render() {
   drawPlot($("#plot"), state.game.names, sheet.rows.map((r) => r.sides.map((side) => side.total)), sheet.target);
 }
 
+/** The game's rules in the API's words: the preset, the target, and each option changed from the preset. */
 function rulesSummary(r) {
-  const parts = [sheet.alone ? `${sheet.names.length} players, each alone` : "two teams", `playing to ${r.target}`];
-  if (r.low_mark !== null && r.low_mark !== undefined) parts.push(`low mark ${num(r.low_mark)}`);
-  parts.push({ minus_bid: "a set loses 10 per trick bid", minus_short: "a set loses 10 per trick short",
-    zero: "a set scores nothing" }[r.failed_bid]);
-  if (r.bag_value !== 1) parts.push(`${num(r.bag_value, true)} a bag`);
-  parts.push(r.bag_penalty ? `every ${r.bag_limit} bags cost ${r.bag_penalty}` : "no bag penalty");
-  parts.push({ none: "no nil", plain: "0 is an ordinary bid" }[r.nil] || `nil ${r.nil_value ?? 100}`);
-  if (r.blind_nil) parts.push(`blind nil ${r.blind_nil_value}`);
-  if (r.ten_for_two_hundred) parts.push("10 for 200");
-  if (r.min_team_bid) parts.push(`board ${r.min_team_bid}`);
-  if (r.first_hand_no_bids) parts.push("first hand without bidding");
-  return parts.join(" · ");
+  const byName = new Map(meta.options.map((o) => [o.name, o]));
+  const words = (name, v) => {
+    const o = byName.get(name);
+    if (!o) return `${name}: ${v}`;
+    const shown = o.kind === "bool" ? (v ? "yes" : "no") : o.kind === "choice" ? o.choice_labels[v] ?? v : v ?? "none";
+    return `${o.label}: ${shown}`;
+  };
+  const preset = meta.presets.find((p) => p.name === r.preset);
+  const changed = Object.entries(r).filter(([name, v]) => name !== "preset" && name !== "target"
+    && (!preset || v !== preset.options[name]));
+  const target = r.target ?? (preset ? preset.options.target : null);
+  return [`${r.preset ?? "standard"} rules`, ...(target === null ? [] : [words("target", target)]),
+    ...changed.map(([name, v]) => words(name, v))].join(" · ");
 }
 
 function renderHands() {
@@ -438,15 +415,11 @@ async function rename(s, input) {
   }
 }
 
-async function loadPresets() {
-  try {
-    for (const p of (await api.get("/api/rules")).presets) presets[p.name] = p.options;
-  } catch { /* the form keeps the standard rules it starts with */ }
+async function loadRules() {
+  meta = await api.get("/api/rules");
   const select = $("[data-test=preset]");
-  if (Object.keys(presets).length) {
-    select.replaceChildren(...Object.entries(presets).map(([name, o]) =>
-      el("option", { value: name }, `${name} (${partnersIn(o) ? "two teams" : `${o.players} players alone`})`)));
-  }
+  select.replaceChildren(...meta.presets.map(({ name, options }) =>
+    el("option", { value: name }, `${name} (${partnersIn(options) ? "two teams" : `${options.players} players alone`})`)));
   select.value = "standard";
   applyPreset("standard");
   select.addEventListener("change", () => applyPreset(select.value));
@@ -459,7 +432,11 @@ async function init() {
   $("#keep").addEventListener("click", keepRecord);
   $("#new-game").addEventListener("click", (e) => newGame(e.currentTarget));
   $("#print-game").addEventListener("click", () => download(state.game, "spades-game.pdf"));
-  await loadPresets();
+  try {
+    await loadRules();
+  } catch (e) {
+    showError(e.message);
+  }
   if (state.game) {
     try {
       sheet = await api.post("/api/scorekeeper/score", state.game);
