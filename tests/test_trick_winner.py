@@ -8,7 +8,7 @@ import pytest
 
 from spades.cards import BIG_JOKER, LITTLE_JOKER, Card, Suit, cards_of
 from spades.fast import _tables
-from spades.game import trick_winner
+from spades.play import trick_winner
 from spades.rules import DeckKind, Rules
 
 RAISED = {

@@ -1,5 +1,10 @@
 """The game state machine: draw (two players), bid, pass, play, score, and the next hand.
 
+``Game`` keeps the state and the turn; the rules it asks live in their own modules: which bids
+are legal and why not in ``spades.bidding``, which cards may be played, why not and who wins a
+trick in ``spades.play``, the two-player draw in ``spades.draw``, a hand's score in
+``spades.scoring``.
+
 Each action comes as a triple: ``verify_move`` raises a precise error, ``can_move`` answers
 yes or no, ``apply`` does it. A rejected move leaves the game exactly as it was.
 
@@ -29,6 +34,7 @@ from typing import TypeGuard
 from spades.bidding import BidRules, blind_nil_open
 from spades.cards import ALL_CARDS, Card, Suit, cards_of
 from spades.deal import DealRng, check_deal_number, shuffled
+from spades.draw import kept_and_discarded, shown
 from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
 from spades.moves import (
     ACTION_BIDS,
@@ -45,14 +51,12 @@ from spades.moves import (
     move_to_action,
     play_move,
 )
+from spades.play import legal_play_mask, play_refusal, trick_winner
 from spades.rules import (
     BidFormat,
-    ClubsFirstTrick,
-    DeckSpec,
     FirstDealer,
     FirstLead,
     Rules,
-    TwoPlayerDraw,
 )
 from spades.scoring import Bid, HandScore, game_winner, score_hand
 
@@ -121,60 +125,6 @@ class HandResult:
     """The mask of cards out of play: the 3-player leftover, the 2-player discards."""
     passes: tuple[tuple[int, int, int], ...]
     """Each pass as (from seat, to seat, card mask)."""
-
-
-def trick_winner(spec: DeckSpec, cards: Sequence[tuple[int, int]]) -> int:
-    """The seat that wins a (possibly partial) trick: highest spade, else highest of the lead."""
-    strength = spec.strength[spec.suit_of[cards[0][1]]]
-    best_seat, best = cards[0]
-    top = strength[best]
-    for seat, card in cards[1:]:
-        if strength[card] > top:
-            best_seat, top = seat, strength[card]
-    return best_seat
-
-
-def legal_play_mask(
-    rules: Rules,
-    hand: int,
-    trick: Sequence[int],
-    broken: bool,
-    first_trick: bool,
-    opening_card: int | None,
-) -> int:
-    """The cards of ``hand`` that may be played now: the one rule every player obeys.
-
-    ``trick`` holds the cards played so far to this trick, in order; ``opening_card`` is
-    the card that must open the hand (the lowest club, under that rule) or None.
-    """
-    spec = rules.deck_spec
-    trumps = spec.suit_masks[SPADE]
-    if not trick:
-        if first_trick and opening_card is not None and hand >> opening_card & 1:
-            return 1 << opening_card
-        if broken or rules.spades_led_any_time:
-            return hand
-        side = hand & ~trumps
-        return side or hand
-    led = spec.suit_of[trick[0]]
-    follow = hand & spec.suit_masks[led]
-    if first_trick and rules.clubs_first_trick is not ClubsFirstTrick.OFF and led == CLUB:
-        if follow:
-            return follow & -follow
-        if rules.clubs_first_trick is ClubsFirstTrick.STRICT:
-            return (hand & ~trumps) or hand
-        return hand
-    allowed = follow or hand
-    if rules.must_beat:
-        strength = spec.strength[led]
-        best = trick[0]
-        for c in trick[1:]:
-            if strength[c] > strength[best]:
-                best = c
-        winners = allowed & spec.beaten_by[best]
-        if winners:
-            return winners
-    return allowed
 
 
 class _Table:
@@ -602,9 +552,7 @@ class Game:
         """Two-player draw: the cards this seat is shown now."""
         if self.phase is not Phase.DRAW or not self._on_turn(seat):
             return ()
-        if self.rules.two_player_draw is TwoPlayerDraw.DRAW_TWO_KEEP_ONE:
-            return tuple(self.stock[self.stock_pos:self.stock_pos + 2])
-        return (self.stock[self.stock_pos],)
+        return shown(self.rules, self.stock, self.stock_pos)
 
     def play_reason(self, seat: object, card: Card) -> str | None:
         """Why the seat may not play this card now, in plain English; None if it may."""
@@ -702,35 +650,10 @@ class Game:
         raise IllegalMoveError(why)
 
     def _verify_play(self, seat: int, card: Card) -> None:
-        hand = self.hands[seat]
-        if not hand >> card & 1:
-            raise IllegalMoveError(f"You do not hold the {Card(card).name}.")
-        legal = self.legal_plays(seat)
-        if legal >> card & 1:
-            return
-        raise IllegalMoveError(self._illegal_reason(hand, Card(card), legal))
-
-    def _illegal_reason(self, hand: int, card: Card, legal: int) -> str:
-        spec = self.spec
-        r = self.rules
-        first = not self.tricks
-        if not self.trick:
-            if first and self.opening_card is not None and hand >> self.opening_card & 1:
-                return f"You must lead the {self.opening_card.name} to the first trick."
-            if first:
-                return "The first lead may not be a spade."
-            return "Spades have not been broken: lead another suit."
-        led = spec.suit_of[self.trick[0][1]]
-        follow = hand & spec.suit_masks[led]
-        if first and r.clubs_first_trick is not ClubsFirstTrick.OFF and led == CLUB:
-            if follow:
-                low = Card((follow & -follow).bit_length() - 1)
-                return f"On the first trick you must play your lowest club, the {low.name}."
-            return "No spades on the first trick: play a heart or a diamond."
-        if follow and not follow >> card & 1:
-            return f"You must follow suit: you hold a {Suit(led).singular}."
-        best = next(c for s, c in self.trick if s == self._top_seat)
-        return f"You must beat the {best.name} when you can."
+        why = play_refusal(self.rules, self.hands[seat], Card(card), self.trick, self.broken, not self.tricks,
+                           self.opening_card)
+        if why is not None:
+            raise IllegalMoveError(why)
 
     def can_move(self, seat: object, move: Move) -> bool:
         """Whether the move is legal now."""
@@ -806,8 +729,7 @@ class Game:
             self._open_play()
 
     def _draw(self, seat: int, keep_first: bool) -> None:
-        a, b = self.stock[self.stock_pos], self.stock[self.stock_pos + 1]
-        keep, drop = (a, b) if keep_first else (b, a)
+        keep, drop = kept_and_discarded(self.stock, self.stock_pos, keep_first)
         self.hands[seat] |= 1 << keep
         self.discards[seat] |= 1 << drop
         self.set_aside |= 1 << drop

@@ -1,0 +1,117 @@
+"""Playing a card: which cards may be played now, why another may not, and who wins the trick.
+
+These are the rules of the play, as functions of what is on the table; ``Game`` keeps the state
+and asks them (its hot path keeps the running winner by the same ``DeckSpec.strength``).
+
+>>> from spades.cards import parse_mask, Card
+>>> from spades.rules import Rules
+>>> r = Rules()
+>>> hand = parse_mask("AS 2H 3H")
+>>> play_refusal(r, hand, Card.parse("AS"), [(0, Card.parse("KH"))], broken=False, first_trick=False,
+...              opening_card=None)
+'You must follow suit: you hold a heart.'
+>>> trick_winner(r.deck_spec, [(0, Card.parse("KH")), (1, Card.parse("2S")), (2, Card.parse("AH"))])
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spades.cards import Card, Suit
+from spades.rules import ClubsFirstTrick, DeckSpec, Rules
+
+__all__ = ["legal_play_mask", "play_refusal", "trick_winner"]
+
+SPADE = int(Suit.SPADES)
+CLUB = int(Suit.CLUBS)
+
+
+def trick_winner(spec: DeckSpec, cards: Sequence[tuple[int, int]]) -> int:
+    """The seat that wins a (possibly partial) trick: its strongest card by ``DeckSpec.strength``
+    (the highest spade, else the highest card of the suit led)."""
+    strength = spec.strength[spec.suit_of[cards[0][1]]]
+    best_seat, best = cards[0]
+    top = strength[best]
+    for seat, card in cards[1:]:
+        if strength[card] > top:
+            best_seat, top = seat, strength[card]
+    return best_seat
+
+
+def legal_play_mask(
+    rules: Rules,
+    hand: int,
+    trick: Sequence[int],
+    broken: bool,
+    first_trick: bool,
+    opening_card: int | None,
+) -> int:
+    """The cards of ``hand`` that may be played now: the one rule every player obeys.
+
+    ``trick`` holds the cards played so far to this trick, in order; ``opening_card`` is
+    the card that must open the hand (the lowest club, under that rule) or None.
+    """
+    spec = rules.deck_spec
+    trumps = spec.suit_masks[SPADE]
+    if not trick:
+        if first_trick and opening_card is not None and hand >> opening_card & 1:
+            return 1 << opening_card
+        if broken or rules.spades_led_any_time:
+            return hand
+        side = hand & ~trumps
+        return side or hand
+    led = spec.suit_of[trick[0]]
+    follow = hand & spec.suit_masks[led]
+    if first_trick and rules.clubs_first_trick is not ClubsFirstTrick.OFF and led == CLUB:
+        if follow:
+            return follow & -follow
+        if rules.clubs_first_trick is ClubsFirstTrick.STRICT:
+            return (hand & ~trumps) or hand
+        return hand
+    allowed = follow or hand
+    if rules.must_beat:
+        strength = spec.strength[led]
+        best = trick[0]
+        for c in trick[1:]:
+            if strength[c] > strength[best]:
+                best = c
+        winners = allowed & spec.beaten_by[best]
+        if winners:
+            return winners
+    return allowed
+
+
+def play_refusal(
+    rules: Rules,
+    hand: int,
+    card: Card,
+    trick: Sequence[tuple[int, int]],
+    broken: bool,
+    first_trick: bool,
+    opening_card: Card | None,
+) -> str | None:
+    """Why ``card`` may not be played now, in plain English; None if it may (``trick`` with seats)."""
+    if not hand >> card & 1:
+        return f"You do not hold the {card.name}."
+    if legal_play_mask(rules, hand, [c for _, c in trick], broken, first_trick, opening_card) >> card & 1:
+        return None
+    spec = rules.deck_spec
+    if not trick:
+        if first_trick and opening_card is not None and hand >> opening_card & 1:
+            return f"You must lead the {opening_card.name} to the first trick."
+        if first_trick:
+            return "The first lead may not be a spade."
+        return "Spades have not been broken: lead another suit."
+    led = spec.suit_of[trick[0][1]]
+    follow = hand & spec.suit_masks[led]
+    if first_trick and rules.clubs_first_trick is not ClubsFirstTrick.OFF and led == CLUB:
+        if follow:
+            low = Card((follow & -follow).bit_length() - 1)
+            return f"On the first trick you must play your lowest club, the {low.name}."
+        return "No spades on the first trick: play a heart or a diamond."
+    if follow and not follow >> card & 1:
+        return f"You must follow suit: you hold a {Suit(led).singular}."
+    winner = trick_winner(spec, trick)
+    best = Card(next(c for s, c in trick if s == winner))
+    return f"You must beat the {best.name} when you can."
