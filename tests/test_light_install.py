@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-EXTRAS_ONLY = ("fastapi", "starlette", "pydantic", "uvicorn", "platformdirs", "fpdf", "anyascii", "numpy")
-"""The top-level packages only the extras bring (server, pdf, fast) and what they pull in."""
+EXTRAS_ONLY = ("fastapi", "starlette", "pydantic", "uvicorn", "platformdirs", "websockets", "redis", "fpdf",
+               "anyascii", "numpy")
+"""The top-level packages only the extras bring (server, redis, pdf, fast) and what they pull in."""
 
 BLOCK = f"""
 import importlib.abc, sys
