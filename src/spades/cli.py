@@ -185,8 +185,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env(host="127.0.0.1", port=args.port or free_port(prefer=PLAY_PORT),
                                  db_path=args.db, access_log=False)
-    run_server(settings, open_browser=not args.no_browser)
-    return 0
+    return run_server(settings, open_browser=not args.no_browser)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -204,8 +203,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from spades.server.run import run_server
     from spades.server.settings import Settings
 
-    run_server(Settings.from_env(host=args.host, port=args.port, db_path=args.db), open_browser=False)
-    return 0
+    return run_server(Settings.from_env(host=args.host, port=args.port, db_path=args.db,
+                                        database_url=args.database_url, workers=args.workers),
+                      open_browser=False)
 
 
 _SERVER_MODULES = ("fastapi", "uvicorn", "platformdirs", "fpdf")
@@ -226,6 +226,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", help="the address to listen on (default $SPADES_HOST, else 127.0.0.1)")
     p.add_argument("--port", type=int, help="the port (default $SPADES_PORT, else 8000)")
     p.add_argument("--db", type=Path, help=db_help)
+    p.add_argument("--database-url", metavar="URL",
+                   help="postgresql://user:password@host:port/database (or sqlite:///path) in place of "
+                        "--db (default: $SPADES_DATABASE_URL)")
+    p.add_argument("--workers", type=int,
+                   help="processes sharing the port and the database (default $SPADES_WORKERS, else 1)")
     p.set_defaults(func=_cmd_serve)
     p = sub.add_parser("deal", help="play out a numbered deal between computer players and print it")
     p.add_argument("number", type=int, help="the deal number")

@@ -11,6 +11,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,7 @@ from spades.game import Game
 from spades.moves import Move, parse_move
 from spades.rules import Rules
 
-__all__ = ["FORMAT", "VERSION", "GameRecord", "dump_record", "load_record", "record_of", "replay"]
+__all__ = ["FORMAT", "VERSION", "GameRecord", "dump_record", "extend", "load_record", "record_of", "replay"]
 
 FORMAT = "spades-record"
 VERSION = 1
@@ -121,8 +122,13 @@ def replay(record: GameRecord, *, upto: int | None = None) -> Game:
         game = Game(record.rules, record.deal, decks=record.decks, first_dealer=record.first_dealer)
     except SpadesError as e:
         raise RecordError(f"The record's game cannot be set up: {e}") from e
-    moves = record.moves if upto is None else record.moves[:upto]
-    for i, m in enumerate(moves):
+    extend(game, record.moves if upto is None else record.moves[:upto])
+    return game
+
+
+def extend(game: Game, moves: Iterable[tuple[int, Move] | None], *, first: int = 0) -> None:
+    """Make logged moves (numbered from ``first``) on a game, checking each; the server's catch-up."""
+    for i, m in enumerate(moves, first):
         try:
             if m is None:
                 game.next_hand()
@@ -130,4 +136,3 @@ def replay(record: GameRecord, *, upto: int | None = None) -> Game:
                 game.apply(*m)
         except SpadesError as e:
             raise RecordError(f"Move {i} does not replay: {e}") from e
-    return game

@@ -1,19 +1,52 @@
-"""A real server on a loopback port with a temporary SQLite file, for the API tests."""
+"""A real server on a loopback port, on each store: a temporary SQLite file, and an empty schema
+in a throwaway PostgreSQL cluster started once for the session."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from server.pgcluster import Cluster
 from spades.server.run import BackgroundServer
 
 
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    if not Cluster.available:
+        pytest.skip("PostgreSQL is not installed (./scripts/test installs Debian's postgresql)")
+    with Cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty database: a SQLite file's path, or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "spades.sqlite3")
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
+    return cluster.database()
+
+
+def query(database: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Run one statement on a test's database from outside the server (``?`` placeholders)."""
+    if "://" not in database:
+        with sqlite3.connect(database, isolation_level=None) as db:
+            return [tuple(r) for r in db.execute(sql, params).fetchall()]
+    import psycopg
+
+    with psycopg.connect(database, autocommit=True) as conn:
+        cur = conn.execute(sql.replace("?", "%s"), params)  # type: ignore[arg-type]
+        return [tuple(r) for r in cur.fetchall()] if cur.description else []
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[BackgroundServer]:
-    with BackgroundServer(tmp_path / "spades.sqlite3") as s:
+def server(database: str) -> Iterator[BackgroundServer]:
+    with BackgroundServer(database) as s:
         yield s
 
 

@@ -1,14 +1,17 @@
-"""Builds the FastAPI app: settings, the store, the edges (limits, headers, log), thin routers per
-resource, error mapping.
+"""Builds the FastAPI app: settings, the store (checked before anything is served), the edges
+(limits, headers, log), thin routers per resource, error mapping.
 
+>>> import tempfile
 >>> from spades.server.app import create_app
 >>> from spades.server.settings import Settings
->>> create_app(Settings(db_path=":memory:")).title
+>>> create_app(Settings(db_path=tempfile.mkdtemp() + "/games.sqlite3")).title
 'Spades'
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -30,9 +33,9 @@ from spades.server.routes.tables import install as install_tables
 from spades.server.rules_page import router as rules_page_router
 from spades.server.schemas import errors
 from spades.server.scorekeeper import router as scorekeeper_router
-from spades.server.service import MoveRejected, NotFound, Service
+from spades.server.service import MoveRejected, NotFound, Service, UnknownPlayer
 from spades.server.settings import Settings
-from spades.server.store import Store
+from spades.server.store import StoreError, open_store
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -42,18 +45,32 @@ STATIC_DIR = Path(__file__).parent / "static"
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The app: the JSON API under ``/api``, OpenAPI at ``/docs``, the page at ``/``.
 
-    Without settings, they are read from the environment (``Settings.from_env``).
+    Without settings, they are read from the environment (``Settings.from_env``). The store is
+    opened, upgraded and checked first: a database that cannot be reached, written or read
+    raises ``StoreError`` with the reason, and nothing is served.
     """
     settings = settings or Settings.from_env()
+    store = open_store(settings.database)
+    try:
+        store.check()
+    except BaseException:
+        store.close()
+        raise
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
     app = FastAPI(
         title="Spades",
         version="0.1.0",
         description="Play Spades as South with a computer partner. The server is the referee: "
         "a player only ever receives their own seat's view.",
-        docs_url=None, redoc_url=None,
+        docs_url=None, redoc_url=None, lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.service = Service(Store(settings.db_path))
+    app.state.service = Service(store)
     app.include_router(players.router)
     app.include_router(games.router)
     app.include_router(meta.router)
@@ -103,6 +120,15 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(NotFound)
     async def not_found(_: Request, exc: NotFound) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    @app.exception_handler(UnknownPlayer)
+    async def unknown_player(_: Request, exc: UnknownPlayer) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=401)
+
+    @app.exception_handler(StoreError)
+    async def unavailable(_: Request, exc: StoreError) -> JSONResponse:
+        return JSONResponse({"detail": f"The server's database failed ({exc}), so nothing was changed: "
+                                       "try again in a moment."}, status_code=503)
 
     @app.exception_handler(MoveRejected)
     async def rejected(_: Request, exc: MoveRejected) -> JSONResponse:

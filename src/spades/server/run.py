@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 import threading
 import webbrowser
 from pathlib import Path
@@ -12,6 +14,7 @@ import uvicorn
 
 from spades.server.app import create_app
 from spades.server.settings import Settings
+from spades.server.store import StoreError, open_store
 
 __all__ = ["PLAY_PORT", "BackgroundServer", "free_port", "run_server"]
 
@@ -33,14 +36,35 @@ def free_port(host: str = "127.0.0.1", prefer: int = 0) -> int:
     raise OSError("No free port.")
 
 
-def run_server(settings: Settings, *, open_browser: bool) -> None:
-    """Serve the game until interrupted; print the address once it answers, and open a tab on it if asked."""
-    app = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port,
-                                           log_level="warning", access_log=False, proxy_headers=False))
+def run_server(settings: Settings, *, open_browser: bool) -> int:
+    """Serve the game until interrupted; print the address once it answers, and open a tab on it if asked.
+
+    The database is checked (and upgraded) first: if it cannot be used, the reason is printed and
+    the exit status is 1. With several workers, as many processes share the port and the store.
+    """
+    store = open_store(settings.database)
+    print(f"Starting the server (games are saved in {store.describe()})...", flush=True)
+    try:
+        store.check()
+    except StoreError as e:
+        print(f"spades: the database cannot be used, so nothing is served: {e}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
     shown = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
     url = f"http://{shown}:{settings.port}/"
-    print(f"Starting the server (games are saved in {settings.db_path})...", flush=True)
+    options: dict[str, Any] = {"host": settings.host, "port": settings.port, "log_level": "warning",
+                               "access_log": False, "proxy_headers": False}
+    if settings.workers > 1:
+        # Each worker process builds its own app (and store connections) from the environment; one
+        # still importing on a busy machine must not be taken for a hung one (uvicorn's default
+        # 5 s health check would restart it forever).
+        os.environ.update(settings.to_env())
+        print(f"Spades is served at {url} by {settings.workers} processes (Ctrl+C stops it)", flush=True)
+        uvicorn.run("spades.server.app:create_app", factory=True, workers=settings.workers,
+                    timeout_worker_healthcheck=120, **options)
+        return 0
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), **options))
 
     def announce_when_up() -> None:
         while not server.started and not server.should_exit:
@@ -52,6 +76,7 @@ def run_server(settings: Settings, *, open_browser: bool) -> None:
 
     threading.Thread(target=announce_when_up, daemon=True).start()
     server.run()
+    return 0
 
 
 class BackgroundServer:
@@ -61,12 +86,17 @@ class BackgroundServer:
     keyword ``settings`` are ``Settings`` fields (the environment is not read: tests stay alike).
     """
 
-    def __init__(self, db_path: Path, port: int | None = None, host: str = "127.0.0.1",
+    def __init__(self, database: Path | str, port: int | None = None, host: str = "127.0.0.1",
                  **settings: Any) -> None:
-        self.db_path = db_path
+        self.database = database
+        """A SQLite file's path or a database URL."""
         self.host = host
         self.port = port or free_port(host)
-        self.settings = Settings(db_path=db_path, host=host, port=self.port, **settings)
+        if "://" in str(database):
+            settings["database_url"] = database
+        else:
+            settings["db_path"] = database
+        self.settings = Settings(host=host, port=self.port, **settings)
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 

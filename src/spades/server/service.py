@@ -1,7 +1,11 @@
 """The referee: games in progress, the computer players, settings and stats.
 
-Every move a page sends is checked by the engine; the computer players then move up to the
-person's next decision, and the game's record is saved before the answer goes back.
+Every move a page sends is checked by the engine on a copy of the game; the computer players
+then move up to the person's next decision, and the new moves are appended to the game's log in
+the store, on the version the move was made on, before the answer goes back. Only then does the
+copy replace the cached game, so a failed or refused save leaves the game as it was. The cache
+holds games rebuilt from their logs; it brings a game up to date with the moves another process
+appended before using it, so any process can serve any request.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -20,18 +26,26 @@ from spades.deal import check_deal_number, daily_deal
 from spades.errors import IllegalMoveError, SpadesError
 from spades.game import Game, Phase
 from spades.moves import MakeBid, Move, Play, parse_move
-from spades.record import dump_record, load_record, replay
+from spades.record import dump_record, extend, load_record, replay
 from spades.rules import Rules
 from spades.server.present import event_of, human_seat, review_of, state_of
 from spades.server.schemas import EventOut, GameState, HandReview, HintOut, MoveOut, SettingsIn, StatsOut
-from spades.server.store import GameRow, Store
+from spades.server.store import GameRow, LogEntry, Result, Store, StoreError
 
-__all__ = ["MoveRejected", "NotFound", "Service", "Table"]
+__all__ = ["MoveRejected", "NotFound", "Service", "Table", "UnknownPlayer"]
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 _NEW_DEALS = 10**9
 """Fresh deal numbers are drawn below this, so they stay short enough to read out."""
-_CACHE = 512
+_CACHE = 2048
+"""Games kept rebuilt in memory, most recently used first."""
+_KNOWN = 100_000
+"""Player tokens remembered as issued, so a request does not ask the store each time."""
+_MOVED_ON = "The table has moved on since that move was chosen: here it is now."
+
+
+class UnknownPlayer(SpadesError):
+    """A well-formed token this server never issued (or whose database was replaced)."""
 
 
 class NotFound(SpadesError):
@@ -48,7 +62,7 @@ class MoveRejected(SpadesError):
 
 @dataclass
 class Table:
-    """A game being played: the engine's game, its computer players, and its stored row."""
+    """A game being played: its stored row, the engine's game as stored, its computer players."""
 
     row: GameRow
     game: Game
@@ -59,6 +73,11 @@ class Table:
     def human(self) -> int:
         """The person's seat."""
         return human_seat(self.game.players)
+
+    @property
+    def version(self) -> int:
+        """The stored version the cached game is at: its number of log entries."""
+        return len(self.game.log)
 
     def state(self) -> GameState:
         """What the person's seat may see now."""
@@ -72,22 +91,37 @@ class Service:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._tables: OrderedDict[int, Table] = OrderedDict()
+        self._known: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- players and settings ------------------------------------------------------------
 
     def new_player(self) -> str:
-        """A fresh anonymous token."""
+        """A fresh anonymous token, stored now (the only request that adds a player)."""
         token = secrets.token_urlsafe(24)
-        self.store.ensure_player(token=token)
+        self.store.add_player(token=token)
+        self._remember(token)
         return token
 
     def player(self, token: str) -> str:
-        """Check a token's form and remember it (a token from a wiped database starts afresh)."""
+        """Check that a token is well formed and was issued here; writes nothing."""
         if not _TOKEN.match(token):
             raise SpadesError("The player token is malformed: ask POST /api/players for a new one.")
-        self.store.ensure_player(token=token)
+        with self._lock:
+            known = token in self._known
+        if not known:
+            if not self.store.has_player(token=token):
+                raise UnknownPlayer("This player token is not known here (was the server's database "
+                                    "replaced?): ask POST /api/players for a new one.")
+            self._remember(token)
         return token
+
+    def _remember(self, token: str) -> None:
+        with self._lock:
+            self._known[token] = None
+            self._known.move_to_end(token)
+            if len(self._known) > _KNOWN:
+                self._known.popitem(last=False)
 
     def settings(self, token: str) -> SettingsIn:
         """The player's settings (the defaults until they save some)."""
@@ -133,68 +167,70 @@ class Service:
         if resume:
             row = self.store.active_game(token=token)
             if row is not None and row.status == "active" and row.deal == deal:
-                return MoveOut(events=[], state=self._table(row).state())
+                with self._locked(row) as table:
+                    return MoveOut(events=[], state=table.state())
         settings = self.settings(token)
         return self._start(token, rules_of(settings), deal, daily, settings.level, settings.bots_bid_nil)
 
     def restart(self, token: str, game_id: int) -> MoveOut:
         """The same deal and rules again, from the first hand."""
-        table = self._load(token, game_id)
-        return self._start(token, table.game.rules, table.row.deal, table.row.daily, table.row.level,
-                           table.row.bots_bid_nil)
+        with self._table(token, game_id) as table:
+            rules, row = table.game.rules, table.row
+        return self._start(token, rules, row.deal, row.daily, row.level, row.bots_bid_nil)
 
     def _start(self, token: str, rules: Rules, deal: int, daily: str | None, level: str,
                bots_bid_nil: bool) -> MoveOut:
+        """Store a new game, play the computer players up to the person, and append their moves."""
         human = human_seat(rules.players)
         game = Game(rules, deal, first_dealer=(human - 1) % rules.players)
-        row_id = self.store.add_game(token=token, deal=deal, daily=daily, level=level,
-                                     bots_bid_nil=bots_bid_nil, record=dump_record(game))
-        row = self.store.game(token=token, game_id=row_id)
-        assert row is not None
-        table = self._table(row, game)
+        row = self.store.add_game(token=token, deal=deal, daily=daily, level=level,
+                                  bots_bid_nil=bots_bid_nil, header=dump_record(game))
+        table = self._new_table(row, game)
         with table.lock:
-            events = self._advance(table, token)
-            self._save(table)
+            work = game.copy()
+            events = self._advance(table, work, token)
+            self._commit(table, work)
+            with self._lock:
+                self._cache(table)
             return MoveOut(events=events, state=table.state())
 
     def current(self, token: str) -> GameState | None:
         """The player's game at the point they left it, or None before their first game."""
         row = self.store.active_game(token=token)
-        return None if row is None else self._table(row).state()
+        if row is None:
+            return None
+        with self._locked(row) as table:
+            return table.state()
 
     def move(self, token: str, game_id: int, text: str, version: int) -> MoveOut:
         """Check and make the person's move, then let the computer players answer."""
-        table = self._load(token, game_id)
-        with table.lock:
-            game = table.game
+        with self._table(token, game_id) as table:
             self._check_version(table, version)
             move = parse_move(text)
+            work = table.game.copy()
             try:
-                game.apply(table.human, move)
+                work.apply(table.human, move)
             except IllegalMoveError as e:
                 raise MoveRejected(str(e), table.state()) from None
-            events = [event_of(game, table.human, move)]
-            events += self._advance(table, token)
-            self._save(table)
+            events = [event_of(work, table.human, move), *self._advance(table, work, token)]
+            self._commit(table, work)
             return MoveOut(events=events, state=table.state())
 
     def next_hand(self, token: str, game_id: int, version: int) -> MoveOut:
         """Deal the next hand after the score sheet, and play the computer players to the person."""
-        table = self._load(token, game_id)
-        with table.lock:
+        with self._table(token, game_id) as table:
             self._check_version(table, version)
-            game = table.game
-            if game.phase is not Phase.HAND_OVER:
+            if table.game.phase is not Phase.HAND_OVER:
                 raise MoveRejected("The hand is not over yet.", table.state())
-            game.next_hand()
-            events = self._advance(table, token)
-            self._save(table)
+            work = table.game.copy()
+            work.next_hand()
+            events = self._advance(table, work, token)
+            self._commit(table, work)
             return MoveOut(events=events, state=table.state())
 
     def review(self, token: str, game_id: int, number: int) -> HandReview:
         """A finished hand of the game, face up (a hand still being played is not shown)."""
-        table = self._load(token, game_id)
-        with table.lock:
+        with self._table(token, game_id) as table:
             history = table.game.history
             if not 0 <= number < len(history):
                 raise NotFound(f"Hand {number + 1} of game {game_id} is not finished.")
@@ -202,8 +238,7 @@ class Service:
 
     def hint(self, token: str, game_id: int) -> HintOut:
         """The move the computer would make for the person now, and why."""
-        table = self._load(token, game_id)
-        with table.lock:
+        with self._table(token, game_id) as table:
             game = table.game
             if game.turn != table.human or game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
                 raise MoveRejected("There is nothing for you to do right now.", table.state())
@@ -216,15 +251,15 @@ class Service:
 
     # -- inside --------------------------------------------------------------------------
 
-    @staticmethod
-    def _check_version(table: Table, version: int) -> None:
-        if version != len(table.game.log):
-            raise MoveRejected("The table has moved on since that move was chosen: here it is now.",
-                               table.state())
+    def _check_version(self, table: Table, version: int) -> None:
+        """Refuse a move chosen on another version (a client ahead of the cache looks again first)."""
+        if version > table.version:
+            self._refresh(table)
+        if version != table.version:
+            raise MoveRejected(_MOVED_ON, table.state())
 
-    def _advance(self, table: Table, token: str) -> list[EventOut]:
+    def _advance(self, table: Table, game: Game, token: str) -> list[EventOut]:
         """Play the computer players (and the person's forced single cards) up to a decision."""
-        game = table.game
         auto = self.settings(token).auto_play
         events: list[EventOut] = []
         while game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
@@ -242,44 +277,77 @@ class Service:
             events.append(event_of(game, seat, move))
         return events
 
-    def _save(self, table: Table) -> None:
-        game = table.game
-        record = dump_record(game)
-        if game.phase is Phase.GAME_OVER and table.row.status == "active":
-            side = game.rules.side_of(table.human)
-            self.store.finish_game(game_id=table.row.id, record=record, won=game.winner == side,
-                                   final_score=game.scores[side])
-            fresh = self.store.game(token=table.row.token, game_id=table.row.id)
-            assert fresh is not None
-            table.row = fresh
-        else:
-            self.store.save_game(game_id=table.row.id, record=record)
+    def _commit(self, table: Table, work: Game) -> None:
+        """Append the moves ``work`` made past the stored version; only then is it the table's game.
 
-    def _load(self, token: str, game_id: int) -> Table:
+        Another process's move on the same version wins: this one is refused with the state now.
+        """
+        base = table.version
+        entries: list[LogEntry] = [None if e is None else (e[0], str(e[1])) for e in work.log[base:]]
+        result = None
+        if work.phase is Phase.GAME_OVER:
+            side = work.rules.side_of(table.human)
+            result = Result(won=work.winner == side, final_score=work.scores[side])
+        if not self.store.append(game_id=table.row.id, version=base, entries=entries, result=result):
+            self._refresh(table)
+            raise MoveRejected(_MOVED_ON, table.state())
+        table.game = work
+
+    def _refresh(self, table: Table) -> None:
+        """Make on the cached game the moves stored after it (another process made them)."""
+        entries = self.store.log(game_id=table.row.id, since=table.version)
+        if entries:
+            table.game = _replayed(table.row, table.game, entries)
+
+    @contextmanager
+    def _table(self, token: str, game_id: int) -> Iterator[Table]:
+        """One of the player's games, up to date and locked against this process's other requests."""
         row = self.store.game(token=token, game_id=game_id)
-        if row is None:
+        if row is None or row.status == "new":
             raise NotFound(f"There is no game {game_id} for this player.")
         if row.status == "abandoned":
             raise NotFound(f"Game {game_id} was replaced by a newer game.")
-        return self._table(row)
+        with self._locked(row) as table:
+            yield table
 
-    def _table(self, row: GameRow, game: Game | None = None) -> Table:
-        """The cached table for a stored game, rebuilt from its record when not in memory."""
+    @contextmanager
+    def _locked(self, row: GameRow) -> Iterator[Table]:
+        """The cached table of a stored game (rebuilt from its log when missing), brought up to date."""
         with self._lock:
             table = self._tables.get(row.id)
-            if table is not None:
-                self._tables.move_to_end(row.id)
-                return table
-            if game is None:
-                game = replay(load_record(row.record))
-            human = human_seat(game.players)
-            bots = {s: make_player(row.level, bid_nil=row.bots_bid_nil)
-                    for s in range(game.players) if s != human}
-            table = Table(row, game, bots)
-            self._tables[row.id] = table
-            if len(self._tables) > _CACHE:
-                self._tables.popitem(last=False)
-            return table
+        if table is None:
+            table = self._new_table(row, _replayed(row, None, []))
+            with self._lock:
+                table = self._cache(table)
+        with table.lock:
+            if row.version > table.version:
+                self._refresh(table)
+            yield table
+
+    def _new_table(self, row: GameRow, game: Game) -> Table:
+        human = human_seat(game.players)
+        bots = {s: make_player(row.level, bid_nil=row.bots_bid_nil)
+                for s in range(game.players) if s != human}
+        return Table(row, game, bots)
+
+    def _cache(self, table: Table) -> Table:
+        """Keep a table (the one already kept for its game wins); call with the lock held."""
+        kept = self._tables.setdefault(table.row.id, table)
+        self._tables.move_to_end(table.row.id)
+        if len(self._tables) > _CACHE:
+            self._tables.popitem(last=False)
+        return kept
+
+
+def _replayed(row: GameRow, game: Game | None, entries: list[LogEntry]) -> Game:
+    """A copy of ``game`` (or the game of the row's header) with logged entries made on it."""
+    try:
+        work = replay(load_record(row.header)) if game is None else game.copy()
+        extend(work, ((None if e is None else (e[0], parse_move(e[1]))) for e in entries),
+               first=len(work.log))
+    except SpadesError as e:
+        raise StoreError(f"Game {row.id}'s stored moves do not replay: {e}") from e
+    return work
 
 
 def rules_of(settings: SettingsIn) -> Rules:

@@ -46,6 +46,11 @@ class Settings:
 
     db_path: Path | str = field(default_factory=default_db_path, metadata={"env": "DB"})
     """The SQLite file that holds players, games and stats."""
+    database_url: str = ""
+    """A database URL in place of ``db_path``: ``postgresql://user:password@host:port/name`` (or
+    ``sqlite:///path``)."""
+    workers: int = 1
+    """Server processes sharing the port and the database (``spades serve``)."""
     host: str = "127.0.0.1"
     """The address ``spades serve`` listens on."""
     port: int = 8000
@@ -74,7 +79,7 @@ class Settings:
         """Refuse values the server cannot run with, naming the variable."""
         if not 0 <= self.port < 65536:
             raise SpadesError(f"{ENV_PREFIX}PORT must be a port number (0-65535), not {self.port}.")
-        for name in ("max_body_bytes", "burst_per_token", "burst_per_address"):
+        for name in ("max_body_bytes", "burst_per_token", "burst_per_address", "workers"):
             if getattr(self, name) < 1:
                 raise SpadesError(f"{ENV_PREFIX}{name.upper()} must be at least 1.")
         for name in ("rate_per_token", "rate_per_address"):
@@ -87,6 +92,11 @@ class Settings:
                 raise SpadesError(f"{ENV_PREFIX}TRUSTED_PROXIES: {proxy!r} is not an address "
                                   "or a network.") from None
 
+    @property
+    def database(self) -> str:
+        """Where the store is: the database URL if one is set, else the SQLite file's path."""
+        return self.database_url or str(self.db_path)
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         """The settings from ``SPADES_*`` variables, then ``overrides`` (flags; None means not given)."""
@@ -98,6 +108,21 @@ class Settings:
                 values[f.name] = _parse(name, environ[name], f.type)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
+
+
+    def to_env(self) -> dict[str, str]:
+        """The ``SPADES_*`` variables that ``from_env`` reads back as these settings (for workers)."""
+        return {ENV_PREFIX + f.metadata.get("env", f.name.upper()): _text(getattr(self, f.name))
+                for f in dataclasses.fields(self)}
+
+
+def _text(value: object) -> str:
+    """A value as its variable spells it."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return str(value)
 
 
 def _parse(name: str, text: str, kind: Any) -> Any:

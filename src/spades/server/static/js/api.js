@@ -27,11 +27,16 @@ export class ApiError extends Error {
 }
 
 // A request; a refusal becomes an ApiError with the server's reason (and its state, if it sent one).
-async function request(method, path, body) {
+async function request(method, path, body, retried = false) {
   const headers = { "Content-Type": "application/json" };
   const token = readToken();
   if (token) headers["X-Player-Token"] = token;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (res.status === 401 && token && !retried) {
+    // a token this server never issued (its database was replaced): become a new player, once
+    keepToken((await (await request("POST", "/api/players", {}, true)).json()).token);
+    return request(method, path, body, true);
+  }
   if (!res.ok) {
     let data = null;
     try { data = await res.json(); } catch { data = null; }

@@ -1,0 +1,322 @@
+"""The store's one interface and its SQL, shared by SQLite and PostgreSQL.
+
+A game is a row (who plays it, how it was set up, its status and its version) and its log: a
+row per move, numbered from 0. A move appends to the log and moves the version on in one
+transaction that only succeeds on the version the move was made on (a compare-and-set, backed
+by the log's unique (game, seq) key), so any number of server processes can share one store.
+A friends' table fits the same shape: a seats table (game, seat, token) beside ``games``, and
+the same log and version.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+__all__ = ["SCHEMA_VERSION", "Dialect", "GameRow", "LogEntry", "Result", "Store", "StoreError", "Tx"]
+
+LogEntry = tuple[int, str] | None
+"""A logged move as (seat, move text), or None where the next hand was dealt."""
+
+
+class StoreError(Exception):
+    """The database cannot be reached or cannot write; nothing was changed by the failed call."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One stored game without its log: how it was set up, where it stands, how it ended."""
+
+    id: int
+    token: str
+    deal: int
+    daily: str | None
+    level: str
+    bots_bid_nil: bool
+    header: str
+    """The game's record (rules, deal, decks, first dealer) with no moves: the log holds them."""
+    status: str
+    """``new`` (not yet played to the person), ``active``, ``finished`` or ``abandoned``."""
+    version: int
+    """How many log entries the game has."""
+    won: bool | None
+    final_score: int | None
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How a database spells the few statements that differ."""
+
+    id: str
+    """An auto-numbered primary key column."""
+    compact: str
+    """What follows a table keyed by its primary key alone, to store it as that key's tree."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended for its person, which the stats count."""
+
+    won: bool
+    final_score: int
+
+
+class Tx:
+    """One connection (in a transaction when writing), spoken to with ``?`` placeholders."""
+
+    def __init__(self, conn: Any, placeholder: str) -> None:
+        self._conn = conn
+        self._placeholder = placeholder
+
+    def _sql(self, sql: str) -> str:
+        return sql if self._placeholder == "?" else sql.replace("?", self._placeholder)
+
+    def run(self, sql: str, params: Sequence[object] = ()) -> int:
+        """Execute a statement; the number of rows it changed."""
+        cur = self._conn.cursor()
+        cur.execute(self._sql(sql), params)
+        count: int = cur.rowcount
+        return count
+
+    def many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        """Execute a statement once per row of parameters."""
+        if rows:
+            self._conn.cursor().executemany(self._sql(sql), rows)
+
+    def all(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """Every row a query returns."""
+        cur = self._conn.cursor()
+        cur.execute(self._sql(sql), params)
+        rows: list[tuple[Any, ...]] = [tuple(r) for r in cur.fetchall()]
+        return rows
+
+    def one(self, sql: str, params: Sequence[object] = ()) -> tuple[Any, ...] | None:
+        """The first row a query returns, or None."""
+        rows = self.all(sql, params)
+        return rows[0] if rows else None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+_GAME_COLUMNS = "id, token, deal, daily, level, bots_bid_nil, header, status, version, won, final_score"
+
+
+def _game_row(r: tuple[Any, ...]) -> GameRow:
+    return GameRow(
+        id=r[0], token=r[1], deal=r[2], daily=r[3], level=r[4], bots_bid_nil=bool(r[5]), header=r[6],
+        status=r[7], version=r[8], won=None if r[9] is None else bool(r[9]), final_score=r[10],
+    )
+
+
+# -- schema migrations -------------------------------------------------------------------------
+# Each migration takes the schema from the version before it to its own, in the transaction that
+# records the new version; a fresh database runs them all.
+
+
+def _v1_records(tx: Tx, dialect: Dialect) -> None:
+    """The first schema: players, and games each holding their whole record."""
+    tx.run("CREATE TABLE players (token TEXT PRIMARY KEY, created TEXT NOT NULL, settings TEXT)")
+    tx.run(f"""CREATE TABLE games (
+        id {dialect.id}, token TEXT NOT NULL REFERENCES players(token), deal BIGINT NOT NULL,
+        daily TEXT, level TEXT NOT NULL, bots_bid_nil INTEGER NOT NULL, record TEXT NOT NULL,
+        status TEXT NOT NULL, won INTEGER, final_score INTEGER, created TEXT NOT NULL, finished TEXT)""")
+    tx.run("CREATE INDEX games_by_token ON games(token, status)")
+
+
+def _v2_move_log(tx: Tx, dialect: Dialect) -> None:
+    """A game is a header and a log of moves, a row each; every stored record is split into them."""
+    tx.run(f"""CREATE TABLE moves (
+        game_id BIGINT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, seat INTEGER, move TEXT,
+        PRIMARY KEY (game_id, seq)){dialect.compact}""")
+    tx.run("ALTER TABLE games ADD COLUMN header TEXT NOT NULL DEFAULT ''")
+    tx.run("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+    for game_id, record in tx.all("SELECT id, record FROM games"):
+        try:
+            data = json.loads(record)
+            log = data["moves"]
+            data["moves"] = []
+            entries = [None if m is None else (int(m[0]), str(m[1])) for m in log]
+        except (ValueError, TypeError, KeyError, IndexError) as e:
+            raise StoreError(f"Game {game_id}'s stored record cannot be read ({e}): the database "
+                             "was not upgraded.") from None
+        tx.run("UPDATE games SET header = ?, version = ? WHERE id = ?", (json.dumps(data), len(log), game_id))
+        tx.many("INSERT INTO moves (game_id, seq, seat, move) VALUES (?, ?, ?, ?)",
+                [(game_id, i, *(e if e is not None else (None, None))) for i, e in enumerate(entries)])
+    tx.run("ALTER TABLE games DROP COLUMN record")
+
+
+_MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log)
+SCHEMA_VERSION = len(_MIGRATIONS)
+"""The schema this code reads and writes."""
+
+
+class Store(ABC):
+    """Players (an anonymous token and its settings) and their games, in a SQL database.
+
+    The service talks to storage only through these keyword-only methods; a subclass brings the
+    connections (``_tx``) and the few statements its database spells differently. Every method
+    raises ``StoreError`` when the database fails, and then has changed nothing.
+    """
+
+    dialect: ClassVar[Dialect]
+
+    @abstractmethod
+    def _tx(self, *, write: bool) -> AbstractContextManager[Tx]:
+        """A connection for one call: a write is one transaction, committed at the end."""
+
+    @abstractmethod
+    def _has_table(self, tx: Tx, name: str) -> bool:
+        """Whether the schema holds a table of this name."""
+
+    @abstractmethod
+    def _lock_schema(self, tx: Tx) -> None:
+        """Keep other processes out of the schema until this write transaction ends."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close every connection."""
+
+    @abstractmethod
+    def describe(self) -> str:
+        """Where the data lives, for messages (never a password)."""
+
+    # -- start-up ------------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Upgrade the schema if it is older, then prove the database reachable and writable.
+
+        Raises ``StoreError`` with a message for the operator: a newer schema than this code
+        knows, a database that cannot be written, one that cannot be reached.
+        """
+        with self._tx(write=True) as tx:
+            self._lock_schema(tx)
+            found = self._schema_version(tx)
+            if found > SCHEMA_VERSION:
+                raise StoreError(
+                    f"The database {self.describe()} has schema version {found}, newer than this "
+                    f"Spades knows ({SCHEMA_VERSION}): run a newer Spades, or point it at another database.")
+            for version in range(found + 1, SCHEMA_VERSION + 1):
+                _MIGRATIONS[version - 1](tx, self.dialect)
+            if found == 0:
+                tx.run("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+                tx.run("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            else:
+                # also the proof that the database takes writes when nothing needed upgrading
+                tx.run("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def _schema_version(self, tx: Tx) -> int:
+        if self._has_table(tx, "schema_version"):
+            row = tx.one("SELECT version FROM schema_version")
+            return 0 if row is None else int(row[0])
+        if self._has_table(tx, "games"):  # written before versions were kept: the first schema
+            tx.run("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            tx.run("INSERT INTO schema_version (version) VALUES (1)")
+            return 1
+        return 0
+
+    # -- players -------------------------------------------------------------------------------
+
+    def add_player(self, *, token: str) -> None:
+        """Remember a newly issued player token."""
+        with self._tx(write=True) as tx:
+            tx.run("INSERT INTO players (token, created) VALUES (?, ?)", (token, _now()))
+
+    def has_player(self, *, token: str) -> bool:
+        """Whether this token was issued here."""
+        with self._tx(write=False) as tx:
+            return tx.one("SELECT 1 FROM players WHERE token = ?", (token,)) is not None
+
+    def settings(self, *, token: str) -> dict[str, Any] | None:
+        """The player's saved settings, or None if they never saved any."""
+        with self._tx(write=False) as tx:
+            row = tx.one("SELECT settings FROM players WHERE token = ?", (token,))
+        if row is None or row[0] is None:
+            return None
+        value: dict[str, Any] = json.loads(row[0])
+        return value
+
+    def save_settings(self, *, token: str, settings: dict[str, Any]) -> None:
+        """Replace the player's settings."""
+        with self._tx(write=True) as tx:
+            tx.run("UPDATE players SET settings = ? WHERE token = ?", (json.dumps(settings), token))
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def add_game(self, *, token: str, deal: int, daily: str | None, level: str, bots_bid_nil: bool,
+                 header: str) -> GameRow:
+        """Store a new game with an empty log; it becomes the player's game at its first append."""
+        with self._tx(write=True) as tx:
+            row = tx.one(
+                "INSERT INTO games (token, deal, daily, level, bots_bid_nil, header, status, version,"
+                f" created) VALUES (?, ?, ?, ?, ?, ?, 'new', 0, ?) RETURNING {_GAME_COLUMNS}",
+                (token, deal, daily, level, int(bots_bid_nil), header, _now()),
+            )
+        assert row is not None
+        return _game_row(row)
+
+    def game(self, *, token: str, game_id: int) -> GameRow | None:
+        """One of the player's games, or None."""
+        with self._tx(write=False) as tx:
+            row = tx.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ? AND token = ?", (game_id, token))
+        return None if row is None else _game_row(row)
+
+    def active_game(self, *, token: str) -> GameRow | None:
+        """The player's game in progress (or the one just finished), or None."""
+        with self._tx(write=False) as tx:
+            row = tx.one(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE token = ? AND status IN ('active', 'finished')"
+                " ORDER BY id DESC LIMIT 1",
+                (token,),
+            )
+        return None if row is None else _game_row(row)
+
+    def log(self, *, game_id: int, since: int = 0) -> list[LogEntry]:
+        """The game's log from entry ``since`` on."""
+        with self._tx(write=False) as tx:
+            rows = tx.all("SELECT seat, move FROM moves WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                          (game_id, since))
+        return [None if move is None else (seat, move) for seat, move in rows]
+
+    def append(self, *, game_id: int, version: int, entries: Sequence[LogEntry],
+               result: Result | None = None) -> bool:
+        """Add entries to the log of a game at ``version``, and its result if they end it.
+
+        False (and nothing written) when the game is no longer at that version or is over. The
+        first append makes a new game the player's game, and their previous one abandoned.
+        """
+        status = "active" if result is None else "finished"
+        with self._tx(write=True) as tx:
+            changed = tx.run(
+                "UPDATE games SET version = ?, status = ?, won = ?, final_score = ?, finished = ?"
+                " WHERE id = ? AND version = ? AND status IN ('new', 'active')",
+                (version + len(entries), status, None if result is None else int(result.won),
+                 None if result is None else result.final_score, None if result is None else _now(),
+                 game_id, version),
+            )
+            if changed != 1:
+                return False
+            if version == 0:
+                tx.run("UPDATE games SET status = 'abandoned' WHERE status = 'active' AND id <> ?"
+                       " AND token = (SELECT token FROM games WHERE id = ?)", (game_id, game_id))
+            tx.many("INSERT INTO moves (game_id, seq, seat, move) VALUES (?, ?, ?, ?)",
+                    [(game_id, version + i, *(e if e is not None else (None, None)))
+                     for i, e in enumerate(entries)])
+        return True
+
+    def finished_games(self, *, token: str) -> list[GameRow]:
+        """The player's finished games, oldest first."""
+        with self._tx(write=False) as tx:
+            rows = tx.all(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE token = ? AND status = 'finished'"
+                " ORDER BY finished, id",
+                (token,),
+            )
+        return [_game_row(r) for r in rows]
+

@@ -1,0 +1,100 @@
+"""SQLite, the default: one file, WAL, a connection per thread, no lock of our own.
+
+Durability: WAL with ``synchronous=NORMAL``. A move is answered after its transaction has
+committed to the WAL file, so an answered move survives the server being killed (kill -9); a
+power cut or an operating-system crash may lose the moves of the last moments (those not yet
+checkpointed or synced), never the database's consistency.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from spades.server.store.base import Dialect, Store, StoreError, Tx
+
+__all__ = ["SQLiteStore"]
+
+
+class SQLiteStore(Store):
+    """The store in one SQLite file, shared safely by threads and by processes."""
+
+    dialect = Dialect(id="INTEGER PRIMARY KEY AUTOINCREMENT", compact=" WITHOUT ROWID")
+
+    def __init__(self, path: Path | str, *, busy_timeout: float = 10.0) -> None:
+        self.path = Path(path)
+        self.busy_timeout = busy_timeout
+        """Seconds a write waits for another process's write before it fails."""
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+
+    def describe(self) -> str:
+        """The file's path."""
+        return f"SQLite file {self.path}"
+
+    def _connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    @contextmanager
+    def _tx(self, *, write: bool) -> Iterator[Tx]:
+        try:
+            conn = self._connection()
+            try:
+                if write:
+                    conn.execute("BEGIN IMMEDIATE")
+                yield Tx(conn, "?")
+                if write:
+                    conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.describe()}: {e}") from e
+
+    def _has_table(self, tx: Tx, name: str) -> bool:
+        return tx.one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)) is not None
+
+    def _lock_schema(self, tx: Tx) -> None:
+        """Nothing to do: a write transaction (BEGIN IMMEDIATE) already holds the file's write lock."""
+
+    def check(self) -> None:
+        """Open (or create) a writable file, check its pages, switch it to WAL, then the common checks."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"{self.describe()}: its folder cannot be made ({e}).") from e
+        for where in (self.path, self.path.parent):  # SQLite itself would only say "unable to open"
+            if where.exists() and not os.access(where, os.W_OK):
+                raise StoreError(f"{self.describe()} cannot be written: {where} is read-only (or on a "
+                                 "read-only file system), and every move is saved.")
+        with self._tx(write=False) as tx:
+            problems = [r[0] for r in tx.all("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise StoreError(f"{self.describe()} is damaged: {'; '.join(problems[:3])}. Restore it "
+                                 "from a backup, or move it away to start afresh.")
+            mode = tx.one("PRAGMA journal_mode=WAL")
+            if mode is None or mode[0] != "wal":
+                raise StoreError(f"{self.describe()} cannot be switched to WAL mode: is it writable?")
+        super().check()
+
+    def close(self) -> None:
+        """Close every thread's connection."""
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()

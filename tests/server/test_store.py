@@ -1,0 +1,308 @@
+"""The store over real HTTP on both databases: a move appends to the log, reads write nothing, a
+move counts only on its version across processes, failures change nothing, kill -9 loses no
+answered move, old databases upgrade and bad ones are refused at start."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.api_client import Player, simple_move
+from server.conftest import query
+from server.serve import Served
+from spades.bots import make_player
+from spades.cards import cards_of
+from spades.game import Game
+from spades.record import dump_record
+from spades.rules import Rules
+from spades.server.run import BackgroundServer
+from spades.server.store import SCHEMA_VERSION, StoreError
+
+
+def count(database: str, table: str) -> int:
+    """How many rows a table holds."""
+    return int(query(database, f"SELECT count(*) FROM {table}")[0][0])
+
+
+def test_a_move_appends_its_moves_and_reads_write_nothing(database: str, client: httpx.Client) -> None:
+    p = Player(client)
+    state = p.new_game(deal=7)
+    moved = p.move(state, simple_move(state))["state"]
+    log = query(database, "SELECT seq, seat, move FROM moves WHERE game_id = ? ORDER BY seq", (moved["id"],))
+    assert [r[0] for r in log] == list(range(moved["version"])) and moved["version"] > state["version"]
+    assert log[state["version"]][1:] == (moved["human"], simple_move(state))
+    assert query(database, "SELECT version, status FROM games WHERE id = ?", (moved["id"],)) == [
+        (moved["version"], "active")]
+    before = [count(database, t) for t in ("players", "games", "moves")]
+    for path in ("/api/games/current", "/api/stats", "/api/settings", f"/api/games/{moved['id']}/hint"):
+        p.call("GET", path)
+    stranger = {"X-Player-Token": "A" * 32}
+    r = client.get("/api/games/current", headers=stranger)
+    assert r.status_code == 401 and "POST /api/players" in r.json()["detail"]
+    assert client.put("/api/settings", json={}, headers=stranger).status_code == 401
+    assert [count(database, t) for t in ("players", "games", "moves")] == before
+
+
+def race(urls: list[str], path: str, body: dict[str, Any], headers: dict[str, str]) -> list[httpx.Response]:
+    """The same request sent to each address at the same moment, from its own connection; the answers."""
+    start = threading.Barrier(len(urls))
+    answers: list[httpx.Response] = []
+
+    def send(url: str) -> None:
+        with httpx.Client(base_url=url, timeout=30) as c:
+            start.wait()
+            answers.append(c.post(path, json=body, headers=headers))
+
+    senders = [threading.Thread(target=send, args=(url,)) for url in urls]
+    for t in senders:
+        t.start()
+    for t in senders:
+        t.join()
+    return sorted(answers, key=lambda r: r.status_code)
+
+
+def test_two_tabs_moving_on_one_version_get_one_answer_and_one_409(server: BackgroundServer,
+                                                                    client: httpx.Client) -> None:
+    p = Player(client, auto_play=False)
+    state = p.new_game(deal=11)
+    for _ in range(3):
+        ok, refused = race([server.url] * 2, f"/api/games/{state['id']}/moves",
+                           {"move": simple_move(state), "version": state["version"]}, p.headers)
+        assert (ok.status_code, refused.status_code) == (200, 409), refused.text
+        state = ok.json()["state"]
+        assert refused.json()["state"] == state and "moved on" in refused.json()["detail"]
+    assert p.call("GET", "/api/games/current") == state
+
+
+def test_two_server_processes_serve_one_game_in_turn(database: str) -> None:
+    servers = [Served(database), Served(database)]
+    try:
+        clients = [httpx.Client(base_url=s.url, timeout=30) for s in servers]
+        p = Player(clients[0], auto_play=False)
+        state = p.new_game(deal=21)
+        for i in range(12):
+            p.client = clients[i % 2]
+            state = p.move(state, simple_move(state))["state"]
+        for c in clients:
+            assert c.get("/api/games/current", headers=p.headers).json() == state
+        # the same move on the same version sent to both processes at once: one of them refuses it
+        ok, refused = race([s.url for s in servers], f"/api/games/{state['id']}/moves",
+                           {"move": simple_move(state), "version": state["version"]}, p.headers)
+        assert (ok.status_code, refused.status_code) == (200, 409), refused.text
+        assert refused.json()["state"]["version"] == ok.json()["state"]["version"] == count(database, "moves")
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_several_workers_share_one_port(database: str) -> None:
+    served = Served(database, "--workers", "2")
+    try:
+        children = Path(f"/proc/{served.proc.pid}/task/{served.proc.pid}/children").read_text().split()
+        assert len(children) >= 2
+        p = Player(httpx.Client(base_url=served.url, timeout=30), auto_play=False)
+        state = p.new_game(deal=3)
+        for _ in range(10):
+            with httpx.Client(base_url=served.url, timeout=30) as fresh:  # a new connection, any worker
+                p.client = fresh
+                state = p.move(state, simple_move(state))["state"]
+        assert count(database, "moves") == state["version"]
+    finally:
+        served.stop()
+
+
+def test_a_failed_save_leaves_the_game_as_it_was(database: str, client: httpx.Client) -> None:
+    p = Player(client, auto_play=False)
+    state = p.new_game(deal=5)
+    state = p.move(state, simple_move(state))["state"]
+    query(database, "ALTER TABLE moves RENAME TO moves_gone")  # the save fails after its game update
+    try:
+        r = client.post(f"/api/games/{state['id']}/moves", headers=p.headers,
+                        json={"move": simple_move(state), "version": state["version"]})
+        assert r.status_code == 503 and "nothing was changed" in r.json()["detail"]
+        assert p.call("GET", "/api/games/current") == state
+    finally:
+        query(database, "ALTER TABLE moves_gone RENAME TO moves")
+    assert query(database, "SELECT version FROM games WHERE id = ?", (state["id"],)) == [(state["version"],)]
+    after = p.move(state, simple_move(state))["state"]
+    assert after["version"] > state["version"] and count(database, "moves") == after["version"]
+
+
+def play_until_killed(url: str, answered: dict[str, dict[str, Any]], refused: list[str]) -> None:
+    """One player moving as fast as answered until the server goes away; keeps its last answer."""
+    with httpx.Client(base_url=url, timeout=30) as c:
+        try:
+            p = Player(c, auto_play=False)
+            state = p.new_game(deal=random.randrange(1, 10**6))
+            answered[p.headers["X-Player-Token"]] = state
+            while True:
+                if state["phase"] == "game_over":
+                    r = c.post("/api/games", json={}, headers=p.headers)
+                elif state["phase"] == "hand_over":
+                    r = c.post(f"/api/games/{state['id']}/next", headers=p.headers,
+                               json={"version": state["version"]})
+                else:
+                    r = c.post(f"/api/games/{state['id']}/moves", headers=p.headers,
+                               json={"move": simple_move(state), "version": state["version"]})
+                if r.status_code >= 300:
+                    refused.append(r.text)
+                    return
+                state = r.json()["state"]
+                answered[p.headers["X-Player-Token"]] = state
+        except httpx.TransportError:  # the server is gone
+            return
+        except Exception as e:  # anything else fails the test
+            refused.append(repr(e))
+
+
+@pytest.mark.parametrize("how", ["kill -9", "graceful"])
+def test_no_answered_move_is_lost_when_the_server_is_killed_under_load(database: str, how: str) -> None:
+    for _ in range(1 if how == "graceful" else 2):
+        served = Served(database)
+        answered: dict[str, dict[str, Any]] = {}
+        refused: list[str] = []
+        players = [threading.Thread(target=play_until_killed, args=(served.url, answered, refused))
+                   for _ in range(4)]
+        for t in players:
+            t.start()
+        deadline = time.monotonic() + 120
+        while len(answered) < len(players) and time.monotonic() < deadline and not refused:
+            time.sleep(0.05)
+        time.sleep(random.uniform(0.2, 1.5))  # every player has a game: now a random moment
+        served.kill() if how == "kill -9" else served.stop()
+        for t in players:
+            t.join()
+        assert answered and not refused
+        served = Served(database)
+        try:
+            with httpx.Client(base_url=served.url, timeout=30) as c:
+                for token, last in answered.items():
+                    now = c.get("/api/games/current", headers={"X-Player-Token": token}).json()
+                    assert now["id"] >= last["id"]
+                    if now["id"] == last["id"]:
+                        assert now["version"] >= last["version"]
+                        if how == "graceful" or now["version"] == last["version"]:
+                            assert now == last
+        finally:
+            served.stop()
+
+
+def legacy_database(path: Path) -> tuple[str, Game]:
+    """A database as the store before versions wrote it: a player and a game's whole record."""
+    game = Game(Rules(), 99, first_dealer=1)
+    bot = make_player("normal")
+    rng = random.Random(1)
+    while len(game.log) < 9 or game.turn != 2:  # some moves, then the person (South) to play
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, bot.choose(game.view(seat), rng))
+    token = "legacy-player-token-0001"
+    with sqlite3.connect(path, isolation_level=None) as db:
+        db.executescript("""
+            CREATE TABLE players (token TEXT PRIMARY KEY, created TEXT NOT NULL, settings TEXT);
+            CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, token TEXT NOT NULL REFERENCES
+                players(token), deal INTEGER NOT NULL, daily TEXT, level TEXT NOT NULL, bots_bid_nil INTEGER
+                NOT NULL, record TEXT NOT NULL, status TEXT NOT NULL, won INTEGER, final_score INTEGER,
+                created TEXT NOT NULL, finished TEXT);
+            CREATE INDEX games_by_token ON games(token, status);""")
+        db.execute("INSERT INTO players VALUES (?, '2026-01-01', NULL)", (token,))
+        db.execute("INSERT INTO games (token, deal, level, bots_bid_nil, record, status, created) VALUES"
+                   " (?, 99, 'normal', 1, ?, 'active', '2026-01-01')", (token, dump_record(game)))
+    return token, game
+
+
+def test_an_old_database_is_upgraded_once(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    token, game = legacy_database(db)
+    with BackgroundServer(db) as server, httpx.Client(base_url=server.url) as c:
+        state = c.get("/api/games/current", headers={"X-Player-Token": token}).json()
+        assert state["version"] == len(game.log)
+        assert set(state["hand"]) == {str(card) for card in cards_of(game.view(2).hand)}
+        moved = c.post(f"/api/games/{state['id']}/moves", headers={"X-Player-Token": token},
+                       json={"move": "play " + state["legal"][0], "version": state["version"]})
+        assert moved.status_code == 200, moved.text
+    assert query(str(db), "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+    assert "record" not in [r[1] for r in query(str(db), "PRAGMA table_info(games)")]
+    with BackgroundServer(db) as server, httpx.Client(base_url=server.url) as c:  # upgraded once: reopens
+        assert c.get("/api/games/current", headers={"X-Player-Token": token}).json() == moved.json()["state"]
+
+
+def test_a_newer_database_is_refused_with_a_message(database: str) -> None:
+    BackgroundServer(database).start().stop()
+    query(database, "UPDATE schema_version SET version = 99")
+    with pytest.raises(StoreError, match="schema version 99, newer than this Spades knows"):
+        BackgroundServer(database).start()
+
+
+def serve_fails(db: Path) -> str:
+    """Run ``spades serve`` on a database it must refuse; its message."""
+    done = subprocess.run([sys.executable, "-m", "spades.cli", "serve", "--port", "0", "--db", str(db)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    return done.stderr
+
+
+def test_a_damaged_database_is_refused_at_start(tmp_path: Path) -> None:
+    db = tmp_path / "damaged.sqlite3"
+    with BackgroundServer(db) as server, httpx.Client(base_url=server.url) as c:
+        p = Player(c)
+        p.new_game(deal=1)
+    data = bytearray(db.read_bytes())
+    data[4096 * 2: 4096 * 3] = random.Random(0).randbytes(4096)  # a b-tree page turned to noise
+    db.write_bytes(bytes(data))
+    assert "the database cannot be used" in (message := serve_fails(db)) and "damaged" in message
+    db.write_bytes(b"this is not a database at all" * 200)
+    assert "file is not a database" in serve_fails(db)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Any:
+    """A real 2 MB file system of our own (root only: it is mounted for the test)."""
+    where = tmp_path / "disk"
+    where.mkdir()
+    mount = ["mount", "-t", "tmpfs", "-o", "size=2m,nr_inodes=64", "tmpfs", str(where)]
+    if os.geteuid() != 0 or subprocess.run(mount, capture_output=True).returncode:
+        pytest.skip("mounting a small file system needs root")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_full_disk_refuses_the_move_and_a_read_only_one_the_start(small_disk: Path) -> None:
+    db = small_disk / "games.sqlite3"
+    with BackgroundServer(db) as server, httpx.Client(base_url=server.url, timeout=30) as c:
+        p = Player(c, auto_play=False)
+        state = p.new_game(deal=8)
+        filler = small_disk / "filler"
+        with filler.open("wb", buffering=0) as f:  # fill the disk to the last byte
+            try:
+                while True:
+                    f.write(b"\0" * 4096)
+            except OSError:
+                pass
+        for _ in range(300):  # the log grows until a save finds no room
+            if state["phase"] == "hand_over":
+                state = p.next_hand(state)["state"]
+            r = c.post(f"/api/games/{state['id']}/moves", headers=p.headers,
+                       json={"move": simple_move(state), "version": state["version"]})
+            if r.status_code != 200:
+                break
+            state = r.json()["state"]
+        assert r.status_code == 503 and "full" in r.json()["detail"], r.text
+        assert p.call("GET", "/api/games/current") == state
+        filler.unlink()
+        assert p.move(state, simple_move(state))["state"]["version"] > state["version"]
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    message = serve_fails(db)
+    assert "readonly" in message or "read-only" in message, message
