@@ -1,27 +1,43 @@
 """Server time per human move over real HTTP, with many games played at once.
 
-Starts ``spades serve`` in its own process on a free port with a temporary SQLite file, then
-plays whole games from several client threads as the page does (bid, play, next hand), and
-prints the server's own time per request (its ``Server-Timing`` header: the move, the engine's
-checks, the computer players' replies and the save) and the round trip the client saw.
+Starts ``spades serve`` (``--workers`` processes) on a free port, on a temporary SQLite file or
+on a throwaway PostgreSQL cluster (``--store postgres``: Debian's postgresql, with its durable
+defaults), then plays whole games from many clients at once as the page does (bid, play, next
+hand) for ``--seconds``, and prints moves per second, errors, and the percentiles of the server's
+own time per move (its ``Server-Timing`` header: the move, the engine's checks, the computer
+players' replies and the save) and of the round trip the client saw.
 
-    .venv/bin/python benchmarks/bench_server.py --games 32 --clients 8 --level normal
+Two kinds of load: ``--think 0`` (saturation: each client moves as soon as it is answered) and
+``--think 1`` (each client waits a second after each answer, as a fast person does). The clients
+are asyncio coroutines speaking HTTP/1.1 on keep-alive connections with as little code as
+possible, so that the load generator, on the same machine, takes little of its CPU.
+
+    .venv/bin/python benchmarks/bench_server.py --games 16 --think 0 --workers 2
+    .venv/bin/python benchmarks/bench_server.py --games 300 --think 1 --store postgres
+
+``--kill N`` instead kills the server (kill -9) N times at random moments under that load,
+restarts it, and checks that every answered move is in the database.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
+import asyncio
+import json
+import os
+import random
+import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
+from server.pgcluster import Cluster
 from spades.server.run import free_port
 
 
@@ -43,73 +59,193 @@ def choose(state: dict[str, Any]) -> str:
     return "play " + state["legal"][len(state["legal"]) // 2]
 
 
-def play_games(url: str, games: list[int], level: str, server_ms: list[float], client_ms: list[float],
-               lock: threading.Lock) -> None:
-    """One client: a player token, then whole games of the given deal numbers."""
-    with httpx.Client(base_url=url, timeout=60) as c:
-        token = c.post("/api/players").json()["token"]
-        h = {"X-Player-Token": token}
-        c.put("/api/settings", json={"level": level, "speed": "instant"}, headers=h).raise_for_status()
-        for deal in games:
-            state = c.post("/api/games", json={"deal": deal}, headers=h).json()["state"]
-            while state["phase"] != "game_over":
-                if state["phase"] == "hand_over":
-                    path, body = f"/api/games/{state['id']}/next", {"version": state["version"]}
-                else:
-                    path = f"/api/games/{state['id']}/moves"
-                    body = {"move": choose(state), "version": state["version"]}
-                start = time.perf_counter()
-                r = c.post(path, json=body, headers=h)
-                took = (time.perf_counter() - start) * 1000
-                r.raise_for_status()
-                dur = float(r.headers["Server-Timing"].split("dur=")[1])
-                with lock:
-                    server_ms.append(dur)
-                    client_ms.append(took)
-                state = r.json()["state"]
+class Connection:
+    """One keep-alive HTTP/1.1 connection: a request, its status, headers and JSON body."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None,
+                      token: str | None = None) -> tuple[int, dict[str, str], Any]:
+        """Send one request (reconnecting if needed); the answer."""
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(data)}\r\n"
+        head += "Content-Type: application/json\r\n" + (f"X-Player-Token: {token}\r\n" if token else "")
+        self.writer.write(head.encode() + b"\r\n" + data)
+        try:
+            lines = (await self.reader.readuntil(b"\r\n\r\n")).decode().split("\r\n")
+        except (asyncio.IncompleteReadError, ConnectionError):
+            self.writer = None
+            raise ConnectionError("the server closed the connection") from None
+        status = int(lines[0].split()[1])
+        headers = {k.lower(): v for k, _, v in (ln.partition(": ") for ln in lines[1:] if ln)}
+        payload = await self.reader.readexactly(int(headers.get("content-length", "0")))
+        return status, headers, json.loads(payload) if payload else None
+
+
+class Load:
+    """What the clients saw: the server's and the round trip's time per move, and the errors."""
+
+    def __init__(self) -> None:
+        self.server_ms: list[float] = []
+        self.client_ms: list[float] = []
+        self.errors: list[str] = []
+        self.answered: dict[str, dict[str, Any]] = {}
+        """Each player's last answered state (for the kill check)."""
+
+
+async def client(port: int, level: str, think: float, until: float, load: Load, start_delay: float) -> None:
+    """One player: a token, then whole games until the time is up, waiting ``think`` after each answer."""
+    await asyncio.sleep(start_delay)
+    conn = Connection(port)
+    try:
+        _, _, player = await conn.request("POST", "/api/players")
+        token = player["token"]
+        await conn.request("PUT", "/api/settings", {"level": level, "speed": "instant"}, token)
+        _, _, out = await conn.request("POST", "/api/games", {"deal": random.randrange(1, 10**9)}, token)
+        state = out["state"]
+        load.answered[token] = state
+        while time.monotonic() < until:
+            if state["phase"] == "game_over":
+                path, body = "/api/games", {"deal": random.randrange(1, 10**9)}
+            elif state["phase"] == "hand_over":
+                path, body = f"/api/games/{state['id']}/next", {"version": state["version"]}
+            else:
+                path, body = f"/api/games/{state['id']}/moves", {"move": choose(state),
+                                                                   "version": state["version"]}
+            start = time.perf_counter()
+            status, headers, out = await conn.request("POST", path, body, token)
+            took = (time.perf_counter() - start) * 1000
+            if status >= 300:
+                load.errors.append(f"{status} {out}")
+                return
+            load.server_ms.append(float(headers["server-timing"].split("dur=")[1]))
+            load.client_ms.append(took)
+            state = out["state"]
+            load.answered[token] = state
+            if think:
+                await asyncio.sleep(think)
+    except (ConnectionError, OSError) as e:
+        load.errors.append(repr(e))
+    finally:
+        if conn.writer is not None:
+            conn.writer.close()
+
+
+class Server:
+    """``spades serve`` in its own process(es) on a database."""
+
+    def __init__(self, database: str, workers: int, port: int) -> None:
+        self.port = port
+        env = {**os.environ, "SPADES_RATE_PER_TOKEN": "0", "SPADES_RATE_PER_ADDRESS": "0",
+               "SPADES_ACCESS_LOG": "0", "SPADES_WORKERS": str(workers), "SPADES_PORT": str(port)}
+        env["SPADES_DATABASE_URL" if "://" in database else "SPADES_DB"] = database
+        self.proc = subprocess.Popen([sys.executable, "-m", "spades.cli", "serve"], env=env,
+                                     stdout=subprocess.DEVNULL, start_new_session=True)
+        for _ in range(2400):
+            try:
+                asyncio.run(Connection(port).request("GET", "/healthz"))
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        """Stop every process of the server (kill -9 with SIGKILL)."""
+        os.killpg(self.proc.pid, sig)
+        self.proc.wait(timeout=60)
+
+
+async def run_load(port: int, games: int, level: str, think: float, seconds: float) -> tuple[Load, float]:
+    """``games`` clients for ``seconds``; what they saw and the time it took."""
+    load = Load()
+    until = time.monotonic() + seconds
+    start = time.perf_counter()
+    spread = min(1.0, think or 0.2)  # the clients start over this many seconds
+    await asyncio.gather(*(client(port, level, think, until, load, random.uniform(0, spread))
+                           for _ in range(games)))
+    return load, time.perf_counter() - start
+
+
+def report(load: Load, wall: float, args: argparse.Namespace) -> None:
+    """Print the figures."""
+    print(f"{args.store}, {args.workers} process(es), {args.games} games at once, think {args.think} s, "
+          f"level {args.level}: {len(load.server_ms)} moves in {wall:.1f} s "
+          f"({len(load.server_ms) / wall:.0f} moves/s), {len(load.errors)} errors")
+    for name, values in (("server time", load.server_ms), ("round trip", load.client_ms)):
+        if values:
+            p50, p95, p99 = (percentile(values, q) for q in (50, 95, 99))
+            print(f"  {name:>11} per move: p50 {p50:6.1f} ms   p95 {p95:6.1f} ms   p99 {p99:6.1f} ms")
+    for e in load.errors[:5]:
+        print("  error:", e[:300])
+
+
+async def load_then_kill(server: Server, load: Load, args: argparse.Namespace) -> None:
+    """Clients playing as fast as answered (or thinking), and the server killed -9 at a random moment."""
+    until = time.monotonic() + 3600
+    tasks = [asyncio.create_task(client(server.port, args.level, args.think, until, load, 0))
+             for _ in range(args.games)]
+    await asyncio.sleep(random.uniform(1.0, args.seconds))
+    server.stop(signal.SIGKILL)
+    await asyncio.gather(*tasks)
+
+
+async def missing_moves(port: int, load: Load) -> int:
+    """How many players' last answered move the restarted server does not have."""
+    conn, missing = Connection(port), 0
+    for token, last in load.answered.items():
+        _, _, now = await conn.request("GET", "/api/games/current", token=token)
+        if now["id"] < last["id"] or (now["id"] == last["id"] and now["version"] < last["version"]):
+            missing += 1
+    return missing
+
+
+def check_kills(database: str, args: argparse.Namespace) -> int:
+    """Kill the server -9 at random moments under load; every answered move must be stored."""
+    lost = 0
+    for round_ in range(args.kill):
+        load = Load()
+        port = free_port()
+        asyncio.run(load_then_kill(Server(database, args.workers, port), load, args))
+        server = Server(database, 1, port)
+        missing = asyncio.run(missing_moves(port, load))
+        server.stop()
+        print(f"kill {round_ + 1}: {len(load.server_ms)} moves answered to {len(load.answered)} players, "
+              f"then kill -9; after the restart {missing} players' last answered move is missing")
+        lost += missing
+    return 1 if lost else 0
 
 
 def main() -> int:
     """Run the benchmark and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=32, help="whole games to play (default 32)")
-    ap.add_argument("--clients", type=int, default=8, help="games played at once (default 8)")
+    ap.add_argument("--games", type=int, default=16, help="games played at once (default 16)")
+    ap.add_argument("--think", type=float, default=0.0, help="seconds a client waits after each answer")
+    ap.add_argument("--seconds", type=float, default=20, help="how long to load the server (default 20)")
+    ap.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    ap.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     ap.add_argument("--level", default="normal", help="the computer players' level (default normal)")
+    ap.add_argument("--kill", type=int, default=0, help="kill -9 the server this many times and check")
     args = ap.parse_args()
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen([sys.executable, "-m", "spades.cli", "serve", "--port", str(port),
-                                 "--db", str(Path(tmp) / "bench.sqlite3")], stdout=subprocess.DEVNULL)
-        url = f"http://127.0.0.1:{port}"
+    with ExitStack() as stack:
+        if args.store == "postgres":
+            database = stack.enter_context(Cluster(durable=True)).database()
+        else:
+            database = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "bench.sqlite3")
+        if args.kill:
+            return check_kills(database, args)
+        port = free_port()
+        server = Server(database, args.workers, port)
         try:
-            for _ in range(200):
-                try:
-                    httpx.get(url + "/api/rules", timeout=1)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.05)
-            server_ms: list[float] = []
-            client_ms: list[float] = []
-            lock = threading.Lock()
-            deals = [1000 + i for i in range(args.games)]
-            threads = [threading.Thread(target=play_games, args=(url, deals[i::args.clients], args.level,
-                                                                 server_ms, client_ms, lock))
-                       for i in range(args.clients)]
-            start = time.perf_counter()
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            wall = time.perf_counter() - start
+            load, wall = asyncio.run(run_load(port, args.games, args.level, args.think, args.seconds))
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
-    print(f"{args.games} games, {args.clients} at once, level {args.level}: {len(server_ms)} moves "
-          f"in {wall:.1f} s ({len(server_ms) / wall:.0f} moves/s)")
-    for name, values in (("server time", server_ms), ("round trip", client_ms)):
-        p50, p95, p99 = (percentile(values, q) for q in (50, 95, 99))
-        print(f"  {name:>11} per move: p50 {p50:6.1f} ms   p95 {p95:6.1f} ms   p99 {p99:6.1f} ms"
-              f"   mean {statistics.fmean(values):6.1f} ms")
+            server.stop()
+        report(load, wall, args)
     return 0
 
 
