@@ -26,7 +26,7 @@ from spades.game import Game
 from spades.record import dump_record
 from spades.rules import Rules
 from spades.server.run import BackgroundServer
-from spades.server.store import SCHEMA_VERSION, StoreError
+from spades.server.store import SCHEMA_VERSION, StoreError, open_store
 
 
 def count(database: str, table: str) -> int:
@@ -254,11 +254,13 @@ def serve_fails(db: Path) -> str:
 
 def test_a_damaged_database_is_refused_at_start(tmp_path: Path) -> None:
     db = tmp_path / "damaged.sqlite3"
-    with BackgroundServer(db) as server, httpx.Client(base_url=server.url) as c:
-        p = Player(c)
-        p.new_game(deal=1)
+    store = open_store(db)
+    store.check()
+    for i in range(200):
+        store.add_player(token=f"player-{i:04}-" + "x" * 40)
+    store.close()
     data = bytearray(db.read_bytes())
-    data[4096 * 2: 4096 * 3] = random.Random(0).randbytes(4096)  # a b-tree page turned to noise
+    data[4096:] = random.Random(0).randbytes(len(data) - 4096)  # every page but the first turned to noise
     db.write_bytes(bytes(data))
     assert "the database cannot be used" in (message := serve_fails(db)) and "damaged" in message
     db.write_bytes(b"this is not a database at all" * 200)
