@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -17,6 +19,31 @@ from spades.server.tables.log import TableLog
 from spades.server.tables.table import FriendsTable, TableOptions
 
 ACTIVE = ("bid", "play", "pass", "draw")
+
+T = TypeVar("T")
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end on a loop of its own, in a thread of its own.
+
+    ``asyncio.run`` refuses to start where a loop already runs in this thread, as one does
+    once the browser tests' synchronous Playwright has started in the same pytest session.
+    """
+    out: list[T] = []
+    failed: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            out.append(asyncio.run(coro))
+        except BaseException as e:  # handed to the caller's thread
+            failed.append(e)
+
+    worker = threading.Thread(target=main)
+    worker.start()
+    worker.join()
+    if failed:
+        raise failed[0]
+    return out[0]
 
 
 def ws_url(base: str, code: str) -> str:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 import httpx
 import pytest
 
-from server.tables_client import Seat, check_no_hidden_cards, join, open_table, play_game
+from server.tables_client import Seat, check_no_hidden_cards, join, open_table, play_game, run_async
 from spades.server.run import BackgroundServer
 
 
@@ -54,7 +53,7 @@ def test_people_play_whole_games_and_see_only_their_own_cards(
         assert all(e["deal"] and e["game"]["deal"] == e["deal"] for e in ends)  # the secret deal, shown now
         return {s.table["you"]: s.received for s in seats}
 
-    received = asyncio.run(run())
+    received = run_async(run())
     assert check_no_hidden_cards(app_state(server).tables.log, code, received) > 100
 
 
@@ -131,7 +130,7 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
         msg = await forged.recv()
         assert msg["type"] == "error" and msg["status"] == 403
 
-    asyncio.run(ws_run())
+    run_async(ws_run())
 
 
 def test_a_seat_away_past_the_grace_period_is_played_and_handed_back(
@@ -162,4 +161,4 @@ def test_a_seat_away_past_the_grace_period_is_played_and_handed_back(
         await ann.close()
         await back.close()
 
-    asyncio.run(run())
+    run_async(run())

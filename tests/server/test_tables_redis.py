@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from server.processes import redis_server, server_process
-from server.tables_client import Seat, join, open_table, play_game
+from server.tables_client import Seat, join, open_table, play_game, run_async
 
 
 def moves_seen(seat: Seat) -> list[tuple[Any, ...]]:
@@ -44,7 +43,7 @@ def test_people_on_two_processes_see_each_others_moves_in_one_order(tmp_path: Pa
                 await s.close()
             return seats
 
-        seats = asyncio.run(run())
+        seats = run_async(run())
         seen = [moves_seen(s) for s in seats]
         firsts = [x[0][0] for x in seen]
         start = max(firsts)
