@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -179,3 +180,14 @@ def test_a_crash_is_a_json_500_with_the_headers_and_a_log_line(
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def test_readyz_says_when_the_database_cannot_be_written(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with BackgroundServer(data / "db.sqlite3") as server, httpx.Client(base_url=server.url) as client:
+        assert client.get("/readyz").json() == {"status": "ok"}
+        shutil.rmtree(data)
+        data.write_text("the volume is gone")
+        r = client.get("/readyz")
+        assert r.status_code == 503 and "db.sqlite3" in r.json()["detail"]
+        assert client.get("/healthz").status_code == 200

@@ -10,7 +10,8 @@ from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 
-from spades.server.schemas import StatusOut
+from spades.server.deps import ServiceDep
+from spades.server.schemas import StatusOut, errors
 
 router = APIRouter(tags=["operations"])
 
@@ -21,6 +22,13 @@ _CDN = "https://cdn.jsdelivr.net"
 @router.get("/healthz")
 def healthz() -> StatusOut:
     """The process is up and answering."""
+    return StatusOut(status="ok")
+
+
+@router.get("/readyz", responses=errors(503))
+def readyz(service: ServiceDep) -> StatusOut:
+    """The database answers and takes a write (the store's own check): send traffic here."""
+    service.store.check()
     return StatusOut(status="ok")
 
 
