@@ -135,5 +135,6 @@ def install(app: FastAPI, db_path: Path | str, redis_url: str = "") -> None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await clock
                 hub.bus.close()
+                hub.log.close()
 
     app.router.lifespan_context = lifespan

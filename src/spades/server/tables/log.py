@@ -55,6 +55,10 @@ class TableLog(Protocol):
         """The table's options and its entries from ``since`` on; TableNotFound if none (or idle too long)."""
         ...
 
+    def close(self) -> None:
+        """Let go of the database: the server calls it when it stops."""
+        ...
+
 
 class SqliteTableLog:
     """``TableLog`` in a SQLite file (WAL, so readers never wait for the one writer)."""
