@@ -303,7 +303,8 @@ def test_at_every_timed_speed_a_won_trick_is_shown_with_its_winner(fresh_page: N
         open_table(page, f"/?deal={deal}")
         if page.locator("#dlg-confirm").is_visible():  # the game before is under way
             page.get_by_role("button", name=f"Play deal {deal}").click()
-            settle(page)
+        expect(page.locator("#deal-label")).to_have_text(f"Deal #{deal}")  # not the old game's buttons
+        settle(page)
         page.locator(".bid-btn[data-bid='3']").click()
         settle(page)
         for _ in range(3):
