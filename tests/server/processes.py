@@ -54,14 +54,16 @@ def redis_server(folder: Path) -> Iterator[str]:
 
 
 @contextmanager
-def server_process(db: Path, redis_url: str | None) -> Iterator[str]:
-    """``spades serve`` in its own process on a free port (events through Redis if given); yields its URL."""
+def server_process(db: Path | str, redis_url: str | None) -> Iterator[str]:
+    """``spades serve`` in its own process on a free port, on a SQLite file or a database URL (events
+    through Redis if given); yields its URL."""
     port = free_port()
     env = {**os.environ, "SPADES_ACCESS_LOG": "0", "SPADES_RATE_PER_ADDRESS": "0"}
     env.pop("SPADES_REDIS_URL", None)
     if redis_url:
         env["SPADES_REDIS_URL"] = redis_url
-    command = [sys.executable, "-m", "spades.cli", "serve", "--port", str(port), "--db", str(db)]
+    flag = "--database-url" if "://" in str(db) else "--db"
+    command = [sys.executable, "-m", "spades.cli", "serve", "--port", str(port), flag, str(db)]
     proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -4,6 +4,7 @@ answered move, old databases upgrade and bad ones are refused at start."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sqlite3
@@ -27,6 +28,7 @@ from spades.record import dump_record
 from spades.rules import Rules
 from spades.server.run import BackgroundServer
 from spades.server.store import SCHEMA_VERSION, StoreError, open_store
+from spades.server.tables.table import FriendsTable, TableOptions
 
 
 def count(database: str, table: str) -> int:
@@ -235,6 +237,30 @@ def test_an_old_database_is_upgraded_once(tmp_path: Path) -> None:
     assert "record" not in [r[1] for r in query(str(db), "PRAGMA table_info(games)")]
     with BackgroundServer(db) as server, httpx.Client(base_url=server.url) as c:  # upgraded once: reopens
         assert c.get("/api/games/current", headers={"X-Player-Token": token}).json() == moved.json()["state"]
+
+
+def test_friends_tables_kept_beside_an_older_store_move_into_it(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    legacy_database(db)
+    table = FriendsTable("ABCDEF", TableOptions(Rules()), time.time)
+    ann, _ = table.join("Ann")
+    with sqlite3.connect(db, isolation_level=None) as old:  # as the tables' own log wrote them
+        old.executescript("""
+            CREATE TABLE friend_tables (code TEXT PRIMARY KEY, options TEXT NOT NULL, created REAL NOT NULL,
+                touched REAL NOT NULL);
+            CREATE TABLE friend_entries (code TEXT NOT NULL REFERENCES friend_tables(code), seq INTEGER
+                NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (code, seq));""")
+        old.execute("INSERT INTO friend_tables VALUES ('ABCDEF', ?, ?, ?)",
+                    (json.dumps(table.options.to_json()), time.time(), time.time()))
+        old.executemany("INSERT INTO friend_entries VALUES ('ABCDEF', ?, ?)",
+                        [(i, json.dumps(e)) for i, e in enumerate(table.entries)])
+    with BackgroundServer(db) as server, httpx.Client(base_url=server.url) as c:
+        view = c.get("/api/tables/ABCDEF/view", headers={"X-Seat-Token": ann})
+        assert view.status_code == 200 and view.json()["seats"][0]["name"] == "Ann"
+        assert c.post("/api/tables/ABCDEF/seats", json={"name": "Bob"}).status_code == 201
+        assert [s["name"] for s in c.get("/api/tables/ABCDEF").json()["seats"]][:2] == ["Ann", "Bob"]
+    assert query(str(db), "SELECT version FROM friend_tables") == [(count(str(db), "friend_entries"),)]
+    assert count(str(db), "friend_entries") > len(table.entries)
 
 
 def test_a_newer_database_is_refused_with_a_message(database: str) -> None:

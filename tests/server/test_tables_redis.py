@@ -1,4 +1,5 @@
-"""Two server processes share tables through a real Redis (and one SQLite file): same moves, same order."""
+"""Two server processes share tables through a real Redis and one store (a SQLite file, or PostgreSQL):
+same moves, same order."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from typing import Any
 
 import httpx
 
+from server.conftest import query
 from server.processes import redis_server, server_process
 from server.tables_client import Seat, join, open_table, play_game, run_async
+from server.test_store import count
 
 
 def moves_seen(seat: Seat) -> list[tuple[Any, ...]]:
@@ -17,10 +20,9 @@ def moves_seen(seat: Seat) -> list[tuple[Any, ...]]:
             for m in seat.received if m["type"] == "update" for e in m["events"] if e["game"] is not None]
 
 
-def test_people_on_two_processes_see_each_others_moves_in_one_order(tmp_path: Path) -> None:
-    with redis_server(tmp_path / "redis") as url, \
-            server_process(tmp_path / "spades.sqlite3", url) as a, \
-            server_process(tmp_path / "spades.sqlite3", url) as b:
+def test_people_on_two_processes_see_each_others_moves_in_one_order(tmp_path: Path, database: str) -> None:
+    with redis_server(tmp_path / "redis") as url, server_process(database, url) as a, \
+            server_process(database, url) as b:
         with httpx.Client(base_url=a, timeout=30) as ca, httpx.Client(base_url=b, timeout=30) as cb:
             host = open_table(ca, "Ann", preset="standard", options={"target": 100, "low_mark": -100},
                               level="easy")
@@ -50,3 +52,5 @@ def test_people_on_two_processes_see_each_others_moves_in_one_order(tmp_path: Pa
         common: list[Any] = [[m for m in x if m[0] >= start] for x in seen]
         assert len(common[0]) >= 52 and all(c == common[0] for c in common)
         assert all(sorted(x) == x for x in seen)  # each heard the moves in the log's order
+    assert query(database, "SELECT version FROM friend_tables WHERE code = ?", (code,)) == [
+        (count(database, "friend_entries"),)]  # the table is in the store the processes were given

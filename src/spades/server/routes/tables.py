@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Request, WebSocket
@@ -21,10 +20,11 @@ from spades.bots import hint
 from spades.game import Phase
 from spades.moves import MakeBid, Play
 from spades.server.schemas import ErrorOut, HintOut
+from spades.server.store import Store
 from spades.server.tables.events import make_bus
 from spades.server.tables.hub import TableHub, normal_code
 from spades.server.tables.live import Live, run_command
-from spades.server.tables.log import SqliteTableLog
+from spades.server.tables.log import TableLog
 from spades.server.tables.table import FriendsTable, TableError, WrongTime
 from spades.server.tables.views import Command, JoinIn, JoinOut, LobbyView, NewTableIn, TableView, view_of
 
@@ -111,9 +111,9 @@ async def live(ws: WebSocket, code: str) -> None:
     await live.serve(ws, code)
 
 
-def install(app: FastAPI, db_path: Path | str, redis_url: str = "") -> None:
-    """Add friends' tables to the app: their log in ``db_path``, their events through Redis if given a URL."""
-    hub = TableHub(SqliteTableLog(db_path), make_bus(redis_url or None))
+def install(app: FastAPI, store: Store, redis_url: str = "") -> None:
+    """Add friends' tables to the app: their log in the store, their events through Redis if given a URL."""
+    hub = TableHub(TableLog(store), make_bus(redis_url or None))
     app.state.tables = hub
     app.state.live = Live(hub)
     app.include_router(router)
@@ -135,6 +135,5 @@ def install(app: FastAPI, db_path: Path | str, redis_url: str = "") -> None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await clock
                 hub.bus.close()
-                hub.log.close()
 
     app.router.lifespan_context = lifespan

@@ -4,13 +4,14 @@ A game is a row (who plays it, how it was set up, its status and its version) an
 row per move, numbered from 0. A move appends to the log and moves the version on in one
 transaction that only succeeds on the version the move was made on (a compare-and-set, backed
 by the log's unique (game, seq) key), so any number of server processes can share one store.
-A friends' table fits the same shape: a seats table (game, seat, token) beside ``games``, and
-the same log and version.
+A friends' table has the same shape: a row (its code, options, version and when it was last
+touched) and its log, an entry per row, appended on the same compare-and-set.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -56,6 +57,12 @@ class Dialect:
     """An auto-numbered primary key column."""
     compact: str
     """What follows a table keyed by its primary key alone, to store it as that key's tree."""
+    table_exists: str
+    """A query that returns a row when the table its one parameter names exists."""
+
+    def has_table(self, tx: Tx, name: str) -> bool:
+        """Whether the schema holds a table of this name."""
+        return tx.one(self.table_exists, (name,)) is not None
 
 
 @dataclass(frozen=True)
@@ -152,7 +159,26 @@ def _v2_move_log(tx: Tx, dialect: Dialect) -> None:
     tx.run("ALTER TABLE games DROP COLUMN record")
 
 
-_MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log)
+def _v3_friend_tables(tx: Tx, dialect: Dialect) -> None:
+    """Friends' tables, each a row with a version and a log of entries, in the store.
+
+    A SQLite file may already hold them without versions, from when the tables kept their own log
+    beside the store: those gain a version (the length of their log).
+    """
+    if dialect.has_table(tx, "friend_tables"):
+        tx.run("ALTER TABLE friend_tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+        tx.run("UPDATE friend_tables SET version ="
+               " (SELECT count(*) FROM friend_entries WHERE friend_entries.code = friend_tables.code)")
+        return
+    tx.run("""CREATE TABLE friend_tables (
+        code TEXT PRIMARY KEY, options TEXT NOT NULL, created DOUBLE PRECISION NOT NULL,
+        touched DOUBLE PRECISION NOT NULL, version INTEGER NOT NULL)""")
+    tx.run(f"""CREATE TABLE friend_entries (
+        code TEXT NOT NULL REFERENCES friend_tables(code), seq INTEGER NOT NULL, entry TEXT NOT NULL,
+        PRIMARY KEY (code, seq)){dialect.compact}""")
+
+
+_MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -170,10 +196,6 @@ class Store(ABC):
     @abstractmethod
     def _tx(self, *, write: bool) -> AbstractContextManager[Tx]:
         """A connection for one call: a write is one transaction, committed at the end."""
-
-    @abstractmethod
-    def _has_table(self, tx: Tx, name: str) -> bool:
-        """Whether the schema holds a table of this name."""
 
     @abstractmethod
     def _lock_schema(self, tx: Tx) -> None:
@@ -212,10 +234,10 @@ class Store(ABC):
                 tx.run("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _schema_version(self, tx: Tx) -> int:
-        if self._has_table(tx, "schema_version"):
+        if self.dialect.has_table(tx, "schema_version"):
             row = tx.one("SELECT version FROM schema_version")
             return 0 if row is None else int(row[0])
-        if self._has_table(tx, "games"):  # written before versions were kept: the first schema
+        if self.dialect.has_table(tx, "games"):  # written before versions were kept: the first schema
             tx.run("CREATE TABLE schema_version (version INTEGER NOT NULL)")
             tx.run("INSERT INTO schema_version (version) VALUES (1)")
             return 1
@@ -320,3 +342,36 @@ class Store(ABC):
             )
         return [_game_row(r) for r in rows]
 
+
+    # -- friends' tables -----------------------------------------------------------------------
+
+    def add_table(self, *, code: str, options: str) -> bool:
+        """Store a new friends' table (its options as JSON) with an empty log; False if the code is taken."""
+        now = time.time()
+        with self._tx(write=True) as tx:
+            added = tx.run("INSERT INTO friend_tables (code, options, created, touched, version)"
+                           " VALUES (?, ?, ?, ?, 0) ON CONFLICT (code) DO NOTHING", (code, options, now, now))
+        return added == 1
+
+    def append_table(self, *, code: str, version: int, entries: Sequence[str]) -> bool:
+        """Add entries (JSON texts) to the log of a table at ``version``; False (nothing written)
+        when it is at another version."""
+        with self._tx(write=True) as tx:
+            if tx.run("UPDATE friend_tables SET version = ?, touched = ? WHERE code = ? AND version = ?",
+                      (version + len(entries), time.time(), code, version)) != 1:
+                return False
+            tx.many("INSERT INTO friend_entries (code, seq, entry) VALUES (?, ?, ?)",
+                    [(code, version + i, e) for i, e in enumerate(entries)])
+        return True
+
+    def table(self, *, code: str, since: int = 0,
+              max_idle: float | None = None) -> tuple[str, list[str]] | None:
+        """A table's options and its log from entry ``since`` on (JSON texts); None if there is no
+        such table, or it was last touched more than ``max_idle`` seconds ago."""
+        with self._tx(write=False) as tx:
+            row = tx.one("SELECT options, touched FROM friend_tables WHERE code = ?", (code,))
+            if row is None or (max_idle is not None and time.time() - row[1] > max_idle):
+                return None
+            rows = tx.all("SELECT entry FROM friend_entries WHERE code = ? AND seq >= ? ORDER BY seq",
+                          (code, since))
+        return row[0], [r[0] for r in rows]

@@ -23,7 +23,8 @@ __all__ = ["SQLiteStore"]
 class SQLiteStore(Store):
     """The store in one SQLite file, shared safely by threads and by processes."""
 
-    dialect = Dialect(id="INTEGER PRIMARY KEY AUTOINCREMENT", compact=" WITHOUT ROWID")
+    dialect = Dialect(id="INTEGER PRIMARY KEY AUTOINCREMENT", compact=" WITHOUT ROWID",
+                      table_exists="SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
 
     def __init__(self, path: Path | str, *, busy_timeout: float = 10.0) -> None:
         self.path = Path(path)
@@ -64,9 +65,6 @@ class SQLiteStore(Store):
                 raise
         except sqlite3.Error as e:
             raise StoreError(f"{self.describe()}: {e}") from e
-
-    def _has_table(self, tx: Tx, name: str) -> bool:
-        return tx.one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)) is not None
 
     def _lock_schema(self, tx: Tx) -> None:
         """Nothing to do: a write transaction (BEGIN IMMEDIATE) already holds the file's write lock."""

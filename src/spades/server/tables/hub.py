@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from spades.errors import SpadesError
 from spades.rules import Rules
+from spades.server.store import StoreError
 from spades.server.tables.events import EventBus, LocalBus
 from spades.server.tables.log import TableLog
 from spades.server.tables.table import (
@@ -153,7 +154,7 @@ class TableHub:
             try:
                 if self.act(code, FriendsTable.tick):
                     changed.append(code)
-            except TableError:
+            except (TableError, StoreError):  # the clock tries again at its next tick
                 continue
         return changed
 

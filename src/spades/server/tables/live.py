@@ -22,6 +22,7 @@ import anyio
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from spades.server.store import StoreError
 from spades.server.tables.hub import TableHub
 from spades.server.tables.table import FriendsTable, TableError, TooFast
 from spades.server.tables.views import Command
@@ -153,6 +154,10 @@ class Live:
             except TableError as e:  # the token no longer holds a seat
                 await _refuse(conn.ws, e)
                 return
+            except StoreError:  # the database failed for a moment: try again shortly
+                await asyncio.sleep(_TICK)
+                conn.wake.set()
+                continue
             if seq == conn.sent:
                 continue
             await conn.ws.send_text(json.dumps({
@@ -190,6 +195,9 @@ class Live:
             except TableError as e:
                 await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": e.status,
                                                     "detail": str(e)}))
+            except StoreError as e:
+                await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": 503, "detail":
+                                                    f"The server's database failed ({e}): try again."}))
 
 
 def _runner(command: Command) -> Callable[[FriendsTable, int], None]:
