@@ -16,7 +16,15 @@ from spades.bidding import BidRules, blind_nil_open
 from spades.errors import IllegalMoveError, RulesError
 from spades.game import Phase
 from spades.moves import ACTION_BIDS, Draw, Look
-from spades.paper.scorekeeper import HandEntry, PlayerLine, ScoreGame, ScorekeeperError, SoloLine, TeamLine
+from spades.paper.scorekeeper import (
+    HandEntry,
+    PlayerLine,
+    ScoreGame,
+    ScorekeeperError,
+    SoloLine,
+    TeamLine,
+    bid_choices,
+)
 from spades.rules import PRESETS, BidFormat, NilRule, Rules
 
 BOARD = "Each team must bid at least 4 tricks between its two partners."
@@ -359,3 +367,79 @@ def test_the_scorekeeper_and_the_game_agree_on_every_pair_of_bids_under_every_pr
 def test_the_scorekeeper_and_the_game_agree_under_random_rule_mixes(rules: Rules, deal: int, a: Bid,
                                                                     b: Bid) -> None:
     check_agreement(paper_rules(rules), deal, a, b)
+
+
+# -- the table's prompt and the score pad's bid list ask the same rules ----------------------------------
+
+def refusal(game: Game, seat: int, bid: Bid) -> str:
+    """The game's reason for refusing the seat this bid."""
+    with pytest.raises(IllegalMoveError) as refused_:
+        game.apply(seat, MakeBid(bid))
+    return str(refused_.value)
+
+
+def prompt_and_refusal_rules(rules: Rules, deal: int, seed: int) -> tuple[set[str], set[str]]:
+    """Over a hand's random bidding: the rule sentences the table's prompt to bid quotes, and the
+    rule sentences the refusals of the bids not offered start with ("<rule>: you may bid ...")."""
+    from spades.server.present import state_of  # the server extra, which the test install has
+
+    game = to_bidding(rules, deal)
+    rng = random.Random(seed)
+    prompts, heads = set(), set()
+    while game.phase is Phase.BID:
+        seat = game.turn
+        assert seat is not None
+        if not game.looked[seat]:
+            game.apply(seat, Look())
+        message = state_of(game, game_id=1, deal=deal, daily=None, level="normal", viewer=seat).message
+        assert message.startswith("Your turn to bid.")
+        if message != "Your turn to bid.":
+            prompts.add(message.removeprefix("Your turn to bid. ").removesuffix("."))
+        offered = game.legal_bids(seat)
+        for bid in ACTION_BIDS:
+            if bid not in offered and bid.tricks <= rules.max_bid:
+                why = refusal(game, seat, bid)
+                if ": you may bid" in why:
+                    heads.add(why.partition(": you may bid")[0])
+        game.apply(seat, MakeBid(rng.choice(offered)))
+    return prompts, heads
+
+
+@pytest.mark.parametrize("rules", [*PRESETS.values(), Rules(bid_format=BidFormat.WHIZ),
+                                   Rules(bid_format=BidFormat.MIRROR), Rules(bid_format=BidFormat.SUICIDE),
+                                   Rules(min_team_bid=4), Rules(min_team_bid=6)])
+def test_the_tables_prompt_to_bid_words_the_rule_as_the_refusals_do(rules: Rules) -> None:
+    """The prompt ("Your turn to bid. In Whiz you ...") quotes the rule a refused bid is refused by,
+    word for word, and quotes none where no bid is refused by a format or board."""
+    rules = rules.replace(first_hand_no_bids=False)
+    prompts: set[str] = set()
+    heads: set[str] = set()
+    for deal in range(1, 9):
+        p, h = prompt_and_refusal_rules(rules, deal, deal)
+        prompts |= p
+        heads |= h
+    assert len(prompts) <= 1 and heads == prompts, (prompts, heads)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_score_pads_bids_are_the_bids_the_game_offers_somewhere(name: str) -> None:
+    """The scorekeeper's bid list (its page's choices) is every bid a seat of a game is offered in
+    some position and nothing else (the offers gathered over random hands), nil and blind nil first."""
+    rules = paper_rules(PRESETS[name]).replace(blind_nil_deficit=0)
+    seen: set[str] = set()
+    for deal in range(1, 40):
+        game = to_bidding(rules, deal)
+        rng = random.Random(deal)
+        while game.phase is Phase.BID:
+            seat = game.turn
+            assert seat is not None
+            offered = game.legal_bids(seat)
+            seen.update(b.written(rules) for b in offered)
+            if not game.looked[seat] and (not offered or rng.random() < 0.5):
+                game.apply(seat, Look())
+                continue
+            game.apply(seat, MakeBid(rng.choice(offered)))
+    choices = bid_choices(rules)
+    assert sorted(choices) == sorted(seen)
+    nils = [c for c in ("nil", "blind nil") if c in seen]
+    assert choices[:len(nils)] == nils

@@ -116,6 +116,21 @@ class BidRules:
             nil_ok = nil_ok and not p_nil and need <= 0
         return nil_ok, numbers
 
+    def every_bid(self) -> tuple[Bid, ...]:
+        """Every bid some seat may make at some turn of a hand: what a score pad offers, knowing
+        neither the spades held nor who bid first. Nil and blind nil first, then the numbers.
+
+        >>> from spades.rules import Rules
+        >>> BidRules.of(Rules(blind_nil=True, ten_for_two_hundred=True)).every_bid()[:3]
+        (Bid(0), Bid(0, blind=True), Bid(1))
+        >>> BidRules.of(Rules(bid_format=BidFormat.SUICIDE)).every_bid()[:3]
+        (Bid(0), Bid(4), Bid(5))
+        """
+        partners = (None, *ACTION_BIDS) if self.rules.has_partners else (None,)
+        actions = {a for p in partners for looked in (False, True) for a in self.actions(p, looked, -1, True)}
+        nils = (BID_ACTION, BLIND_NIL_ACTION)
+        return tuple(ACTION_BIDS[a - BID_ACTION] for a in sorted(actions, key=lambda a: (a not in nils, a)))
+
     # -- why a bid is not legal ------------------------------------------------------------------
 
     def refusal(self, bid: Bid, partner: Bid | None, *, looked: bool, spades: int | None,
@@ -150,17 +165,31 @@ class BidRules:
         nil_ok, numbers = self._nil_and_numbers(partner, known)
         if (nil_ok if bid.is_nil(r) else bid.tricks in numbers):
             return None
-        return f"{self._format_rule(partner)}: {self._open_text(partner, looked, known, nil_ok, numbers)}."
+        rule = self.narrowing_rule()
+        assert rule is not None, "the standard format without board refuses no bid in range"
+        return f"{rule}: {self._open_text(partner, looked, known, nil_ok, numbers)}."
 
-    def _format_rule(self, partner: Bid | None) -> str:
-        """The rule that narrows the bids here: the format's, else board's."""
+    def narrowing_rule(self) -> str | None:
+        """The rule that leaves a seat only some of the numbers, in words without a full stop: the
+        format's (Whiz, Mirror, Suicide), else board's; None where every number may be bid.
+
+        Refusals start with it and the table's prompt to bid quotes it, so it is worded here once.
+
+        >>> from spades.rules import Rules
+        >>> BidRules.of(Rules(bid_format=BidFormat.WHIZ)).narrowing_rule()
+        'In Whiz you bid the number of spades you hold, or nil'
+        >>> BidRules.of(Rules()).narrowing_rule() is None
+        True
+        """
         if self.format is BidFormat.WHIZ:
             return "In Whiz you bid the number of spades you hold, or nil"
         if self.format is BidFormat.MIRROR:
             return "In Mirror you bid exactly the number of spades you hold"
         if self.format is BidFormat.SUICIDE:
             return "In Suicide one partner bids nil and the other at least 4"
-        return f"Your team must bid at least {self.board} (board)"
+        if self.board:
+            return f"Your team must bid at least {self.board} (board)"
+        return None
 
     def _open_text(self, partner: Bid | None, looked: bool, spades: int, nil_ok: bool,
                    numbers: list[int]) -> str:

@@ -67,6 +67,15 @@ class Bid:
         """Whether this bid is a nil (or blind nil) bet under these rules: a 0 is plain where nil is not."""
         return self.blind or (self.tricks == 0 and rules.nil is NilRule.NIL)
 
+    def written(self, rules: Rules) -> str:
+        """The bid as a table or a score sheet shows it: a 0 is ``nil`` only where nil is a bet.
+
+        >>> from spades.rules import Rules
+        >>> Bid(0).written(Rules()), Bid(0).written(Rules(players=3, nil=NilRule.PLAIN))
+        ('nil', '0')
+        """
+        return "0" if self.is_zero and not self.is_nil(rules) else str(self)
+
     @property
     def is_zero(self) -> bool:
         """A bid of no tricks (nil, blind nil, or a plain 0 where nil is not played)."""

@@ -33,7 +33,7 @@ from typing import Any
 
 from spades.bidding import BidRules, blind_nil_open
 from spades.errors import SpadesError
-from spades.rules import NilRule, Rules
+from spades.rules import Rules
 from spades.scoring import Bid, HandScore, game_over, game_winner, score_hand
 
 __all__ = [
@@ -102,11 +102,6 @@ def _bid_from(value: Any) -> Bid:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise ScorekeeperError(f"A bid is a number, nil, blind nil or 10 for 200, not {value!r}.")
     return parse_bid(str(value))
-
-
-def _bid_word(bid: Bid, rules: Rules) -> str:
-    """A bid as a sheet shows it: a 0 that is no nil (the 3-player game) is ``0``, not ``nil``."""
-    return "0" if bid.is_zero and not bid.is_nil(rules) else str(bid)
 
 
 def _split_line(text: str, example: str) -> tuple[str, int]:
@@ -195,7 +190,7 @@ class TeamLine:
         if any(b.ten_for_two_hundred for b in bids):
             return "10 for 200"
         if any(b.is_nil(rules) for b in bids):
-            return " + ".join("BN" if b.blind else _bid_word(b, rules) for b in bids)
+            return " + ".join("BN" if b.blind else b.written(rules) for b in bids)
         return str(sum(b.tricks for b in bids))
 
     def to_dict(self) -> dict[str, Any]:
@@ -240,7 +235,7 @@ class SoloLine:
 
     def bid_text(self, rules: Rules) -> str:
         """The bid as a score sheet shows it: ``4``, ``nil``, ``blind nil``, ``0`` where 0 is no nil."""
-        return NO_BID if self.bid is None else _bid_word(self.bid, rules)
+        return NO_BID if self.bid is None else self.bid.written(rules)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: the bid as text (left out on a hand without bidding) and the tricks."""
@@ -327,6 +322,9 @@ def parse_bids(text: str) -> tuple[PlayerLine, PlayerLine]:
 def bid_choices(rules: Rules) -> list[str]:
     """Every bid one player may write down under these rules, as the scorekeeper reads it.
 
+    The bidding rules' own list (``BidRules.every_bid``), in the words the sheet reads back.
+
+    >>> from spades.rules import NilRule
     >>> bid_choices(Rules(players=3, nil=NilRule.PLAIN))[:3], bid_choices(Rules(blind_nil=True))[:3]
     (['0', '1', '2'], ['nil', 'blind nil', '1'])
     """

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from spades.bidding import BidRules
 from spades.cards import Card, cards_of
 from spades.game import Game, HandResult, Phase, SeatView, Trick, seat_name
 from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
 from spades.outcome import broken_nils, describe_side
-from spades.rules import BidFormat, DeckSpec, NilRule, Rules
+from spades.rules import DeckSpec, Rules
 from spades.scoring import Bid, side_contract
 from spades.server.schemas import (
     EventOut,
@@ -81,14 +82,9 @@ def _trick(t: Trick) -> TrickOut:
     return TrickOut(leader=t.leader, cards=_played(t.cards), winner=t.winner)
 
 
-def _bid_str(rules: Rules, bid: Bid) -> str:
-    """A bid as the table shows it: a 0 is "nil" only where nil is a bet."""
-    return "0" if bid.tricks == 0 and not bid.blind and rules.nil is not NilRule.NIL else str(bid)
-
-
 def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
     """A seat's bid, or None before it has bid."""
-    return None if bid is None else _bid_str(rules, bid)
+    return None if bid is None else bid.written(rules)
 
 
 def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int) -> list[list[SheetRow]]:
@@ -97,7 +93,7 @@ def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int) -> list[l
         line = []
         for s in h.score.sides:
             bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side, viewer)]
-            bid = " + ".join(_bid_str(rules, b) for b in bids if b is not None) or "-"
+            bid = " + ".join(b.written(rules) for b in bids if b is not None) or "-"
             said = describe_side(rules, s, seat_name=lambda seat: seat_label(rules.players, seat, viewer))
             line.append(SheetRow(
                 side=s.side, bid=bid, tricks=s.tricks, points=s.points, bags=s.bags_added,
@@ -161,20 +157,12 @@ def _message(game: Game, v: SeatView, human: int) -> str:
 
 
 _VERB = {Phase.DRAW: "draw", Phase.BID: "bid", Phase.PASS: "pass cards", Phase.PLAY: "play"}
-_BID_RULES = {
-    BidFormat.WHIZ: "In Whiz you bid the number of spades you hold, or nil.",
-    BidFormat.MIRROR: "In Mirror you bid the number of spades you hold.",
-    BidFormat.SUICIDE: "In Suicide one partner of each side bids nil and the other at least 4.",
-}
 
 
 def _bid_rule(rules: Rules) -> str:
-    """Why the bids offered are only some numbers, when the rules narrow them; else nothing."""
-    if rules.bid_format in _BID_RULES:
-        return " " + _BID_RULES[rules.bid_format]
-    if rules.min_team_bid:
-        return f" Your side must bid at least {rules.min_team_bid} between you (board)."
-    return ""
+    """Why the bids offered are only some numbers, in the words of the bid refusals; else nothing."""
+    rule = BidRules.of(rules).narrowing_rule()
+    return "" if rule is None else f" {rule}."
 
 
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
@@ -219,7 +207,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         side_order=sorted(range(rules.sides), key=lambda i: min((s - human) % n for s in rules.seats_of(i))),
         spare_tricks=rules.hand_size - sum(c for c, _ in contracts) if bidding_done else None,
         human_side=rules.side_of(human), hand=_sorted(spec, v.hand), legal=_sorted(spec, v.legal_plays),
-        reasons=reasons, legal_bids=[_bid_str(rules, b) for b in v.legal_bids], can_look=v.can_look,
+        reasons=reasons, legal_bids=[b.written(rules) for b in v.legal_bids], can_look=v.can_look,
         can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),
         received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
         stock=v.stock_left,
@@ -254,7 +242,7 @@ def event_of(game: Game, seat: int, move: Move, viewer: int | None = None) -> Ev
             text += f" {seat_label(n, winner, human)} {takes} the trick."
     elif isinstance(move, MakeBid):
         kind = "bid"
-        text = f"{who} {'bid' if you else 'bids'} {_bid_str(game.rules, move.bid)}."
+        text = f"{who} {'bid' if you else 'bids'} {move.bid.written(game.rules)}."
     elif isinstance(move, PassCards):
         kind = "pass"
         text = f"{who} {'pass' if you else 'passes'} {move.cards.bit_count()} cards."
