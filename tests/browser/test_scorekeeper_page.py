@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from spades.server.app import create_app
 from spades.server.settings import Settings
@@ -315,6 +315,44 @@ def test_cutthroat_first_hand_without_bids(page: Page, tmp_path: Path) -> None:
     assert saved.read_bytes().startswith(b"%PDF-")
     page.set_viewport_size({"width": 1000, "height": 1400})
     page.screenshot(path=str(tmp_path / "cutthroat.png"), full_page=True)
+
+
+def test_each_presets_table_is_the_one_the_api_works_out(page: Page) -> None:
+    """The table line, the name fields and the preset's choice say what GET /api/rules says."""
+    meta = page.evaluate("async () => (await fetch('/api/rules')).json()")
+    for preset in meta["presets"]:
+        table = preset["table"]
+        page.select_option("[data-test=preset]", preset["name"])
+        expect(page.locator("[data-test=table-line]")).to_have_text(table["text"])
+        expect(page.locator("#names input")).to_have_count(table["sides"])
+        word = "two teams" if table["partners"] else f"{table['seats']} players alone"
+        expect(page.locator(f"[data-test=preset] option[value={preset['name']}]")).to_have_text(
+            f"{preset['name']} ({word})")
+
+
+def test_the_page_takes_the_table_from_the_server_and_works_out_none(browser: Browser, base_url: str) -> None:
+    """The server's answer altered on its way to say the standard preset is four players alone with
+    99 cards each: the page shows that, which it would not if it worked the table out of the
+    options (players 4, partnerships on) itself."""
+    context = browser.new_context(base_url=base_url)
+    page = context.new_page()
+
+    def alter(route: Route) -> None:
+        response = route.fetch()
+        meta = response.json()
+        standard = next(p for p in meta["presets"] if p["name"] == "standard")
+        standard["table"] = {**standard["table"], "partners": False, "sides": 4,
+                             "text": "4 players, each alone: 99 cards each."}
+        route.fulfill(response=response, json=meta)
+
+    page.route("**/api/rules", alter)
+    page.goto("/scorekeeper")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("[data-test=table-line]")).to_have_text("4 players, each alone: 99 cards each.")
+    expect(page.locator("#names input")).to_have_count(4)
+    standard = page.locator("[data-test=preset] option[value=standard]")
+    expect(standard).to_have_text("standard (4 players alone)")
+    context.close()
 
 
 def test_a_two_team_game_stored_before_players_alone_still_loads(page: Page) -> None:

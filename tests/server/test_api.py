@@ -164,6 +164,19 @@ def test_the_rule_options_are_described_for_the_forms(client: httpx.Client) -> N
     assert by_name["low_mark"]["kind"] == "int_or_null" and by_name["blind_nil"]["kind"] == "bool"
 
 
+def test_each_presets_table_comes_from_its_rules(client: httpx.Client) -> None:
+    """GET /api/rules gives each preset's table as the rules work it out: the pages guess none of it."""
+    presets = {p["name"]: p for p in client.get("/api/rules").json()["presets"]}
+    assert presets.keys() == PRESETS.keys()
+    for name, rules in PRESETS.items():
+        table = presets[name]["table"]
+        assert (table["seats"], table["partners"], table["sides"], table["cards_each"]) == (
+            rules.players, rules.has_partners, rules.sides, rules.hand_size)
+    assert presets["three-player"]["table"]["text"] == (
+        "3 players, each alone: a score per player; 17 cards each, 17 tricks.")
+    assert presets["standard"]["table"]["text"].startswith("4 players in two teams of partners")
+
+
 @pytest.mark.parametrize(("options", "message"), [
     ({"target": 10**19}, "Game to (target) is 10 to 10000, not a number that large."),
     ({"bag_value": 10**19}, "Points per bag (bag_value) is -100 to 100, not a number that large."),

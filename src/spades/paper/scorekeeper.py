@@ -54,6 +54,7 @@ __all__ = [
     "parse_bid",
     "parse_bids",
     "status_text",
+    "table_text",
 ]
 
 FORMAT_VERSION = 2
@@ -328,10 +329,24 @@ def bid_choices(rules: Rules) -> list[str]:
     >>> bid_choices(Rules(players=3, nil=NilRule.PLAIN))[:3], bid_choices(Rules(blind_nil=True))[:3]
     (['0', '1', '2'], ['nil', 'blind nil', '1'])
     """
-    zero = {NilRule.NIL: ["nil"], NilRule.PLAIN: ["0"], NilRule.NONE: []}[rules.nil]
-    blind = ["blind nil"] if rules.blind_nil else []
-    ten = ["10 for 200"] if rules.ten_for_two_hundred else []
-    return [*zero, *blind, *(str(n) for n in range(1, rules.hand_size + 1)), *ten]
+    return [b.written(rules) for b in BidRules.of(rules).every_bid()]
+
+
+def table_text(rules: Rules) -> str:
+    """The table a score pad keeps, in words: who scores together, and the cards and tricks of a hand.
+
+    >>> from spades.rules import find_preset
+    >>> table_text(Rules())
+    '4 players in two teams of partners: a score per team; 13 cards each, 13 tricks.'
+    >>> table_text(find_preset("cutthroat"))
+    '4 players, each alone (cutthroat): a score per player; 13 cards each, 13 tricks.'
+    """
+    if rules.has_partners:
+        who = f"{rules.players} players in two teams of partners: a score per team"
+    else:
+        cutthroat = " (cutthroat)" if rules.players == 4 else ""
+        who = f"{rules.players} players, each alone{cutthroat}: a score per player"
+    return f"{who}; {rules.hand_size} cards each, {rules.hand_size} tricks."
 
 
 def default_names(rules: Rules) -> tuple[str, ...]:

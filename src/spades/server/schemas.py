@@ -38,6 +38,7 @@ __all__ = [
     "SideOut",
     "StatsOut",
     "StatusOut",
+    "TableOut",
     "TrickOut",
     "errors",
 ]
@@ -295,11 +296,22 @@ class SettingsIn(_In):
         return value
 
 
+class TableOut(BaseModel):
+    """The table a rule set is played at, as the rules work it out: forms show it, never guess it."""
+
+    seats: int = Field(description="players at the table: 2, 3 or 4")
+    partners: bool = Field(description="two teams of partners; else each player scores alone")
+    sides: int = Field(description="score columns: one per team, or per player alone")
+    cards_each: int = Field(description="cards dealt to each player, and so the tricks in a hand")
+    text: str = Field(description="the table in words, as the scorekeeper's form shows it")
+
+
 class PresetOut(BaseModel):
-    """A named preset and its options."""
+    """A named preset, its options and its table."""
 
     name: str
     options: dict[str, Any]
+    table: TableOut
 
 
 class OptionOut(BaseModel):

@@ -9,8 +9,9 @@ from fastapi import APIRouter, Query
 from spades.bots import LEVELS
 from spades.deal import daily_deal
 from spades.errors import SpadesError
-from spades.rules import OPTIONS, PRESETS, RULE_GROUPS, RuleOption
-from spades.server.schemas import GroupOut, OptionOut, PresetOut, RulesOut, errors
+from spades.paper.scorekeeper import table_text
+from spades.rules import OPTIONS, PRESETS, RULE_GROUPS, RuleOption, Rules
+from spades.server.schemas import GroupOut, OptionOut, PresetOut, RulesOut, TableOut, errors
 
 router = APIRouter(prefix="/api", tags=["meta"], responses=errors(429))
 
@@ -22,11 +23,18 @@ def _option(o: RuleOption) -> OptionOut:
                      default=o.default, min=o.low, max=o.high)
 
 
+def _table(r: Rules) -> TableOut:
+    """A rule set's table, worked out by the rules (the forms show it and guess nothing)."""
+    return TableOut(seats=r.players, partners=r.has_partners, sides=r.sides, cards_each=r.hand_size,
+                    text=table_text(r))
+
+
 @router.get("/rules")
 def rules() -> RulesOut:
-    """The presets, the option groups, every option described (label, help, choices, bounds), the levels."""
+    """The presets (each with its table), the option groups, every option described (label, help, choices,
+    bounds), the levels."""
     return RulesOut(
-        presets=[PresetOut(name=name, options=r.to_dict()) for name, r in PRESETS.items()],
+        presets=[PresetOut(name=name, options=r.to_dict(), table=_table(r)) for name, r in PRESETS.items()],
         groups=[GroupOut(name=key, label=label) for key, label in RULE_GROUPS],
         options=[_option(o) for o in OPTIONS], levels=list(LEVELS),
     )

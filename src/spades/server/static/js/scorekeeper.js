@@ -3,7 +3,8 @@
 // from the first hand, so a corrected hand rescores all the hands after it. The page never
 // scores anything itself: it shows what the server returns, or the server's reason for refusing.
 // A game has a score column per team of partners, or per player where each scores alone
-// (cutthroat, 3 or 2 players); the server's answer says which, and which bids may be written.
+// (cutthroat, 3 or 2 players); the server says which (GET /api/rules gives each preset's table:
+// seats, partners, cards each, and the words for it), and the scored game which bids may be written.
 
 import { api } from "./api.js";
 import { el, esc, num } from "./html.js";
@@ -53,27 +54,19 @@ function showError(text) {
 
 // -- setup ----------------------------------------------------------------------------------
 
-const partnersIn = (options) => options.players === 4 && options.partnerships;
-
-function tableText(options) {
-  if (partnersIn(options)) return "4 players in two teams of partners: a score per team.";
-  const cards = options.players === 3 ? "17 cards each, 17 tricks" : "13 tricks";
-  const who = options.players === 4 ? "4 players, each alone (cutthroat)" : `${options.players} players, each alone`;
-  return `${who}: a score per player; ${cards}.`;
-}
-
 // The options a paper game needs, as the API describes them: bidding, nil and scoring (the preset
 // sets the table, the deck and the play), and the renege's penalty, which the sheet scores.
 const onPaper = (o) => ["bidding", "nil", "scoring"].includes(o.group) || o.name === "renege_penalty";
-const presetOptions = (name) => meta.presets.find((p) => p.name === name).options;
+const presetOf = (name) => meta.presets.find((p) => p.name === name);
+const presetOptions = (name) => presetOf(name).options;
 
-/** Show a preset in the form: its table (names per team or player) and its options' fields. */
+/** Show a preset in the form: its table as the server works it out (names per team or player) and
+ * its options' fields. */
 function applyPreset(name) {
-  const o = presetOptions(name);
-  const partners = partnersIn(o);
-  $("#table-line").textContent = tableText(o);
-  const count = partners ? 2 : o.players;
-  const names = partners ? ["Us", "Them"] : Array.from({ length: count }, (_, i) => `Player ${i + 1}`);
+  const { options: o, table } = presetOf(name);
+  const partners = table.partners;
+  $("#table-line").textContent = table.text;
+  const names = partners ? ["Us", "Them"] : Array.from({ length: table.sides }, (_, i) => `Player ${i + 1}`);
   $("#names").replaceChildren(...names.map((value, i) => el("label", {},
     `${partners ? "Team" : "Player"} ${i + 1} `, el("input", { name: `name${i}`, value, maxlength: "40", required: "" }))));
   $("#rule-options").innerHTML = grouped(meta, onPaper).map(([group, options]) => `<fieldset class="rule-group"
@@ -133,7 +126,7 @@ function buildHandForm() {
         const select = bidSelect(`bid-${s}-${p}`, `${name} player ${p + 1} bid`);
         const kept = el("input", { type: "checkbox", "data-test": `kept-${s}-${p}` });
         kept.checked = true;
-        const won = el("input", { type: "number", min: "0", max: "13", value: "0", "data-test": `niltricks-${s}-${p}` });
+        const won = el("input", { type: "number", min: "0", max: String(sheet.hand_size), value: "0", "data-test": `niltricks-${s}-${p}` });
         const nil = el("span", { class: "nil", hidden: "" },
           el("label", {}, kept, " kept"), el("label", {}, "tricks won ", won));
         select.addEventListener("change", () => { nil.hidden = !select.value.includes("nil"); });
@@ -418,8 +411,8 @@ async function rename(s, input) {
 async function loadRules() {
   meta = await api.get("/api/rules");
   const select = $("[data-test=preset]");
-  select.replaceChildren(...meta.presets.map(({ name, options }) =>
-    el("option", { value: name }, `${name} (${partnersIn(options) ? "two teams" : `${options.players} players alone`})`)));
+  select.replaceChildren(...meta.presets.map(({ name, table }) =>
+    el("option", { value: name }, `${name} (${table.partners ? "two teams" : `${table.seats} players alone`})`)));
   select.value = "standard";
   applyPreset("standard");
   select.addEventListener("change", () => applyPreset(select.value));
