@@ -5,9 +5,10 @@ match OpenSpiel's spades (the ``parlor`` preset: a failed nil's tricks count tow
 no blind nil, a set costs 10 a trick bid, 10 bags cost 100). The project's engine referees every
 move. When an IS-MCTS seat is to move it is given an OpenSpiel state built from what that seat
 sees and nothing more: its own hand, the bids and the cards played, with the other hands dealt at
-random consistently with the voids shown (``consistent_deal``); every simulation of the search
-starts from a fresh deal drawn the same way (its resampler). OpenSpiel numbers cards as the
-project does (suit * 13 + rank, clubs first) and bids as 52 + tricks (nil 52).
+random consistently with the voids shown (``sample_hands``, the sampler our search uses too);
+every simulation of the search starts from a fresh deal drawn the same way (its resampler).
+OpenSpiel numbers cards as the project does (suit * 13 + rank, clubs first) and bids as
+52 + tricks (nil 52).
 
     pip install -e '.[bench]'
     nice -n 10 .venv/bin/python benchmarks/vs_openspiel.py --level expert --deals 20 --jobs 2
@@ -33,6 +34,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from spades.arena import MatchResult, SideStats, format_table, play_duplicate, progress_bar, summarise
 from spades.bots import LEVELS, Player, make_player
+from spades.bots.search import sample_hands
 from spades.cards import Card, cards_of
 from spades.game import Phase, SeatView
 from spades.moves import MakeBid, Move, Play
@@ -43,77 +45,6 @@ RULES: Rules = find_preset("parlor")
 """The project's rules closest to OpenSpiel's spades."""
 BID_BASE = 52
 """OpenSpiel's action for a bid of ``n`` tricks is ``BID_BASE + n`` (nil is ``BID_BASE``)."""
-TRIES = 30
-"""Random deals tried before placing the cards one by one (when voids make most deals misfit)."""
-
-
-def _feasible(pool: int, needs: dict[int, int], allowed: dict[int, int]) -> bool:
-    """Whether the cards of ``pool`` can go to the seats, each taking exactly its ``needs`` and only
-    cards it is ``allowed``: Hall's condition over every group of seats."""
-    seats = list(needs)
-    if pool.bit_count() != sum(needs.values()):
-        return False
-    for group in range(1, 1 << len(seats)):
-        outside = 0
-        room = 0
-        for i, s in enumerate(seats):
-            if group >> i & 1:
-                room += needs[s]
-            else:
-                outside |= allowed[s]
-        if (pool & ~outside).bit_count() > room:
-            return False
-    return True
-
-
-def consistent_deal(view: SeatView, rng: random.Random) -> list[int]:
-    """Each seat's cards now, the seat's own as they are and the others drawn at random among the
-    cards it has not seen, so that every seat holds as many cards as it must, none of a suit it
-    has shown out of, and the cards this seat passed stay with its partner. Never fails."""
-    r = view.rules
-    spec = r.deck_spec
-    n = r.players
-    in_trick = {s for s, _ in view.trick}
-    mine = view.hand.bit_count()
-    hands = [0] * n
-    hands[view.seat] = view.hand
-    partner = r.partner(view.seat)
-    fixed = view.passed & view.unseen if partner is not None else 0
-    if partner is not None:
-        hands[partner] = fixed
-    needs = {s: mine - (s in in_trick) - (fixed.bit_count() if s == partner else 0)
-             for s in range(n) if s != view.seat}
-    allowed = {s: view.unseen & ~fixed & ~sum(spec.suit_masks[u] for u in range(4) if view.voids[s] >> u & 1)
-               for s in needs}
-    pool = view.unseen & ~fixed
-    cards = list(cards_of(pool))
-    for _ in range(TRIES):  # uniform among the consistent deals: deal at random, keep a deal that fits
-        rng.shuffle(cards)
-        out, at = {}, 0
-        for s, k in needs.items():
-            out[s] = sum(1 << c for c in cards[at:at + k])
-            at += k
-            if out[s] & ~allowed[s]:
-                break
-        else:
-            for s, m in out.items():
-                hands[s] |= m
-            return hands
-    for c in cards:  # voids leave little room: place card by card, keeping the rest placeable
-        rest = pool & ~(1 << c)
-        seats = [s for s in needs if needs[s] and allowed[s] >> c & 1]
-        rng.shuffle(seats)
-        seats.sort(key=lambda t: -needs[t] * rng.random())
-        for s in seats:
-            needs[s] -= 1
-            if _feasible(rest, needs, allowed):
-                hands[s] |= 1 << c
-                break
-            needs[s] += 1
-        else:
-            raise AssertionError(f"no seat can hold {Card(c)}: the view contradicts itself")
-        pool = rest
-    return hands
 
 
 def openspiel_state(game: pyspiel.Game, view: SeatView, hands: list[int]) -> pyspiel.State:
@@ -164,7 +95,7 @@ def to_move(action: int, view: SeatView) -> Move:
 
 class IsmctsPlayer:
     """OpenSpiel's Python IS-MCTS (random rollouts, the most visited move) behind the ``Player``
-    protocol; each simulation starts from a fresh ``consistent_deal`` of the seat's view."""
+    protocol; each simulation starts from a fresh ``sample_hands`` deal of the seat's view."""
 
     def __init__(self, sims: int = 1000, uct_c: float = 200.0) -> None:
         self.name = f"ismcts-{sims}"
@@ -181,8 +112,8 @@ class IsmctsPlayer:
         bot = ismcts.ISMCTSBot(self.game, mcts.RandomRolloutEvaluator(1, state), self.uct_c, self.sims,
                                random_state=state, use_observation_string=True)
         bot.set_resampler(lambda _state, _player: openspiel_state(self.game, view,
-                                                                   consistent_deal(view, deals)))
-        return to_move(int(bot.step(openspiel_state(self.game, view, consistent_deal(view, deals)))), view)
+                                                                   sample_hands(view, deals)))
+        return to_move(int(bot.step(openspiel_state(self.game, view, sample_hands(view, deals)))), view)
 
 
 _sides: tuple[Player, Player] | None = None

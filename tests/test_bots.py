@@ -136,6 +136,47 @@ def test_samples_respect_voids_passes_and_hand_sizes() -> None:
         assert view.passed & view.unseen & ~hands[partner] == 0
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=option_mixes(), deal=st.integers(1, 10**6), stop=st.integers(0, 60), tight=st.booleans(),
+       quick=st.sampled_from([0, 1, 12]))
+def test_sampled_hands_respect_the_view_and_every_void(rules: Rules, deal: int, stop: int, tight: bool,
+                                                       quick: int) -> None:
+    """Under any rule mix, at any point of the play, with the voids shown (or, ``tight``, a void in
+    every suit each seat truly lacks, so the deal barely fits) and with the cards placed one by one
+    (``quick`` 0) or drawn: the seat's own hand, each seat's card count, only unseen cards, no card
+    of a void suit, and the cards this seat passed still with its partner."""
+    game = Game(rules, deal=deal)
+    rng = random.Random(deal)
+    bots = [make_player("normal"), RandomPlayer()] * 2
+    while game.phase is not Phase.PLAY or len(game.log) < stop:
+        if game.turn is None:
+            return  # the hand ended (a misdeal or 10 for 200) before this point
+        game.apply(game.turn, bots[game.turn].choose(game.view(game.turn), rng))
+    assert game.turn is not None
+    view = game.view(game.turn)
+    spec = rules.deck_spec
+    if tight:
+        voids = tuple(sum(1 << u for u in range(4) if not h & spec.suit_masks[u]) if s != view.seat else 0
+                      for s, h in enumerate(game.hands))
+        view = dataclasses.replace(view, voids=voids)
+    for seed in range(5):
+        hands = sample_hands(view, random.Random(seed), quick)
+        assert hands[view.seat] == view.hand
+        others = 0
+        for s, h in enumerate(hands):
+            assert h.bit_count() == game.hands[s].bit_count(), "each seat holds as many cards as it does"
+            if s == view.seat:
+                continue
+            assert h & ~view.unseen == 0 and h & others == 0, "only unseen cards, each once"
+            others |= h
+            for suit in range(4):
+                if view.voids[s] >> suit & 1:
+                    assert not h & spec.suit_masks[suit], "no card of a suit the seat showed out of"
+        partner = rules.partner(view.seat)
+        if partner is not None:
+            assert view.passed & view.unseen & ~hands[partner] == 0
+
+
 # -- determinism -------------------------------------------------------------------------------
 
 

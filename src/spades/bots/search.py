@@ -36,16 +36,21 @@ NIL_DANGER = 2.0
 """The most ``nil_danger`` a hand may have for the search to weigh a nil the heuristic did not bid."""
 WIN_VALUE = 300.0
 """What winning (or losing) the game is worth, in points, when a hand would end it."""
+QUICK_DRAWS = 12
+"""Quick draws ``sample_hands`` tries before it places the cards one by one."""
 
 
-def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
+def sample_hands(view: SeatView, rng: random.Random, quick: int = QUICK_DRAWS) -> list[int]:
     """One deal of the unseen cards into the other seats' hands, consistent with the view.
 
     Each seat gets as many cards as it still holds (as many as this seat, one fewer if it has
     played to the trick this seat has not, and amid a nil exchange the partner the cards passed
     and not yet returned); nobody gets a suit it has shown out of;
     cards this seat passed to its partner stay with the partner. Cards left over are set aside
-    (the 3-player spare card, the 2-player discards).
+    (the 3-player spare card, the 2-player discards). ``quick`` quick draws (seats with the least
+    room first) almost always fit; when voids leave too little room the cards are placed one by
+    one, each where the rest can still be placed, so a sample never breaks a void. The one
+    sampler of the project: the search, the coach and the benchmarks' peers all deal with it.
     """
     r = view.rules
     spec = r.deck_spec
@@ -70,12 +75,12 @@ def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
                 banned |= spec.suit_masks[suit]
         allowed[s] = pool_all & ~banned
     order = sorted(needs, key=lambda s: allowed[s].bit_count() - needs[s])
-    for attempt in range(12):
+    for _ in range(quick):
         pool = pool_all
         out = dict.fromkeys(needs, 0)
         ok = True
         for s in order:
-            choices = list(cards_of(pool & (allowed[s] if attempt < 11 else pool_all)))
+            choices = list(cards_of(pool & allowed[s]))
             if len(choices) < needs[s]:
                 ok = False
                 break
@@ -87,7 +92,52 @@ def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
                 hands[s] |= m
             return hands
         rng.shuffle(order)
-    raise AssertionError("unreachable: the last attempt ignores voids and always fits")
+    return _place_one_by_one(hands, pool_all, needs, allowed, rng)
+
+
+def _place_one_by_one(hands: list[int], pool: int, needs: dict[int, int], allowed: dict[int, int],
+                      rng: random.Random) -> list[int]:
+    """``hands`` with the cards of ``pool`` added one by one, each to a seat drawn at random among
+    those that may hold it and leave the rest placeable (Hall's condition, ``_placeable``)."""
+    left = dict(needs)
+    spare = pool.bit_count() - sum(left.values())  # cards no seat holds (a spare card, discards)
+    if spare:
+        left[-1] = spare
+        allowed = {**allowed, -1: pool}
+    for c in cards_of(pool):
+        rest = pool & ~(1 << c)
+        seats = [s for s in left if left[s] and allowed[s] >> c & 1]
+        rng.shuffle(seats)
+        for s in seats:
+            left[s] -= 1
+            if _placeable(rest, left, allowed):
+                if s >= 0:
+                    hands[s] |= 1 << c
+                break
+            left[s] += 1
+        else:
+            raise AssertionError(f"no seat can hold {Card(c)}: the view contradicts itself")
+        pool = rest
+    return hands
+
+
+def _placeable(pool: int, needs: dict[int, int], allowed: dict[int, int]) -> bool:
+    """Whether the cards of ``pool`` can go to the seats, each taking exactly its ``needs`` and only
+    cards it is ``allowed``: Hall's condition over every group of seats."""
+    seats = list(needs)
+    if pool.bit_count() != sum(needs.values()):
+        return False
+    for group in range(1, 1 << len(seats)):
+        outside = 0
+        room = 0
+        for i, s in enumerate(seats):
+            if group >> i & 1:
+                room += needs[s]
+            else:
+                outside |= allowed[s]
+        if (pool & ~outside).bit_count() > room:
+            return False
+    return True
 
 
 def _bid_weight(rules: Rules, bids: Sequence[Bid | None], original: Sequence[int], seat: int) -> float:
