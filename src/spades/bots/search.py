@@ -176,11 +176,15 @@ def _not_over_partner(view: SeatView) -> list[int]:
 
     Taking a partner's trick as the last player wins nothing for the side and spends a card
     (often a trump) that could win a trick of its own; strong players do not, so the search
-    does not weigh it. Empty when this is not the case, or every card would overtake.
+    does not weigh it. Empty when this is not the case, when the partner bid nil (overtaking it
+    is how a nil is covered), or every card would overtake.
     """
     rules = view.rules
     partner = rules.partner(view.seat)
     if partner is None or len(view.trick) != rules.players - 1:
+        return []
+    bid = view.bids[partner]
+    if bid is not None and is_nil(rules, bid):
         return []
     spec = rules.deck_spec
     if trick_winner(spec, view.trick) != partner:
