@@ -1,10 +1,14 @@
-"""Motion: a played card travels from where it was to its place in the trick, unless motion is off."""
+"""Motion: a card travels to the trick, a won trick goes to its winner, a hand is dealt (unless off)."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+from itertools import pairwise
+from typing import Any
 
-from browser.table import NewPage, change_settings, open_table, settle, tap_card, tool
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.table import CURRENT_GAME, NewPage, change_settings, hand, open_table, settle, tap_card, tool
 
 TRACK = """async (card) => {
   // The card's place in the trick, frame by frame, for half a second from its first frame there
@@ -69,3 +73,54 @@ def test_a_new_hand_is_dealt_into_yours(fresh_page: NewPage) -> None:
     tool(page, "New Game").click()  # nothing played yet: no question
     settle(page)
     assert page.evaluate(moving) == 0
+
+
+GATHER = """async () => {
+  // Each frame until the table waits for the person again: the trick's cards' centres and opacity.
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  const frames = [];
+  const start = performance.now();
+  do {
+    frames.push([...document.querySelectorAll("#trick .played")].map((el) => {
+      const r = el.getBoundingClientRect();
+      return [el.dataset.card, r.x + r.width / 2, r.y + r.height / 2, Number(getComputedStyle(el).opacity)];
+    }));
+    await frame();
+  } while (document.body.classList.contains("busy") && performance.now() - start < 15000);
+  return frames;
+}"""
+
+
+@pytest.mark.parametrize("speed", ["slow", "normal", "fast"])
+def test_a_trick_you_win_gathers_and_goes_to_you_before_you_lead(fresh_page: NewPage, speed: str) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=42")
+    change_settings(page, speed=speed, auto_play=False)
+    page.locator(".bid-btn[data-bid='3']").click()
+    settle(page)
+    south = page.locator("#hand").bounding_box()
+    assert south is not None
+    south_y = south["y"] + south["height"] / 2
+    while len(hand(page)) > 1:
+        tap_card(page, page.locator("#hand .card.legal").first)
+        frames: list[list[list[Any]]] = page.evaluate(GATHER)
+        settle(page)
+        game = page.evaluate(CURRENT_GAME)
+        if game["trick"] or game["last_trick"]["winner"] != game["human"]:
+            continue
+        # You took it and lead next: the four cards were seen together, then moving down to your seat.
+        full = [f for f in frames if len(f) == 4]
+        assert full, "the won trick was never seen whole"
+        # At rest, the frame before all four start moving together (before that only your card moved).
+        held = next((a for a, b in pairwise(full)
+                    if all(p[1:3] != q[1:3] for p, q in zip(a, b, strict=True))), None)
+        assert held is not None, "the won trick never moved: it stayed on the table"
+        first = {c: y for c, _, y, _ in held}
+        last = {c: (y, o) for c, _, y, o in full[-1]}
+        assert all(last[c][0] > first[c] + 20 for c in first), (held, full[-1])
+        assert all(abs(last[c][0] - south_y) < abs(first[c] - south_y) for c in first)
+        assert min(o for _, o in last.values()) < 1  # fading as it arrives
+        expect(page.locator("#trick .played")).to_have_count(0)  # gone to you, not left on the table
+        expect(page.locator("#message")).to_contain_text("You took the trick.")
+        return
+    raise AssertionError("you never won a trick")

@@ -1,12 +1,12 @@
 // Talking to the server: send a move, show the others' moves one by one, then the new state.
 
-import { $, myTurn, say, seatOf, state } from "./state.js";
+import { $, myTurn, say, seatOf, state, tableKey } from "./state.js";
 import { api, ApiError } from "./api.js";
 import { cardName } from "./cards.js";
 import { play as sound } from "./sound.js";
 import { bidLabel, focusFirst, render } from "./table.js";
 import { openEnd, openSheet } from "./sheet.js";
-import { dealIn, gatherTo, handCenters, playIn } from "./motion.js";
+import { dealIn, gatherTo, handCenters, motionMs, playIn } from "./motion.js";
 
 const SPEED_MS = { slow: 1000, normal: 550, fast: 160, instant: 0 };
 
@@ -39,12 +39,15 @@ export async function animate(events) {
     say(ev.text);
     sound(ev.kind === "play" ? (ev.winner !== null ? "trick" : "card") : "card", state.settings.sounds);
     const travel = ev.kind === "play" ? playIn(ev.card, ev.seat, hand.get(ev.card)) : Promise.resolve();
-    // A finished trick goes to its winner, unless it simply stays on the table for the player's own lead.
-    const stays = i === events.length - 1 && state.game.phase === "play" && state.game.trick.length === 0;
+    // A finished trick is held in view, then goes to its winner, you included. Without motion (Instant,
+    // reduced motion) the one you won stays on the table for your lead: nothing waits, nothing vanishes unseen.
+    const moving = motionMs() > 0;
+    const stays = !moving && i === events.length - 1 && state.game.phase === "play" && state.game.trick.length === 0;
     if (ev.winner !== null && !stays) {
       await travel;
       await holdTrick();
       await gatherTo(ev.winner);
+      if (moving) state.gathered = tableKey();
     } else {
       await Promise.all([travel, pause ? sleep(pause) : null]);
     }

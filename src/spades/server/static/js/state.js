@@ -18,6 +18,7 @@ export const state = {
   pendingLeave: null,  // what the "leave this game?" question will do if confirmed
   usingKeys: false,    // whether the player's last input was a key rather than a pointer
   dealt: null,         // the hand whose deal was last shown ("game/hand"), so a redraw does not deal it again
+  gathered: null,      // the table (tableKey) whose finished trick went to its winner, so a redraw does not bring it back
   swallowClick: false, // the pointer gesture under way ended a finished trick's hold, so its click does nothing
 };
 
@@ -27,6 +28,11 @@ export function say(text) {
 
 export function seatOf(seat) {
   return state.game.seats[seat];
+}
+
+// Which table this is: a game at one version.
+export function tableKey() {
+  return `${state.game.id}/${state.game.version}`;
 }
 
 export function myTurn() {

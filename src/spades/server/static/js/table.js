@@ -1,7 +1,7 @@
 // The table: the scores, the seats, the trick, your hand and the panel of moves, drawn from the
 // state the server sent.
 
-import { $, myTurn, say, seatOf, state } from "./state.js";
+import { $, myTurn, say, seatOf, state, tableKey } from "./state.js";
 import { esc } from "./html.js";
 import { cardBack, cardFace, cardName, suitClass } from "./cards.js";
 
@@ -9,8 +9,10 @@ export function render(overlay = null) {
   if (!state.game) return;
   const bids = overlay ? overlay.bids : state.game.seats.map((s) => s.bid);
   const tricks = overlay ? overlay.tricks : state.game.seats.map((s) => s.tricks);
-  // Between tricks the one just won stays on the table, its winner marked, until the next card is played.
-  const done = !overlay && state.game.trick.length === 0 && state.game.last_trick && state.game.phase !== "draw";
+  // Between tricks the one just won stays on the table, its winner marked, until the next card is
+  // played, unless it was seen going to its winner.
+  const done = !overlay && state.game.trick.length === 0 && state.game.last_trick && state.game.phase !== "draw"
+    && state.gathered !== tableKey();
   const trick = overlay ? overlay.trick : done ? state.game.last_trick.cards : state.game.trick;
   const winner = overlay ? overlay.winner : done ? state.game.last_trick.winner : null;
   const turn = overlay ? null : state.game.turn;
