@@ -20,6 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from spades.errors import SpadesError
+from spades.server.coach import Coach, CoachUnavailable
 from spades.server.middleware import (
     AccessLog,
     BodyLimit,
@@ -57,9 +58,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store.close()
         raise
 
+    coach = Coach(store, samples=settings.coach_samples, workers=settings.coach_workers) \
+        if settings.coach_workers else None
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
+        if coach is not None:
+            coach.close()
         store.close()
 
     app = FastAPI(
@@ -70,7 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None, redoc_url=None, lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.service = Service(store)
+    app.state.service = Service(store, coach)
     app.include_router(players.router)
     app.include_router(games.router)
     app.include_router(meta.router)
@@ -129,6 +135,10 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def unavailable(_: Request, exc: StoreError) -> JSONResponse:
         return JSONResponse({"detail": f"The server's database failed ({exc}), so nothing was changed: "
                                        "try again in a moment."}, status_code=503)
+
+    @app.exception_handler(CoachUnavailable)
+    async def coach_unavailable(_: Request, exc: CoachUnavailable) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "30"})
 
     @app.exception_handler(MoveRejected)
     async def rejected(_: Request, exc: MoveRejected) -> JSONResponse:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from fastapi import FastAPI
 
 from spades.server.app import create_app
 from spades.server.settings import Settings
@@ -83,7 +84,9 @@ class BackgroundServer:
     """The real server on a loopback port in a thread: for the tests and the benchmark.
 
     Stopping and starting it again on the same port and database is a server restart. The
-    keyword ``settings`` are ``Settings`` fields (the environment is not read: tests stay alike).
+    keyword ``settings`` are ``Settings`` fields (the environment is not read: tests stay alike);
+    the coach is off unless ``coach_workers`` is given, so that what does not look at its reviews
+    does not pay for them. ``app`` is the app being served.
     """
 
     def __init__(self, database: Path | str, port: int | None = None, host: str = "127.0.0.1",
@@ -96,7 +99,9 @@ class BackgroundServer:
             settings["database_url"] = database
         else:
             settings["db_path"] = database
+        settings.setdefault("coach_workers", 0)
         self.settings = Settings(host=host, port=self.port, **settings)
+        self.app: FastAPI | None = None
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -107,7 +112,7 @@ class BackgroundServer:
 
     def start(self) -> BackgroundServer:
         """Start serving (a fresh app on the same database) and wait until it answers."""
-        app = create_app(self.settings)
+        self.app = app = create_app(self.settings)
         self._server = uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port, log_level="warning",
                                                      access_log=False, proxy_headers=False))
         self._thread = threading.Thread(target=self._server.run, daemon=True)

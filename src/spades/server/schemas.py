@@ -15,6 +15,9 @@ from spades.deal import MAX_DEAL
 
 __all__ = [
     "TOKEN_ERRORS",
+    "CoachDecisionOut",
+    "CoachOut",
+    "CoachReviewOut",
     "ConflictOut",
     "ErrorOut",
     "EventOut",
@@ -164,6 +167,42 @@ class HandReview(BaseModel):
     dealt: list[list[str]]
     tricks: list[TrickOut]
     set_aside: list[str]
+
+
+class CoachDecisionOut(BaseModel):
+    """One of the person's decisions as the coach judged it, from what their seat knew then."""
+
+    move_index: int
+    phase: str = Field(description="bid, pass or play")
+    trick: int = Field(description="for a play, the trick's number in the hand (1 for the first); else 0")
+    made: str = Field(description="the move made, as the API writes moves (play QH, bid 4)")
+    best: str
+    made_short: str = Field(description="the move made in a few characters: Q♥, 4, nil")
+    best_short: str
+    made_points: float = Field(description="its expected points: the side's score change minus the others'")
+    best_points: float
+    loss: float = Field(description="best_points - made_points")
+    flagged: bool = Field(description="the move lost more than the coach's threshold, clearly")
+    reason: str = Field(description="why the best move is better, in a line (empty when the move was best)")
+
+
+class CoachReviewOut(BaseModel):
+    """The coach's review of the person's decisions in one finished hand."""
+
+    hand: int
+    seat: int
+    mistakes: int
+    points_lost: float
+    decisions: list[CoachDecisionOut]
+
+
+class CoachOut(BaseModel):
+    """A hand's coach review: ``done`` with the review, or ``waiting``/``running`` with its progress."""
+
+    status: Literal["waiting", "running", "done"]
+    done: int = Field(description="decisions judged so far")
+    total: int = Field(description="decisions to judge (0 until the analysis starts)")
+    review: CoachReviewOut | None = None
 
 
 class GameState(BaseModel):
@@ -353,7 +392,7 @@ _ERRORS = {
     413: "The request body is larger than the server accepts.",
     422: "The request does not match its schema: the detail names the field and the problem.",
     429: "Too many requests from this address or player: wait the seconds in Retry-After.",
-    503: "The database cannot be reached or written right now: nothing was changed; try again.",
+    503: "The database (or the coach) cannot serve this right now: nothing was changed; try again.",
 }
 
 _RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}

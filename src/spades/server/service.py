@@ -16,7 +16,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -28,8 +28,19 @@ from spades.game import Game, Phase
 from spades.moves import MakeBid, Move, Play, parse_move
 from spades.record import dump_record, extend, load_record, replay
 from spades.rules import Rules
+from spades.server.coach import Coach, CoachUnavailable
 from spades.server.present import event_of, human_seat, review_of, state_of
-from spades.server.schemas import EventOut, GameState, HandReview, HintOut, MoveOut, SettingsIn, StatsOut
+from spades.server.schemas import (
+    CoachOut,
+    CoachReviewOut,
+    EventOut,
+    GameState,
+    HandReview,
+    HintOut,
+    MoveOut,
+    SettingsIn,
+    StatsOut,
+)
 from spades.server.store import GameRow, LogEntry, Result, Store, StoreError
 
 __all__ = ["MoveRejected", "NotFound", "Service", "Table", "UnknownPlayer"]
@@ -88,8 +99,10 @@ class Table:
 class Service:
     """Games, settings and stats for anonymous players, kept in a ``Store``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, coach: Coach | None = None) -> None:
         self.store = store
+        self.coach = coach
+        """The coach that reviews each finished hand in the background (None: no coach here)."""
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._known: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
@@ -236,6 +249,26 @@ class Service:
                 raise NotFound(f"Hand {number + 1} of game {game_id} is not finished.")
             return review_of(table.game.spec, history[number])
 
+    def coach_review(self, token: str, game_id: int, number: int) -> CoachOut:
+        """The coach's review of the person's decisions in a finished hand, or where its analysis
+        stands (it is queued now if it was neither kept nor queued: after a restart, say)."""
+        with self._table(token, game_id) as table:
+            if not 0 <= number < len(table.game.history):
+                raise NotFound(f"Hand {number + 1} of game {game_id} is not finished.")
+            record, seat = dump_record(table.game), table.human
+        kept = self.store.review(game_id=game_id, hand=number)
+        if kept is None:
+            if self.coach is None:
+                raise CoachUnavailable("This server runs without the coach.")
+            progress = self.coach.request(game_id, number, record, seat)
+            if progress is not None:
+                return CoachOut(status="running" if progress.running else "waiting", done=progress.done,
+                                total=progress.total)
+            kept = self.store.review(game_id=game_id, hand=number)
+            assert kept is not None
+        review = CoachReviewOut.model_validate_json(kept)
+        return CoachOut(status="done", done=len(review.decisions), total=len(review.decisions), review=review)
+
     def hint(self, token: str, game_id: int) -> HintOut:
         """The move the computer would make for the person now, and why."""
         with self._table(token, game_id) as table:
@@ -291,7 +324,13 @@ class Service:
         if not self.store.append(game_id=table.row.id, version=base, entries=entries, result=result):
             self._refresh(table)
             raise MoveRejected(_MOVED_ON, table.state())
+        ended = range(len(table.game.history), len(work.history))
         table.game = work
+        if self.coach is not None and ended:
+            record = dump_record(work)
+            for number in ended:
+                with suppress(CoachUnavailable):  # too busy now: asking for the review queues it again
+                    self.coach.request(table.row.id, number, record, table.human)
 
     def _refresh(self, table: Table) -> None:
         """Make on the cached game the moves stored after it (another process made them)."""

@@ -22,6 +22,7 @@ from typing import Any
 
 import platformdirs
 
+from spades.bots.coach import SAMPLES as COACH_SAMPLES
 from spades.errors import SpadesError
 
 __all__ = ["ENV_PREFIX", "Settings", "default_db_path"]
@@ -71,6 +72,11 @@ class Settings:
     """One JSON line per request on stderr: time, method, path, status, duration, client."""
     hsts: bool = False
     """Send Strict-Transport-Security (browsers then always use HTTPS): only for a site served over HTTPS."""
+    coach_samples: int = COACH_SAMPLES
+    """Deals the coach samples per decision when it reviews a finished hand (more: steadier, slower);
+    by default as many as ``spades analyze``, so both give the same review."""
+    coach_workers: int = 1
+    """Hands the coach reviews at once, each in a process of its own; 0: no coach."""
     redis_url: str = ""
     """Redis (``redis://host:port/0``) through which several server processes share friends' tables' events;
     empty: events stay in the process (one process serves every table)."""
@@ -85,6 +91,10 @@ class Settings:
         for name in ("rate_per_token", "rate_per_address"):
             if not 0 <= getattr(self, name) < float("inf"):
                 raise SpadesError(f"{ENV_PREFIX}{name.upper()} must be 0 (off) or a positive number.")
+        if self.coach_samples < 2:
+            raise SpadesError(f"{ENV_PREFIX}COACH_SAMPLES must be at least 2.")
+        if not 0 <= self.coach_workers <= 8:
+            raise SpadesError(f"{ENV_PREFIX}COACH_WORKERS must be 0 (no coach) to 8.")
         for proxy in self.trusted_proxies:
             try:
                 ipaddress.ip_network(proxy, strict=False)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Path, Response
 from spades.server.deps import ServiceDep, TokenDep
 from spades.server.schemas import (
     TOKEN_ERRORS,
+    CoachOut,
     GameState,
     HandReview,
     HintOut,
@@ -61,6 +62,21 @@ def hand_review(game_id: GameId, number: Annotated[int, Path(ge=0, le=10**6)], s
                 token: TokenDep) -> HandReview:
     """A finished hand (numbered from 0), with every seat's cards: for the score sheet's review."""
     return service.review(token, game_id, number)
+
+
+@router.get("/{game_id}/hands/{number}/coach", responses={
+    202: {"model": CoachOut, "description": "The analysis is waiting or running: `done` of `total` decisions "
+                                            "judged so far. Ask again in a moment."},
+    **errors(404)})
+def coach_review(game_id: GameId, number: Annotated[int, Path(ge=0, le=10**6)], service: ServiceDep,
+                 token: TokenDep, response: Response) -> CoachOut:
+    """The coach's review of the player's decisions in a finished hand (numbered from 0): each bid,
+    pass and card with a choice, its expected points against the best choice, judged from what the
+    player's seat knew then. 202 while the analysis runs in the background; kept once done."""
+    out = service.coach_review(token, game_id, number)
+    if out.status != "done":
+        response.status_code = 202
+    return out
 
 
 @router.get("/{game_id}/hint", responses=errors(404, 409))

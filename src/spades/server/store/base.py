@@ -5,7 +5,8 @@ row per move, numbered from 0. A move appends to the log and moves the version o
 transaction that only succeeds on the version the move was made on (a compare-and-set, backed
 by the log's unique (game, seq) key), so any number of server processes can share one store.
 A friends' table has the same shape: a row (its code, options, version and when it was last
-touched) and its log, an entry per row, appended on the same compare-and-set.
+touched) and its log, an entry per row, appended on the same compare-and-set. The coach's
+review of a finished hand is a row of ``coach_reviews``.
 """
 
 from __future__ import annotations
@@ -178,7 +179,15 @@ def _v3_friend_tables(tx: Tx, dialect: Dialect) -> None:
         PRIMARY KEY (code, seq)){dialect.compact}""")
 
 
-_MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables)
+def _v4_coach_reviews(tx: Tx, dialect: Dialect) -> None:
+    """The coach's review of a finished hand, for the person's seat: computed once, read on every visit."""
+    tx.run(f"""CREATE TABLE coach_reviews (
+        game_id BIGINT NOT NULL REFERENCES games(id), hand INTEGER NOT NULL, review TEXT NOT NULL,
+        created TEXT NOT NULL, PRIMARY KEY (game_id, hand)){dialect.compact}""")
+
+
+_MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
+                                                          _v4_coach_reviews)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -331,6 +340,19 @@ class Store(ABC):
                     [(game_id, version + i, *(e if e is not None else (None, None)))
                      for i, e in enumerate(entries)])
         return True
+
+    def save_review(self, *, game_id: int, hand: int, review: str) -> bool:
+        """Keep the coach's review of a finished hand (JSON); False if one was kept already (the
+        first stays: a review is deterministic, so another process's copy is the same)."""
+        with self._tx(write=True) as tx:
+            return tx.run("INSERT INTO coach_reviews (game_id, hand, review, created) VALUES (?, ?, ?, ?)"
+                          " ON CONFLICT DO NOTHING", (game_id, hand, review, _now())) == 1
+
+    def review(self, *, game_id: int, hand: int) -> str | None:
+        """The coach's kept review of a hand (JSON), or None."""
+        with self._tx(write=False) as tx:
+            row = tx.one("SELECT review FROM coach_reviews WHERE game_id = ? AND hand = ?", (game_id, hand))
+        return None if row is None else str(row[0])
 
     def finished_games(self, *, token: str) -> list[GameRow]:
         """The player's finished games, oldest first."""

@@ -1,0 +1,186 @@
+"""The coach in the background: a finished hand's review of the person's decisions, one or two at a time.
+
+When a hand of a solo game ends (or a page asks for a hand's review that is not kept yet) its
+analysis is queued. Each analysis runs in a process of its own (the search is CPU-bound: a thread
+would hold the interpreter's lock against the requests), started from a fresh interpreter, and
+reports its progress through a pipe; the review is kept in the store, so it is computed once and
+read on every later visit, by any server process. At most ``workers`` analyses run at once and
+``waiting`` more wait; beyond that a request is refused (``CoachUnavailable``) rather than queued. On
+shutdown the waiting ones are dropped and the running ones stopped, and nothing half-done is kept.
+The coach reads only the person's seat's views (``spades.bots.coach.analyze``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from spades.errors import SpadesError
+from spades.server.store import Store, StoreError
+
+__all__ = ["Coach", "CoachUnavailable", "Progress"]
+
+_log = logging.getLogger("spades.coach")
+_POLL = 0.2
+"""Seconds between a worker's looks at its running analysis (and at whether the server is stopping)."""
+
+
+class CoachUnavailable(SpadesError):
+    """The coach cannot take this hand now: too many are waiting, the server is stopping, or its
+    analysis failed."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a hand's analysis stands: waiting its turn, or ``done`` of ``total`` decisions judged."""
+
+    running: bool
+    done: int = 0
+    total: int = 0
+
+
+@dataclass(frozen=True)
+class _Job:
+    game_id: int
+    hand: int
+    record: str
+    """The game's record as JSON (it may run past the hand: only the hand's decisions are judged)."""
+    seat: int
+
+
+def _analyse(job: _Job, samples: int, conn: Connection) -> None:
+    """In the child process: judge the seat's decisions in the hand, sending ``("progress", done,
+    total)`` as it goes and ``("done", review)`` (or ``("error", message)``) at the end."""
+    from spades.bots.coach import analyze
+    from spades.record import load_record
+
+    try:
+        review = analyze(load_record(job.record), job.seat, job.hand, samples=samples,
+                         progress=lambda done, total: conn.send(("progress", done, total)))
+        hands = [h.to_dict() for h in review.hands]
+        empty = {"hand": job.hand, "seat": job.seat, "mistakes": 0, "points_lost": 0.0, "decisions": []}
+        conn.send(("done", hands[0] if hands else empty))
+    except SpadesError as e:
+        conn.send(("error", str(e)))
+    finally:
+        conn.close()
+
+
+class Coach:
+    """The queue of hands to analyse and the threads that run them, each in a child process."""
+
+    def __init__(self, store: Store, *, samples: int, workers: int = 1, waiting: int = 32) -> None:
+        self.store = store
+        self.samples = samples
+        self.analyses = 0
+        """How many analyses this process has run to the end (kept or not)."""
+        self._queue: queue.Queue[_Job | None] = queue.Queue(maxsize=waiting)
+        self._progress: dict[tuple[int, int], Progress] = {}
+        self._failed: dict[tuple[int, int], str] = {}
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._context = multiprocessing.get_context("spawn")  # fresh: none of the server's locks
+        self._threads = [threading.Thread(target=self._work, name=f"coach-{i}", daemon=True)
+                         for i in range(workers)]
+        for t in self._threads:
+            t.start()
+
+    def request(self, game_id: int, hand: int, record: str, seat: int) -> Progress | None:
+        """Queue the hand's analysis unless it is queued or running already: where it stands, or
+        None when its review is kept (it may have been kept a moment ago).
+
+        Raises ``CoachUnavailable`` when the queue is full, the server is stopping, or an analysis
+        of this hand failed (with its message)."""
+        key = (game_id, hand)
+        with self._lock:
+            if key in self._failed:
+                raise CoachUnavailable(f"The coach could not review this hand: {self._failed[key]}")
+            if key in self._progress:
+                return self._progress[key]
+            if self.store.review(game_id=game_id, hand=hand) is not None:
+                return None
+            if self._stopping.is_set():
+                raise CoachUnavailable("The server is stopping: the coach takes no more hands.")
+            try:
+                self._queue.put_nowait(_Job(game_id, hand, record, seat))
+            except queue.Full:
+                raise CoachUnavailable("The coach has too many hands to review right now: ask again in a "
+                                "minute.") from None
+            self._progress[key] = Progress(running=False)
+            return self._progress[key]
+
+    def progress(self, game_id: int, hand: int) -> Progress | None:
+        """Where the hand's analysis stands in this process, or None if it is not queued here."""
+        with self._lock:
+            return self._progress.get((game_id, hand))
+
+    def close(self) -> None:
+        """Drop the waiting analyses, stop the running ones, and wait for the threads."""
+        self._stopping.set()
+        while True:
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                break
+        for _ in self._threads:
+            self._queue.put(None)
+        for t in self._threads:
+            t.join(timeout=10)
+
+    def _work(self) -> None:
+        """A worker thread: take the next hand and see its analysis through, until told to stop."""
+        while (job := self._queue.get()) is not None:
+            if self._stopping.is_set():
+                continue
+            key = (job.game_id, job.hand)
+            try:
+                outcome = self._run(job)
+            except (StoreError, OSError, EOFError) as e:
+                outcome = f"{type(e).__name__}: {e}"
+            with self._lock:
+                self._progress.pop(key, None)
+                if outcome:
+                    self._failed[key] = outcome
+            if outcome:
+                _log.warning("coach: game %s hand %s not reviewed: %s", job.game_id, job.hand + 1, outcome)
+
+    def _run(self, job: _Job) -> str:
+        """Run one analysis in a child process and keep its review; an error message, or ''."""
+        key = (job.game_id, job.hand)
+        started = time.monotonic()
+        mine, theirs = self._context.Pipe(duplex=False)
+        child = self._context.Process(target=_analyse, args=(job, self.samples, theirs), daemon=True,
+                                      name=f"coach game {job.game_id} hand {job.hand + 1}")
+        child.start()
+        theirs.close()
+        try:
+            while not self._stopping.is_set():
+                if not mine.poll(_POLL):
+                    if not child.is_alive() and not mine.poll(0):
+                        return f"the analysis stopped (exit code {child.exitcode})"
+                    continue
+                message: tuple[Any, ...] = mine.recv()
+                if message[0] == "progress":
+                    with self._lock:
+                        self._progress[key] = Progress(running=True, done=message[1], total=message[2])
+                    continue
+                self.analyses += 1
+                if message[0] == "error":
+                    return str(message[1])
+                self.store.save_review(game_id=job.game_id, hand=job.hand, review=json.dumps(message[1]))
+                _log.info("coach: game %s hand %s reviewed in %.1f s", job.game_id, job.hand + 1,
+                          time.monotonic() - started)
+                return ""
+            return ""  # the server is stopping: the analysis is dropped unkept
+        finally:
+            mine.close()
+            if child.is_alive():
+                child.terminate()
+            child.join(timeout=10)

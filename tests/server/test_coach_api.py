@@ -1,0 +1,114 @@
+"""The coach over real HTTP, on SQLite and PostgreSQL: a finished hand is reviewed in the background
+(202 with its progress, then 200 with the review), kept in the store so a restarted server answers at
+once, unknown hands are 404s, play goes on while it runs, and stopping the server stops it cleanly."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from typing import Any
+
+import httpx
+
+from server.api_client import Player, simple_move
+from server.conftest import query
+from spades.server.run import BackgroundServer
+
+SAMPLES = 4
+"""A small sample budget: the tests check the plumbing; tests/test_coach.py checks the judgement."""
+
+
+def finish_hand(p: Player, state: dict[str, Any]) -> dict[str, Any]:
+    """Play the person's seat with simple legal moves until the hand is over."""
+    while state["phase"] not in ("hand_over", "game_over"):
+        state = p.move(state, simple_move(state))["state"]
+    return state
+
+
+def wait_for_review(client: httpx.Client, p: Player, path: str) -> tuple[list[dict[str, Any]],
+                                                                         dict[str, Any]]:
+    """Ask for a coach review until it is done; the 202 answers on the way, and the review."""
+    waiting: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        r = client.get(path, headers=p.headers)
+        if r.status_code == 200:
+            return waiting, r.json()
+        assert r.status_code == 202, r.text
+        waiting.append(r.json())
+        time.sleep(0.1)
+    raise AssertionError(f"no review after 120 s: {waiting[-1:]}")
+
+
+def test_a_finished_hand_is_reviewed_in_the_background_and_kept(database: str) -> None:
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        p = Player(client, level="normal")
+        state = p.new_game(deal=7)
+        game = state["id"]
+        path = f"/api/games/{game}/hands/0/coach"
+        r = client.get(path, headers=p.headers)
+        assert r.status_code == 404 and "not finished" in r.json()["detail"]  # nothing before the hand ends
+        state = finish_hand(p, state)
+        first = client.get(path, headers=p.headers)
+        assert first.status_code == 202 and first.json()["status"] in ("waiting", "running")
+        assert first.json()["review"] is None
+        nxt = p.next_hand(state)["state"]  # play goes on while the coach works
+        assert nxt["hand_number"] == 1 and nxt["phase"] == "bid"
+        waiting, done = wait_for_review(client, p, path)
+        running = [w for w in waiting if w["status"] == "running"]
+        assert all(0 <= w["done"] <= w["total"] for w in running)
+        assert done["status"] == "done" and done["done"] == done["total"] == len(done["review"]["decisions"])
+        review = done["review"]
+        assert review["hand"] == 0 and review["seat"] == state["human"]
+        assert review["decisions"][0]["phase"] == "bid" and review["decisions"][0]["made"] == "bid 3"
+        plays = [d for d in review["decisions"] if d["phase"] == "play"]
+        assert plays and all(1 <= d["trick"] <= 13 and d["made"].startswith("play ") for d in plays)
+        for d in review["decisions"]:
+            assert abs(d["loss"] - (d["best_points"] - d["made_points"])) <= 0.11
+            assert (d["reason"] == "") == (d["best"] == d["made"])
+            assert not d["flagged"] or d["loss"] > 10
+        assert review["mistakes"] == sum(d["flagged"] for d in review["decisions"])
+        assert query(database, "SELECT game_id, hand FROM coach_reviews") == [(game, 0)]
+        assert server.app is not None and server.app.state.service.coach.analyses == 1
+        for unknown in (f"/api/games/{game}/hands/1/coach", f"/api/games/{game}/hands/99/coach",
+                        f"/api/games/{game + 1000}/hands/0/coach"):
+            r = client.get(unknown, headers=p.headers)
+            assert r.status_code == 404 and r.json()["detail"], unknown
+        r = client.get(f"/api/games/{game}/hands/-1/coach", headers=p.headers)
+        assert r.status_code == 422
+        stranger = Player(client)
+        r = client.get(path, headers=stranger.headers)
+        assert r.status_code == 404  # another player's game is not theirs to review
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        again = client.get(path, headers=p.headers)
+        assert again.status_code == 200 and again.json() == done  # kept: answered at once, not computed again
+        assert server.app is not None and server.app.state.service.coach.analyses == 0
+
+
+def test_a_review_lost_to_a_stop_is_made_when_asked_for_and_a_stop_leaves_no_process(
+        database: str) -> None:
+    with BackgroundServer(database, coach_workers=1, coach_samples=5000) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        p = Player(client)
+        state = finish_hand(p, p.new_game(deal=7))
+        path = f"/api/games/{state['id']}/hands/0/coach"
+        deadline = time.monotonic() + 60
+        while (r := client.get(path, headers=p.headers)).json()["status"] != "running":
+            assert r.status_code == 202 and time.monotonic() < deadline
+            time.sleep(0.1)
+        assert multiprocessing.active_children()  # the analysis runs in a process of its own
+    assert not multiprocessing.active_children()  # stopping the server stopped it
+    assert query(database, "SELECT count(*) FROM coach_reviews") == [(0,)]  # nothing half-done kept
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        _, done = wait_for_review(client, p, path)  # asking queues it again
+        assert done["review"]["hand"] == 0
+
+
+def test_a_server_without_the_coach_says_so(client: httpx.Client) -> None:
+    p = Player(client)
+    state = finish_hand(p, p.new_game(deal=7))
+    r = client.get(f"/api/games/{state['id']}/hands/0/coach", headers=p.headers)
+    assert r.status_code == 503 and "without the coach" in r.json()["detail"]
