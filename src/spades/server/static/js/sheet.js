@@ -1,6 +1,7 @@
 // The score sheet, a finished hand's review, and the end of the game.
 
 import { $, seatOf, state } from "./state.js";
+import { api } from "./api.js";
 import { esc, num } from "./html.js";
 import { cardFace, cardName, shortName, suitClass } from "./cards.js";
 import { bidLabel } from "./table.js";
@@ -55,17 +56,70 @@ function reviewHtml(r) {
   const tricks = r.tricks.map((t) => `<li>${t.cards.map((p) => `${esc(seatOf(p.seat).name)} <span class="${suitClass(p.card)}" aria-label="${cardName(p.card)}">${shortName(p.card)}</span>`).join(", ")}
     — <strong>${esc(seatOf(t.winner).name)}</strong></li>`).join("");
   const aside = r.set_aside.length ? `<p>Set aside: ${r.set_aside.map((c) => `<span class="${suitClass(c)}" aria-label="${cardName(c)}">${shortName(c)}</span>`).join(" ")}</p>` : "";
-  return `<h3>Hand ${r.number + 1}, all hands</h3><div class="review">${hands}</div>${aside}<ol class="trick-list">${tricks}</ol>`;
+  return `<h3>Hand ${r.number + 1}, all hands</h3><div class="review">${hands}</div>${aside}<ol class="trick-list">${tricks}</ol>
+    <section id="coach" class="coach" aria-live="polite" aria-label="The coach's review of your decisions"></section>`;
+}
+
+// The coach's review of your decisions in the hand shown: the server analyses each finished hand in
+// the background, so this asks until it is done (a progress bar meanwhile), then lists the flagged
+// decisions with the better move and why. A review is kept on the server: a reload shows it at once.
+const COACH_POLL_MS = 700;
+let coachAsked = 0;  // which request is the latest, so a hand no longer shown stops being asked about
+
+async function showCoach(number) {
+  const asked = ++coachAsked;
+  const path = `/api/games/${state.game.id}/hands/${number}/coach`;
+  for (;;) {
+    const box = $("coach");
+    if (!box || asked !== coachAsked || !$("dlg-sheet").open) return;
+    let out;
+    try {
+      out = await api.get(path);
+    } catch (err) {
+      if (asked === coachAsked && $("coach")) {
+        $("coach").dataset.status = "failed";
+        $("coach").innerHTML = `<h3>Coach</h3><p class="coach-note">${esc(err.message)}</p>`;
+      }
+      return;
+    }
+    if (asked !== coachAsked || !$("coach")) return;
+    $("coach").dataset.status = out.status;  // waiting, running or done
+    if (out.status === "done") {
+      $("coach").innerHTML = coachHtml(out.review);
+      return;
+    }
+    const what = out.total ? `${out.done} of ${out.total} decisions` : "waiting its turn";
+    $("coach").innerHTML = `<h3>Coach</h3><p class="coach-note">The coach is reviewing your decisions (${what})…</p>
+      <progress class="coach-progress" max="${out.total || 1}" ${out.total ? `value="${out.done}"` : ""} aria-label="The coach's progress"></progress>`;
+    await new Promise((resolve) => setTimeout(resolve, COACH_POLL_MS));
+  }
+}
+
+function coachHtml(review) {
+  const flags = review.decisions.filter((d) => d.flagged);
+  const summary = flags.length
+    ? `${flags.length} decision${flags.length === 1 ? "" : "s"} of ${review.decisions.length} cost points: about ${Math.round(review.points_lost)} in all.`
+    : `No costly mistakes in ${review.decisions.length} decisions.`;
+  const items = flags.map((d) => {
+    const where = d.phase === "play" ? `Trick ${d.trick}` : d.phase === "bid" ? "Bid" : "Pass";
+    const did = d.phase === "play" ? "played" : d.phase === "bid" ? "bid" : "passed";
+    return `<li class="coach-flag" data-phase="${esc(d.phase)}" data-trick="${d.trick}"><strong>${where}:</strong>
+      you ${did} ${esc(d.made_short)}; ${esc(d.best_short)} was better by about ${Math.round(d.loss)} points.
+      <span class="coach-reason">${esc(d.reason)}</span></li>`;
+  }).join("");
+  return `<h3>Coach</h3><p class="coach-note">${summary}</p>${items ? `<ul class="coach-flags">${items}</ul>` : ""}`;
 }
 
 export function openSheet() {
   $("review-body").innerHTML = reviewHtml(state.shownReview);
+  coachAsked++;  // a review no longer shown is no longer asked about
   $("btn-review").hidden = !state.game.review;
   $("btn-review").textContent = state.shownReview ? "Hide all hands" : "Show all hands";
   $("btn-next").hidden = state.game.phase !== "hand_over";
   const opening = !$("dlg-sheet").open;
   if (opening) $("dlg-sheet").showModal();
   fillSheet();  // once open, so the tables can be measured
+  if (state.shownReview) showCoach(state.shownReview.number);
   if (opening && state.game.phase === "hand_over") $("btn-next").focus();  // Enter deals on
 }
 

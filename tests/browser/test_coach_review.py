@@ -1,0 +1,58 @@
+"""The coach in the hand review: after a hand the review shows its progress, then the flagged decisions
+("you played X; Y was better by about N points"); after a reload they are there again, read from the
+store, not computed a second time."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.table import NewPage, change_settings, open_table, play_until, settle, tool
+from spades.server.run import BackgroundServer
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[BackgroundServer]:
+    """The server with its coach on, at a small sample budget (this checks the page, not the judgement)."""
+    with BackgroundServer(tmp_path / "spades.sqlite3", coach_workers=1, coach_samples=4) as s:
+        yield s
+
+
+def coach_flags(page: Page) -> list[str]:
+    """The review's coach section once the analysis is done: its flagged decisions' lines."""
+    coach = page.locator("#dlg-sheet #coach")
+    expect(coach).to_have_attribute("data-status", "done", timeout=120_000)
+    expect(coach.locator("progress")).to_have_count(0)
+    expect(coach.locator(".coach-note")).to_contain_text(" of ")
+    lines: list[str] = coach.locator(".coach-flag").all_inner_texts()
+    return lines
+
+
+def test_the_review_shows_the_coach_flags_and_a_reload_shows_them_again(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    page = fresh_page()
+    open_table(page, "/?deal=7")
+    change_settings(page)
+    play_until(page, "sheet")
+    sheet = page.locator("#dlg-sheet")
+    sheet.get_by_role("button", name="Show all hands").click()
+    expect(sheet.locator("#coach")).to_have_attribute("data-status", re.compile("waiting|running"))
+    flags = coach_flags(page)
+    assert flags, "the simple moves of the test player give the coach something to flag"
+    first = flags[0]
+    assert first.startswith(("Bid:", "Trick ")) and "was better by about" in first and " points." in first
+    assert server.app is not None
+    coach = server.app.state.service.coach
+    assert coach.analyses == 1
+    page.reload()
+    page.wait_for_selector("body[data-ready=yes]")
+    settle(page)
+    if not sheet.is_visible():
+        tool(page, "Score sheet").click()
+    sheet.get_by_role("button", name="Review hand 1").click()
+    assert coach_flags(page) == flags
+    assert coach.analyses == 1  # kept in the store: the reload did not analyse the hand again
