@@ -101,3 +101,33 @@ def test_expert_bids_what_reaches_the_target_and_no_more(hand: str, bid: int, se
     tricks South bids 3 (2 could not win); with about five it bids 4, not the riskier 5."""
     game = _table(STANDARD.replace(target=60), {2: hand}, 3, seed, ["bid 3", "bid 4"])
     assert EXPERT.choose(game.view(2), random.Random(seed)) == MakeBid(Bid(bid))
+
+
+BREAK_THE_NIL = {3: "3H 10H 4H 3D 3C 5C 7C 6S AS KS QS JS 5S", 0: "AH KH 5D 7D 8D 9D 10D JD QD KD 2D 6D 4D",
+                 1: "5H 7H JH 4C 6C 8C 9C 10C 2S 3S 4S 9H 2C", 2: "6H 8H AD AC KC QC JC 7S 8S 9S 10S QH 2H"}
+"""The whole deal (South dealt): West bids 4, North 4, East nil, South 3."""
+BREAK_THE_NIL_PLAY = ["3H AH 5H 6H", "KH 7H 8H 10H", "5D 10C AD 3D", "AC 3C 7D 4C", "KC 5C 8D 6C",
+                      "QC 7C 9D 8C", "JC 6S 10D 9C", "AS JD 2S 7S", "KS QD 3S 8S", "QS KD 4S 9S",
+                      "JS 2D JH 10S", "4H 6D 9H"]
+"""Eleven tricks (North-South take six of their seven, East none), then West leads the 4 of hearts to
+the twelfth, North shows out and East must play the 9: South, last, holds the Q and 2 of hearts."""
+
+
+@pytest.mark.parametrize(("nil_value", "best"), [(100, "2H"), (50, "QH")])
+def test_expert_breaks_the_opponents_nil_at_the_cost_of_its_contract_only_when_it_pays(
+        nil_value: int, best: str) -> None:
+    """The queen takes the seventh trick the side bid; the 2 lets East's 9 win, breaking the nil and
+    setting North-South by one (West's 5 of spades takes the last trick either way). What South
+    cannot see is known from the voids: North's 4 of diamonds, East's 2 of clubs, West's 5 of spades.
+    A nil worth 100 swings 200 points against a set's 140: break it. Worth 50, it swings 100: make
+    the contract instead."""
+    rules = STANDARD.replace(nil_value=nil_value)
+    hands = {s: sorted(cards_of(parse_mask(text))) for s, text in BREAK_THE_NIL.items()}
+    deck = [hands[(2 + 1 + i) % 4].pop(0) for i in range(52)]
+    game = Game(rules, decks=[deck], first_dealer=2)
+    plays = [f"play {c}" for trick in BREAK_THE_NIL_PLAY for c in trick.split()]
+    for move in ["bid 4", "bid 4", "bid nil", "bid 3", *plays]:
+        game.apply(game.turn, parse_move(move))
+    view = game.view(2)
+    assert view.turn == 2 and view.tricks_won == (2, 0, 4, 5) and view.bids[1] == Bid.nil()
+    assert EXPERT.choose(view, random.Random(0)) == Play(Card.parse(best))
