@@ -15,6 +15,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from server.api_client import cards_in, simple_move
 from spades.cards import Card
 from spades.game import Phase
+from spades.server.run import BackgroundServer
 from spades.server.tables.log import TableLog
 from spades.server.tables.table import FriendsTable, TableOptions
 
@@ -44,6 +45,12 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
     if failed:
         raise failed[0]
     return out[0]
+
+
+def app_state(server: BackgroundServer) -> Any:
+    """The running app's state: the tables, whose log a test reads to check what was sent."""
+    assert server._server is not None
+    return server._server.config.app.state
 
 
 def ws_url(base: str, code: str) -> str:

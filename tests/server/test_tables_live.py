@@ -7,16 +7,19 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
 
-from server.tables_client import Seat, check_no_hidden_cards, join, open_table, play_game, run_async
+from server.tables_client import (
+    Seat,
+    app_state,
+    check_no_hidden_cards,
+    join,
+    open_table,
+    play_game,
+    run_async,
+    ws_url,
+)
 from spades.server.run import BackgroundServer
-
-
-def app_state(server: BackgroundServer) -> Any:
-    """The running app's state: the tables, whose log the test reads to check what was sent."""
-    assert server._server is not None
-    return server._server.config.app.state
-
 
 RULES = {
     4: {"preset": "standard", "options": {"target": 100, "low_mark": -100}},
@@ -162,3 +165,44 @@ def test_a_seat_away_past_the_grace_period_is_played_and_handed_back(
         await back.close()
 
     run_async(run())
+
+
+def test_the_lobby_names_places_and_sides_and_finished_hands_are_shown_face_up(
+        server: BackgroundServer, client: httpx.Client) -> None:
+    host = open_table(client, "Ann", level="easy", options={"target": 100, "low_mark": -100})
+    code, headers = host["code"], {"X-Seat-Token": host["token"]}
+    lobby = client.get(f"/api/tables/{code}").json()
+    assert [(s["where"], s["side"]) for s in lobby["seats"]] == [("North", 0), ("East", 1), ("South", 0),
+                                                                 ("West", 1)]
+    assert lobby["reactions"]["gg"] == "Good game!"
+    r = client.get(f"/api/tables/{code}/hands/0", headers=headers)
+    assert r.status_code == 404 and "not finished" in r.json()["detail"]
+
+    async def run() -> dict[str, Any]:
+        seat = Seat(server.url, code, host["token"])
+        await seat.connect()
+        await seat.until(lambda t: bool(t))
+        await seat.send({"do": "start"})
+        await play_game([seat], until_phase="hand_over")
+        await seat.close()
+        return seat.table
+
+    table = run_async(run())
+    r = client.get(f"/api/tables/{code}/hands/0", headers=headers)
+    assert r.status_code == 200, r.text
+    assert r.json()["dealt"] == table["game"]["review"]["dealt"]  # all four hands, as the review shows them
+    forged = client.get(f"/api/tables/{code}/hands/0", headers={"X-Seat-Token": "forged" * 4})
+    assert forged.status_code == 403
+
+
+def test_websocket_messages_are_not_compressed(server: BackgroundServer, client: httpx.Client) -> None:
+    """Each message is small: permessage-deflate would cost the server CPU for little, so it is off."""
+    code = open_table(client, "Ann")["code"]
+
+    async def run() -> str | None:
+        async with connect(ws_url(server.url, code), compression="deflate") as ws:  # the client offers it
+            assert ws.response is not None
+            agreed: str | None = ws.response.headers.get("Sec-WebSocket-Extensions")
+            return agreed
+
+    assert run_async(run()) is None

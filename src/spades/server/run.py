@@ -20,6 +20,9 @@ from spades.server.store import StoreError, open_store
 __all__ = ["PLAY_PORT", "BackgroundServer", "free_port", "run_server"]
 
 
+_WS: dict[str, Any] = {"ws_per_message_deflate": False}
+"""The tables' WebSocket messages are small: compressing each costs more CPU than it saves."""
+
 PLAY_PORT = 8421
 """The port ``spades play`` prefers, so the page's address (and its saved token) stays the same."""
 
@@ -55,7 +58,7 @@ def run_server(settings: Settings, *, open_browser: bool) -> int:
     shown = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
     url = f"http://{shown}:{settings.port}/"
     options: dict[str, Any] = {"host": settings.host, "port": settings.port, "log_level": "warning",
-                               "access_log": False, "proxy_headers": False}
+                               "access_log": False, "proxy_headers": False, **_WS}
     if settings.workers > 1:
         # Each worker process builds its own app (and store connections) from the environment; one
         # still importing on a busy machine must not be taken for a hung one (uvicorn's default
@@ -114,7 +117,7 @@ class BackgroundServer:
         """Start serving (a fresh app on the same database) and wait until it answers."""
         self.app = app = create_app(self.settings)
         self._server = uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port, log_level="warning",
-                                                     access_log=False, proxy_headers=False))
+                                                     access_log=False, proxy_headers=False, **_WS))
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
         for _ in range(400):

@@ -19,13 +19,14 @@ from fastapi.responses import JSONResponse
 from spades.bots import hint
 from spades.game import Phase
 from spades.moves import MakeBid, Play
-from spades.server.schemas import ErrorOut, HintOut
+from spades.server.present import review_of
+from spades.server.schemas import ErrorOut, HandReview, HintOut
 from spades.server.store import Store
 from spades.server.tables.events import make_bus
 from spades.server.tables.hub import TableHub, normal_code
 from spades.server.tables.live import Live, run_command
 from spades.server.tables.log import TableLog
-from spades.server.tables.table import FriendsTable, TableError, WrongTime
+from spades.server.tables.table import FriendsTable, TableError, TableNotFound, WrongTime
 from spades.server.tables.views import Command, JoinIn, JoinOut, LobbyView, NewTableIn, TableView, view_of
 
 __all__ = ["install", "router"]
@@ -101,6 +102,19 @@ def table_hint(code: str, hub: HubDep, token: SeatToken) -> HintOut:
         return HintOut(move=str(h.move), reason=h.reason,
                        card=str(h.move.card) if isinstance(h.move, Play) else None,
                        bid=str(h.move.bid) if isinstance(h.move, MakeBid) else None)
+    return hub.read(code, read)
+
+
+@router.get("/{code}/hands/{number}")
+def table_hand(code: str, number: int, hub: HubDep, token: SeatToken) -> HandReview:
+    """A finished hand of the game being played, face up (a hand still being played is not shown)."""
+    def read(t: FriendsTable) -> HandReview:
+        t.seat_of(token)
+        history = t.game.history if t.game is not None else ()
+        if not 0 <= number < len(history):
+            raise TableNotFound(f"Hand {number + 1} of this game is not finished.")
+        assert t.game is not None
+        return review_of(t.game.spec, history[number])
     return hub.read(code, read)
 
 

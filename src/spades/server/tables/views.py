@@ -11,10 +11,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spades.game import Phase
+from spades.game import Phase, seat_name
 from spades.server.present import state_of
 from spades.server.schemas import EventOut, GameState
-from spades.server.tables.table import MAX_CHAT, Entry, FriendsTable, TableOptions
+from spades.server.tables.table import MAX_CHAT, REACTIONS, Entry, FriendsTable, TableOptions
 
 __all__ = [
     "ChatOut",
@@ -80,6 +80,10 @@ class SeatInfo(BaseModel):
     """A seat at the table: who sits there and whether they are here."""
 
     seat: int
+    where: str
+    """The seat's place at the table (North, East...)."""
+    side: int
+    """The side the seat plays for: partners share one."""
     name: str
     person: bool
     """A person holds the seat (else a computer player fills it)."""
@@ -120,6 +124,8 @@ class LobbyView(BaseModel):
     turn_seconds: float
     started: bool
     seats: list[SeatInfo]
+    reactions: dict[str, str]
+    """The quick reactions a seat may send, by name, with the text each shows."""
 
 
 class TableView(LobbyView):
@@ -136,7 +142,9 @@ class TableView(LobbyView):
 
 
 def _seats(table: FriendsTable) -> list[SeatInfo]:
-    return [SeatInfo(seat=i, name=table.seat_label(i), person=s.person, away=s.away_since is not None,
+    rules = table.options.rules
+    return [SeatInfo(seat=i, where=seat_name(table.players, i), side=rules.side_of(i),
+                     name=table.seat_label(i), person=s.person, away=s.away_since is not None,
                      bot=s.played_by_bot, host=i == table.host)
             for i, s in enumerate(table.seats)]
 
@@ -146,7 +154,7 @@ def lobby_of(table: FriendsTable) -> LobbyView:
     o: TableOptions = table.options
     return LobbyView(code=table.code, players=table.players, rules=o.rules.to_dict(), rules_name=o.rules.name,
                      level=o.level, grace=o.grace, turn_seconds=o.turn_seconds, started=table.started,
-                     seats=_seats(table))
+                     seats=_seats(table), reactions=REACTIONS)
 
 
 def view_of(table: FriendsTable, seat: int) -> TableView:
