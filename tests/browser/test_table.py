@@ -249,7 +249,7 @@ def test_the_two_player_draw_is_shown_card_by_card(fresh_page: NewPage) -> None:
     page = fresh_page()
     open_table(page)
     page.get_by_role("button", name="Settings").click()
-    page.get_by_label("Preset").select_option("two-player")
+    page.locator("#dlg-settings").get_by_label("Preset").select_option("two-player")
     page.get_by_label("Animation speed").select_option("instant")
     page.get_by_role("button", name="Save").click()
     page.get_by_role("button", name="New Game").click()

@@ -73,36 +73,50 @@ function holdTrick() {
   });
 }
 
-export async function run(request) {
-  if (state.busy) return;
+// The page is busy while a request or an animation runs: cards and bids wait for it.
+export async function busyWhile(work) {
   state.busy = true;
   document.body.classList.add("busy");
   try {
-    const out = await request();
-    state.notice = "";
-    state.hint.card = state.hint.bid = state.hint.move = null;
-    state.selected = new Set();
-    if (out && out.state) {
-      const fresh = !state.game || state.game.id !== out.state.id;
-      state.game = out.state;
-      if (fresh) syncAddress();
-      const events = out.events || [];
-      state.news = "";
-      await animate(events);
-      state.news = newsOf(events);
-      afterState();
-    }
-  } catch (e) {
-    state.news = "";
-    if (e instanceof ApiError && e.state) {
-      state.game = e.state;
-      afterState();
-    }
-    say(e instanceof ApiError ? e.message : "The server cannot be reached. Try again in a moment.");
+    await work();
   } finally {
     state.busy = false;
     document.body.classList.remove("busy");
   }
+}
+
+export async function run(request) {
+  if (state.busy) return;
+  await busyWhile(async () => {
+    try {
+      const out = await request();
+      state.notice = "";
+      state.hint.card = state.hint.bid = state.hint.move = null;
+      state.selected = new Set();
+      if (out && out.state) {
+        const fresh = !state.game || state.game.id !== out.state.id;
+        if (fresh) { state.game = out.state; syncAddress(); }
+        await show(out.state, out.events || []);
+      }
+    } catch (e) {
+      state.news = "";
+      if (e instanceof ApiError && e.state) {
+        state.game = e.state;
+        afterState();
+      }
+      say(e instanceof ApiError ? e.message : "The server cannot be reached. Try again in a moment.");
+    }
+  });
+}
+
+// A new state and the events that led to it (a move's answer, or a friends' table's update): the
+// events shown one by one, then the table as it is now.
+export async function show(next, events) {
+  state.game = next;
+  state.news = "";
+  await animate(events);
+  state.news = newsOf(events);
+  afterState();
 }
 
 // A misdeal, then the bids the others made since: the seats show the bids, this says who made them in what order.
@@ -121,9 +135,16 @@ export function syncAddress() {
   history.replaceState(null, "", url);
 }
 
+// At a friends' table (state.remote) moves, the next hand and a new game go over its connection.
 export function sendMove(move) {
   const version = state.game.version;
+  if (state.remote) return state.remote.send({ do: "move", move, version });
   return run(() => api.post(`/api/games/${state.game.id}/moves`, { move, version }));
+}
+
+/** Something about the game being played, over HTTP: its `hint`, or `hands/N` (a finished hand, face up). */
+export function gameGet(what) {
+  return state.remote ? state.remote.get(what) : api.get(`/api/games/${state.game.id}/${what}`);
 }
 
 function closeDialogs() {
@@ -133,6 +154,7 @@ function closeDialogs() {
 export function newGame(body) {
   closeDialogs();
   state.shownReview = null;
+  if (state.remote) return state.remote.send({ do: "rematch" });
   return run(() => api.post("/api/games", body));
 }
 
@@ -140,6 +162,7 @@ export function nextHand() {
   closeDialogs();
   state.shownReview = null;
   const version = state.game.version;
+  if (state.remote) return state.remote.send({ do: "next", version });
   return run(() => api.post(`/api/games/${state.game.id}/next`, { version }));
 }
 
@@ -171,7 +194,7 @@ export async function showHint() {
   if (!state.game || state.busy) return;
   if (!myTurn()) { say("There is nothing for you to do right now."); return; }
   try {
-    const h = await api.get(`/api/games/${state.game.id}/hint`);
+    const h = await gameGet("hint");
     state.hint.card = h.card;
     state.hint.bid = h.bid;
     state.hint.move = h.move;

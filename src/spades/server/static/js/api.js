@@ -27,15 +27,15 @@ export class ApiError extends Error {
 }
 
 // A request; a refusal becomes an ApiError with the server's reason (and its state, if it sent one).
-async function request(method, path, body, retried = false) {
-  const headers = { "Content-Type": "application/json" };
+async function request(method, path, body, retried = false, extra = {}) {
+  const headers = { "Content-Type": "application/json", ...extra };
   const token = readToken();
   if (token) headers["X-Player-Token"] = token;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (res.status === 401 && token && !retried) {
     // a token this server never issued (its database was replaced): become a new player, once
     keepToken((await (await request("POST", "/api/players", {}, true)).json()).token);
-    return request(method, path, body, true);
+    return request(method, path, body, true, extra);
   }
   if (!res.ok) {
     let data = null;
@@ -46,8 +46,8 @@ async function request(method, path, body, retried = false) {
   return res;
 }
 
-async function call(method, path, body) {
-  const res = await request(method, path, body);
+async function call(method, path, body, extra) {
+  const res = await request(method, path, body, false, extra);
   try { return await res.json(); } catch { return null; }
 }
 
@@ -57,9 +57,10 @@ export async function ensureToken() {
   else keepToken((await call("POST", "/api/players")).token);
 }
 
+// `extra`: more headers, e.g. a friends' table's X-Seat-Token.
 export const api = {
-  get: (path) => call("GET", path),
-  post: (path, body) => call("POST", path, body === undefined ? {} : body),
+  get: (path, extra) => call("GET", path, undefined, extra),
+  post: (path, body, extra) => call("POST", path, body === undefined ? {} : body, extra),
   put: (path, body) => call("PUT", path, body),
   blob: async (path, body) => (await request("POST", path, body)).blob(),  // a file the server makes, e.g. a PDF
 };

@@ -4,21 +4,37 @@ import { $, say, state } from "./state.js";
 import { api, ensureToken } from "./api.js";
 import { showLast } from "./table.js";
 import { fillSheet, openSheet } from "./sheet.js";
-import { afterState, animate, confirmLeave, newGame, newGameRestart, nextHand, run, showHint, syncAddress } from "./actions.js";
+import { afterState, animate, confirmLeave, gameGet, newGame, newGameRestart, nextHand, run, showHint, syncAddress } from "./actions.js";
 import { wireInput } from "./input.js";
-import { applySettings, fillRuleOptions, markChanged, openSettings, presetValues, saveSettings } from "./settings.js";
+import { enterTable, friendsResults, wireFriends } from "./friends.js";
+import { applySettings, openSettings, saveSettings, wireRuleForm } from "./settings.js";
 
+// Stats: every game played to its end, solo or with friends, counts; a second table tells them apart.
 async function showStats() {
-  const s = await api.get("/api/stats");
-  const rate = s.played ? `${Math.round(s.win_rate * 100)}%` : "–";
+  const solo = await api.get("/api/stats");
+  const friends = tally(friendsResults());
+  const best = [solo.best_score, friends.best_score].filter((n) => n !== null);
+  const all = { played: solo.played + friends.played, won: solo.won + friends.won, best_score: best.length ? Math.max(...best) : null };
+  const rate = (s) => s.played ? `${Math.round(s.won / s.played * 100)}%` : "–";
   $("stats-body").innerHTML = `
-    <dt>Games played</dt><dd data-stat="played">${s.played}</dd>
-    <dt>Games won</dt><dd data-stat="won">${s.won}</dd>
-    <dt>Win rate</dt><dd data-stat="win_rate">${rate}</dd>
-    <dt>Best final score</dt><dd data-stat="best_score">${s.best_score ?? "–"}</dd>
-    <dt>Current win streak</dt><dd data-stat="streak">${s.streak}</dd>
-    <dt>Best win streak</dt><dd data-stat="best_streak">${s.best_streak}</dd>`;
+    <dt>Games played</dt><dd data-stat="played">${all.played}</dd>
+    <dt>Games won</dt><dd data-stat="won">${all.won}</dd>
+    <dt>Win rate</dt><dd data-stat="win_rate">${rate(all)}</dd>
+    <dt>Best final score</dt><dd data-stat="best_score">${all.best_score ?? "–"}</dd>`;
+  const row = (label, key, f) => `<tr><th scope="row">${label}</th><td data-stat="solo-${key}">${f(solo)}</td><td data-stat="friends-${key}">${f(friends)}</td></tr>`;
+  $("stats-split").innerHTML = `<thead><tr><td></td><th scope="col">Alone</th><th scope="col">With friends</th></tr></thead><tbody>
+    ${row("Played", "played", (s) => s.played)}${row("Won", "won", (s) => s.won)}${row("Win rate", "win_rate", rate)}
+    ${row("Best final score", "best_score", (s) => s.best_score ?? "–")}
+    ${row("Current win streak", "streak", (s) => s.streak)}${row("Best win streak", "best_streak", (s) => s.best_streak)}</tbody>`;
   $("dlg-stats").showModal();
+}
+
+// The friends' games' figures, as the server counts the solo ones.
+function tally(results) {
+  let streak = 0, best = 0;
+  for (const r of results) { streak = r.won ? streak + 1 : 0; best = Math.max(best, streak); }
+  const scores = results.map((r) => r.score);
+  return { played: results.length, won: results.filter((r) => r.won).length, best_score: scores.length ? Math.max(...scores) : null, streak, best_streak: best };
 }
 
 function localDate() {
@@ -39,6 +55,7 @@ function wireMenu() {
 
 function wire() {
   wireInput();
+  wireFriends();
   wireMenu();
   $("btn-hint").addEventListener("click", showHint);
   $("btn-last").addEventListener("click", showLast);
@@ -48,7 +65,7 @@ function wire() {
     const b = e.target.closest("[data-hand]");
     if (!b) return;
     try {
-      state.shownReview = await api.get(`/api/games/${state.game.id}/hands/${b.dataset.hand}`);
+      state.shownReview = await gameGet(`hands/${b.dataset.hand}`);
       openSheet();
     } catch (err) {
       $("review-body").textContent = err.message;
@@ -71,8 +88,7 @@ function wire() {
   $("btn-stats").addEventListener("click", showStats);
   $("btn-settings").addEventListener("click", openSettings);
   $("btn-settings-save").addEventListener("click", saveSettings);
-  $("preset-select").addEventListener("change", (e) => fillRuleOptions(presetValues(e.target.value)));
-  $("rule-options").addEventListener("input", markChanged);
+  wireRuleForm($("settings-form"));
   $("btn-review").addEventListener("click", () => { state.shownReview = state.shownReview ? null : state.game.review; openSheet(); });
   $("btn-next").addEventListener("click", nextHand);
   $("btn-end-sheet").addEventListener("click", () => { $("dlg-end").close(); openSheet(); });
@@ -90,6 +106,8 @@ async function boot() {
     return;
   }
   applySettings();
+  const table = new URLSearchParams(location.search).get("table");
+  if (table !== null) { await enterTable(table); return; }
   const wanted = new URLSearchParams(location.search).get("deal");
   if (wanted !== null && !isDealNumber(wanted.trim())) {
     await forgetWanted();

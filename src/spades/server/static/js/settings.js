@@ -13,44 +13,57 @@ export function applySettings() {
   body.classList.toggle("four-color", state.settings.four_color);
 }
 
-// The rule options in the API's groups, each with its label, help and choices from the API.
-export function fillRuleOptions(values) {
-  $("rule-options").innerHTML = grouped(state.rulesMeta).map(([group, options]) => `
+// A form's rule options in the API's groups, each with its label, help and choices from the API
+// (Settings, and the rules of a friends' table).
+export function fillRuleOptions(form, values) {
+  form.querySelector(".rule-options").innerHTML = grouped(state.rulesMeta).map(([group, options]) => `
     <details class="rule-group" data-group="${esc(group.name)}"><summary>${esc(group.label)}<span class="changed"></span></summary>
       <div class="opts">${options.map((o) => optionRow(o, values[o.name])).join("")}</div></details>`).join("");
-  markChanged();
+  markChanged(form);
 }
 
 // Each group's heading says how many of its options differ from the chosen preset.
-export function markChanged() {
-  const changed = Object.keys(readRuleOptions());
-  for (const g of document.querySelectorAll(".rule-group")) {
+function markChanged(form) {
+  const changed = Object.keys(readRuleOptions(form));
+  for (const g of form.querySelectorAll(".rule-group")) {
     const n = changed.filter((name) => g.querySelector(`[data-option="${name}"]`)).length;
     g.querySelector(".changed").textContent = n ? ` · ${n} changed` : "";
   }
 }
 
-export function presetValues(name) {
+function presetValues(name) {
   return state.rulesMeta.presets.find((p) => p.name === name).options;
 }
 
-export async function openSettings() {
+/** A form with a preset and rule options: choosing a preset shows its values, a change is counted. */
+export function wireRuleForm(form) {
+  form.elements.preset.addEventListener("change", (e) => fillRuleOptions(form, presetValues(e.target.value)));
+  form.querySelector(".rule-options").addEventListener("input", () => markChanged(form));
+}
+
+/** Fill a form's preset, rule options and level with the player's own choices (the API's lists first). */
+export async function fillRules(form) {
   if (!state.rulesMeta) state.rulesMeta = await api.get("/api/rules");
+  const { rules, level } = state.settings;
+  form.elements.level.innerHTML = state.rulesMeta.levels.map((l) => `<option ${l === level ? "selected" : ""}>${l}</option>`).join("");
+  form.elements.preset.innerHTML = state.rulesMeta.presets.map((p) => `<option ${p.name === rules.preset ? "selected" : ""}>${p.name}</option>`).join("");
+  fillRuleOptions(form, { ...presetValues(rules.preset), ...rules.options });
+}
+
+export async function openSettings() {
   const f = $("settings-form");
+  await fillRules(f);
   for (const key of ["table_color", "card_back", "speed"]) f.elements[key].value = state.settings[key];
   for (const key of ["four_color", "sounds", "auto_play", "bots_bid_nil"]) f.elements[key].checked = state.settings[key];
-  $("level-select").innerHTML = state.rulesMeta.levels.map((l) => `<option ${l === state.settings.level ? "selected" : ""}>${l}</option>`).join("");
-  $("preset-select").innerHTML = state.rulesMeta.presets.map((p) => `<option ${p.name === state.settings.rules.preset ? "selected" : ""}>${p.name}</option>`).join("");
-  fillRuleOptions({ ...presetValues(state.settings.rules.preset), ...state.settings.rules.options });
   $("settings-error").textContent = "";
   $("dlg-settings").showModal();
 }
 
-// The rule options that differ from the chosen preset's.
-function readRuleOptions() {
-  const base = presetValues($("preset-select").value);
+/** A form's rule options that differ from its chosen preset's. */
+export function readRuleOptions(form) {
+  const base = presetValues(form.elements.preset.value);
   const options = {};
-  for (const el of document.querySelectorAll("[data-option]")) {
+  for (const el of form.querySelectorAll("[data-option]")) {
     const v = readOption(el);
     if (v !== base[el.dataset.option]) options[el.dataset.option] = v;
   }
@@ -60,7 +73,7 @@ function readRuleOptions() {
 function readSettings() {
   const f = $("settings-form");
   const preset = f.elements.preset.value;
-  const options = readRuleOptions();
+  const options = readRuleOptions(f);
   return {
     table_color: f.elements.table_color.value, card_back: f.elements.card_back.value,
     four_color: f.elements.four_color.checked, sounds: f.elements.sounds.checked,

@@ -17,7 +17,7 @@ export function render(overlay = null) {
   const winner = overlay ? overlay.winner : done ? state.game.last_trick.winner : null;
   const turn = overlay ? null : state.game.turn;
 
-  $("deal-label").textContent = state.game.daily ? `Daily Deal ${state.game.daily} · #${state.game.deal}` : `Deal #${state.game.deal}`;
+  $("deal-label").textContent = dealLabel();
   $("scores").innerHTML = state.game.side_order.map((i) => scoreBox(state.game.sides[i], overlay)).join("")
     + `<div class="target">to ${state.game.target}</div>`;
 
@@ -53,6 +53,13 @@ export function render(overlay = null) {
   renderPanel(overlay !== null);
   $("btn-last").disabled = !state.game.last_trick;
   $("btn-sheet").disabled = state.game.sheet.length === 0;
+}
+
+// A friends' table by its code (its deal is secret until the game is over), else the deal's number.
+function dealLabel() {
+  const { daily, deal } = state.game;
+  if (state.table) return `Table ${state.table.code}${deal ? ` · deal #${deal}` : ""}`;
+  return daily ? `Daily Deal ${daily} · #${deal}` : `Deal #${deal}`;
 }
 
 // The two-player draw, in the middle of the table: the stock, and the card(s) offered to you
@@ -152,7 +159,7 @@ function renderPanel(animating) {
   } else if (state.game.phase === "hand_over") {
     parts.push(`<button type="button" class="action primary" id="btn-panel-next">Next hand</button>`);
   } else if (state.game.phase === "game_over") {
-    parts.push(`<button type="button" class="action primary" id="btn-panel-new">New Game</button>`);
+    parts.push(`<button type="button" class="action primary" id="btn-panel-new">${state.remote ? "Rematch" : "New Game"}</button>`);
   }
   parts.push(bidSummary());
   if (state.game.passed.length || state.game.received.length) {

@@ -1,0 +1,439 @@
+// Play with friends: open a table or join one by its link or code, the lobby (who sits where, seat
+// choice, the host starts), then live play over the table's WebSocket with the solo game's table,
+// score sheet, hints and keys; chat and reactions. The server sends each seat only its own view.
+
+import { $, myTurn, say, state } from "./state.js";
+import { api, ApiError } from "./api.js";
+import { el, esc } from "./html.js";
+import { busyWhile, show } from "./actions.js";
+import { render } from "./table.js";
+import { fillRules, readRuleOptions } from "./settings.js";
+
+const SEATS_KEY = "spades.tables";   // {code: seat token}: the seats this browser holds, the keys to them
+const NAME_KEY = "spades.name";      // the display name last used
+const RESULTS_KEY = "spades.friends-results";  // {"code:deal": {won, score, at}}: finished friends' games
+const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits before reconnecting, then the last one again
+
+function stored(key) {
+  try { return JSON.parse(localStorage.getItem(key)) || {}; } catch { return {}; }
+}
+
+function store(key, change) {
+  const value = stored(key);
+  change(value);
+  localStorage.setItem(key, JSON.stringify(value));
+}
+
+export function tableLink(code) {
+  return `${location.origin}/?table=${code}`;
+}
+
+// -- opening and joining --------------------------------------------------------------------------
+
+/** The "Play with friends" dialog: join by code, or open a table with the player's own rules. */
+export async function openFriends() {
+  const form = $("open-form");
+  await fillRules(form);
+  form.elements.name.value = localStorage.getItem(NAME_KEY) || "";
+  $("friends-error").textContent = "";
+  $("dlg-friends").showModal();
+}
+
+async function openTable(e) {
+  e.preventDefault();
+  const f = $("open-form");
+  const name = f.elements.name.value.trim();
+  try {
+    const out = await api.post("/api/tables", {
+      name, preset: f.elements.preset.value, options: readRuleOptions(f), level: f.elements.level.value,
+      bots_bid_nil: state.settings.bots_bid_nil, grace: Number(f.elements.grace.value),
+      turn_seconds: Number(f.elements.turn_seconds.value),
+    });
+    localStorage.setItem(NAME_KEY, name);
+    store(SEATS_KEY, (s) => { s[out.code] = out.token; });
+    location.assign(tableLink(out.code));
+  } catch (err) {
+    $("friends-error").textContent = err.message;
+  }
+}
+
+function joinByCode(e) {
+  e.preventDefault();
+  const code = $("join-form").elements.code.value.trim();
+  if (code) location.assign(`/?table=${encodeURIComponent(code)}`);
+}
+
+/** The page opened on a table's link: take this browser's seat back, or show the lobby to sit down. */
+export async function enterTable(typed) {
+  document.body.classList.add("at-table");
+  for (const id of ["btn-restart", "btn-new", "btn-daily"]) $(id).hidden = true;
+  $("btn-table").hidden = false;
+  $("btn-end-new").textContent = "Rematch";
+  let lobby;
+  try {
+    lobby = await api.get(`/api/tables/${encodeURIComponent(typed.trim())}`);
+  } catch (e) {
+    showProblem(e instanceof ApiError && e.status === 404
+      ? `There is no table with the code "${typed}". Check the code, or ask for a new link: a table closes after a day unused.`
+      : e.message);
+    return;
+  }
+  const url = new URL(location.href);
+  url.searchParams.set("table", lobby.code);
+  history.replaceState(null, "", url);
+  const token = stored(SEATS_KEY)[lobby.code];
+  if (token) connect(lobby.code, token);
+  else visit(lobby);
+}
+
+// A table that cannot be shown: the lobby card with the reason and a way back.
+function showProblem(text) {
+  document.body.classList.add("in-lobby");
+  $("lobby").hidden = false;
+  $("lobby-title").textContent = "Play with friends";
+  for (const id of ["lobby-rules", "lobby-note"]) $(id).textContent = "";
+  for (const id of ["lobby-share", "lobby-seats"]) $(id).innerHTML = "";
+  $("lobby-name-row").hidden = true;
+  $("btn-start").hidden = true;
+  $("btn-leave-lobby").textContent = "Back to my game";
+  $("lobby-error").textContent = text;
+}
+
+// A visitor (no seat yet) sees the lobby and may sit down; it looks again every few seconds.
+let visiting = null;
+let visited = null;  // the lobby the visitor sees
+
+function visit(lobby) {
+  visited = lobby;
+  drawLobby(lobby, null);
+  clearTimeout(visiting);
+  visiting = setTimeout(async () => {
+    try {
+      const again = await api.get(`/api/tables/${lobby.code}`);
+      if (!state.remote) visit(again);
+    } catch (e) {
+      $("lobby-error").textContent = e.message;
+    }
+  }, 3000);
+}
+
+async function sitDown(seat) {
+  const name = $("lobby-name").value.trim();
+  if (!name) { $("lobby-error").textContent = "Type your name first: the others see it at the table."; $("lobby-name").focus(); return; }
+  try {
+    const code = visited.code;
+    const out = await api.post(`/api/tables/${code}/seats`, { name, seat });
+    localStorage.setItem(NAME_KEY, name);
+    store(SEATS_KEY, (s) => { s[code] = out.token; });
+    clearTimeout(visiting);
+    connect(code, out.token);
+  } catch (e) {
+    $("lobby-error").textContent = e.message;
+  }
+}
+
+// -- the lobby and the seats -----------------------------------------------------------------------
+
+function rulesLine(t) {
+  const clock = t.turn_seconds ? `, ${t.turn_seconds} s a move` : "";
+  return `${t.rules_name} rules to ${t.rules.target} points, ${t.players} seats; computer players: ${t.level}; `
+    + `a computer player takes the seat of someone away for ${t.grace} s${clock}.`;
+}
+
+function shareHtml(code) {
+  return `<label>Link to share <input readonly value="${esc(tableLink(code))}" data-share></label>
+    <button type="button" data-act="copy">Copy link</button>
+    <span>Code: <strong class="code">${esc(code)}</strong></span><span class="copied" role="status"></span>`;
+}
+
+// The seats side by side (partners together), each with what this person may do there.
+function seatsHtml(t, you) {
+  const seated = you !== null;
+  const host = seated && t.host === you;
+  const sides = [...new Set(t.seats.map((s) => s.side))];
+  return sides.map((side) => {
+    const seats = t.seats.filter((s) => s.side === side);
+    const items = seats.map((s) => {
+      const mine = s.seat === you;
+      const who = s.person ? esc(s.name) : "Free: a computer player";
+      const notes = [mine ? "you" : "", s.host ? "host" : "", s.person && s.away && !s.bot ? "away" : "",
+        s.person && s.bot && t.started ? "a computer player plays for now" : ""].filter(Boolean);
+      const buttons = [];
+      if (!s.person && !seated) buttons.push(act("sit", "Sit here", s));
+      if (!s.person && seated && !t.started) buttons.push(act("sit", "Move here", s));
+      if (host && s.person && !mine) buttons.push(act("host", "Make host", s));
+      if (host && s.person && !mine && t.started && !s.bot) buttons.push(act("bot", "Let a computer play", s));
+      if (mine && s.bot && t.started) buttons.push(act("back", "Take my seat back", s));
+      return `<li class="seat-item${mine ? " me" : ""}" data-seat="${s.seat}"><span class="where">${esc(s.where)}</span>
+        <span class="who">${who}${notes.length ? ` <span class="state">(${notes.join(", ")})</span>` : ""}</span>${buttons.join("")}</li>`;
+    }).join("");
+    const title = seats.map((s) => s.where).join(" & ");
+    return `<div class="seat-side"><h3>${esc(title)}</h3><ul class="seat-list">${items}</ul></div>`;
+  }).join("");
+}
+
+function act(what, label, s) {
+  return `<button type="button" data-act="${what}" data-seat="${s.seat}" aria-label="${esc(label)}: ${esc(s.where)}">${esc(label)}</button>`;
+}
+
+// The lobby: before the start for the people seated, and for a visitor at any time.
+function drawLobby(t, you) {
+  document.body.classList.add("in-lobby");
+  $("lobby").hidden = false;
+  $("lobby-title").textContent = `Table ${t.code}`;
+  $("lobby-rules").textContent = rulesLine(t);
+  $("lobby-share").innerHTML = shareHtml(t.code);
+  $("lobby-seats").innerHTML = seatsHtml(t, you);
+  const free = t.seats.filter((s) => !s.person).length;
+  $("lobby-name-row").hidden = you !== null || !free;
+  if (you === null && !$("lobby-name").value) $("lobby-name").value = localStorage.getItem(NAME_KEY) || "";
+  $("btn-start").hidden = you === null || t.host !== you;
+  $("btn-leave-lobby").textContent = you === null ? "Back to my game" : "Leave the table";
+  const host = t.seats.find((s) => s.host);
+  $("lobby-note").textContent = you === null
+    ? (free ? (t.started ? "The game is under way: a seat played by a computer player is yours to take over."
+      : "Type your name and choose a seat. Partners sit opposite each other.")
+      : `This table is full: all ${t.players} seats are taken.`)
+    : t.host === you ? `Send the link or the code to your friends. Seats nobody takes are played by computer players (${free} now). Start when everyone is seated.`
+      : `Waiting for ${host ? host.name : "the host"} to start the game. Seats nobody takes are played by computer players.`;
+}
+
+function leaveLobby() {
+  document.body.classList.remove("in-lobby");
+  $("lobby").hidden = true;
+}
+
+// -- the live connection ---------------------------------------------------------------------------
+
+class Connection {
+  constructor(code, token) {
+    this.code = code;
+    this.token = token;
+    this.ws = null;
+    this.tries = 0;
+    this.ended = false;
+    this.asked = new Map();  // id -> what was asked, so a refusal is told where it belongs
+    this.nextId = 1;
+    this.queue = Promise.resolve();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = this.ws = new WebSocket(`${scheme}://${location.host}/api/tables/${this.code}/live`);
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ token: this.token, since: state.table ? state.table.seq : -1 }));
+    });
+    ws.addEventListener("message", (e) => this.heard(JSON.parse(e.data)));
+    ws.addEventListener("close", (e) => this.closed(e));
+  }
+
+  heard(msg) {
+    if (msg.type === "update") {
+      this.tries = 0;
+      this.queue = this.queue.then(() => applyUpdate(msg)).catch((err) => say(String(err)));
+      return;
+    }
+    const asked = this.asked.get(msg.id);
+    this.asked.delete(msg.id);
+    if (asked === "chat" || asked === "react") $("chat-error").textContent = msg.detail;
+    else if (asked === "table") $("lobby").hidden ? $("table-error").textContent = msg.detail : $("lobby-error").textContent = msg.detail;
+    else say(msg.detail);
+  }
+
+  closed(e) {
+    if (this.ended) return;
+    if (e.code === 4403 || e.code === 4404) {  // the seat or the table is gone: no use trying again
+      this.ended = true;
+      store(SEATS_KEY, (s) => { delete s[this.code]; });
+      state.remote = null;
+      const why = e.code === 4404 ? "This table has closed." : "This browser's seat at the table was given up.";
+      api.get(`/api/tables/${this.code}`).then((lobby) => {
+        visit(lobby);
+        $("lobby-error").textContent = `${why} Sit down again to play.`;
+      }).catch(() => showProblem(`${why} Ask for a new link to play.`));
+      return;
+    }
+    const wait = RETRY_MS[Math.min(this.tries, RETRY_MS.length - 1)];
+    this.tries += 1;
+    connectionNote(`The connection to the table was lost: trying again in ${Math.ceil(wait / 1000)} s…`);
+    setTimeout(() => this.open(), wait);
+  }
+
+  /** A command for the table (a move, chat, start...); a refusal comes back as a message. */
+  send(command) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      say("Not connected to the table right now: wait for the connection to come back.");
+      return;
+    }
+    const id = this.nextId++;
+    this.asked.set(id, ["chat", "react"].includes(command.do) ? command.do
+      : ["sit", "host", "bot", "back", "start"].includes(command.do) ? "table" : "game");
+    this.ws.send(JSON.stringify({ ...command, id }));
+  }
+
+  /** Something about this seat's game over HTTP (`hint`, `hands/N`). */
+  get(what) {
+    return api.get(`/api/tables/${this.code}/${what}`, { "X-Seat-Token": this.token });
+  }
+
+  leave() {
+    this.send({ do: "leave" });
+    this.ended = true;
+  }
+}
+
+function connect(code, token) {
+  state.remote = new Connection(code, token);
+  connectionNote("Connecting to the table…");
+  state.remote.open();
+}
+
+let connectionText = "";
+
+function connectionNote(text) {
+  connectionText = text;
+  drawStatus();
+}
+
+// A table's update: the table bits (lobby, seats, chat), then the game's new moves shown one by one.
+async function applyUpdate(msg) {
+  const t = msg.table;
+  const before = state.game;
+  state.table = t;
+  connectionText = "";
+  drawChat(t);
+  if ($("dlg-table").open) drawTableDialog();
+  if (!t.game) {
+    state.game = null;
+    drawLobby(t, t.you);
+    drawStatus();
+    return;
+  }
+  leaveLobby();
+  $("chat").hidden = false;
+  $("table-bar").hidden = false;
+  const newGame = !before || before.id !== t.game.id;
+  if (newGame) for (const d of document.querySelectorAll("dialog[open]")) d.close();
+  else if (before.phase === "hand_over" && t.game.phase !== "hand_over") $("dlg-sheet").close();
+  if (before && !newGame && before.version === t.game.version) {
+    state.game = t.game;
+    render();
+  } else {
+    // Only this game's moves of this hand are shown: a new deal or game starts from its own table.
+    const cut = msg.events.findLastIndex((e) => e.kind === "start" || e.kind === "next");
+    const events = msg.events.slice(cut + 1).filter((e) => e.game).map((e) => e.game);
+    state.hint.card = state.hint.bid = state.hint.move = null;
+    state.game = t.game;
+    if (!(t.game.phase === "pass" && myTurn())) state.selected = new Set();
+    await busyWhile(() => show(t.game, newGame ? [] : events));
+  }
+  drawStatus();
+  if (t.game.phase === "game_over") keepResult(t);
+}
+
+// The line under the header: the connection, who is away, and a computer player in your own seat.
+function drawStatus() {
+  const t = state.table;
+  const parts = connectionText ? [esc(connectionText)] : [];
+  if (t && t.started) {
+    for (const s of t.seats) {
+      if (!s.person || s.seat === t.you) continue;
+      if (s.bot) parts.push(`A computer player plays for ${esc(s.name)}.`);
+      else if (s.away) parts.push(`${esc(s.name)} is away: a computer player takes the seat after ${t.grace} s.`);
+    }
+    const me = t.seats[t.you];
+    if (me.bot) parts.push(`A computer player has your seat. <button type="button" data-act="back">Take my seat back</button>`);
+  }
+  $("table-status").innerHTML = parts.join(" ");
+  $("table-bar").hidden = !parts.length;
+}
+
+function drawChat(t) {
+  $("chat").hidden = false;
+  $("chat-log").replaceChildren(...t.chat.map((c) => el("p", c.reaction ? { class: "reaction" } : {},
+    el("strong", {}, c.seat === t.you ? "You" : c.name), `: ${c.text}`)));
+  $("chat-log").scrollTop = $("chat-log").scrollHeight;
+  if (!$("reactions").children.length) {
+    $("reactions").replaceChildren(...Object.entries(t.reactions).map(([name, text]) =>
+      el("button", { type: "button", "data-act": "react", "data-reaction": name }, text)));
+  }
+}
+
+function drawTableDialog() {
+  const t = state.table;
+  $("table-title").textContent = `Table ${t.code}`;
+  $("table-share").innerHTML = shareHtml(t.code);
+  $("table-seats").innerHTML = seatsHtml(t, t.you);
+}
+
+function openTableDialog() {
+  if (!state.table) return;
+  $("table-error").textContent = "";
+  drawTableDialog();
+  $("dlg-table").showModal();
+}
+
+// -- results for the stats -------------------------------------------------------------------------
+
+// A finished friends' game, as this browser's person saw it end: counted in Stats beside the solo games.
+function keepResult(t) {
+  const g = t.game;
+  const key = `${t.code}:${t.deal}`;
+  if (stored(RESULTS_KEY)[key]) return;
+  store(RESULTS_KEY, (r) => { r[key] = { won: g.winner === g.human_side, score: g.sides[g.human_side].score, at: Date.now() }; });
+}
+
+/** The friends' games this browser finished, oldest first: {won, score, at}. */
+export function friendsResults() {
+  return Object.values(stored(RESULTS_KEY)).sort((a, b) => a.at - b.at);
+}
+
+// -- wiring ----------------------------------------------------------------------------------------
+
+async function copyLink(button) {
+  const box = button.parentElement.querySelector("[data-share]");
+  const said = button.parentElement.querySelector(".copied");
+  try {
+    await navigator.clipboard.writeText(box.value);
+    said.textContent = "Link copied.";
+  } catch {
+    box.select();
+    said.textContent = "Select the link and copy it.";
+  }
+}
+
+function onAct(e) {
+  const b = e.target.closest("[data-act]");
+  if (!b) return;
+  const what = b.dataset.act;
+  const seat = b.dataset.seat === undefined ? null : Number(b.dataset.seat);
+  const live = state.remote;
+  if (what === "copy") copyLink(b);
+  else if (what === "leave") {
+    if (live) live.leave();
+    setTimeout(() => location.assign("/"), live ? 300 : 0);  // the goodbye leaves first
+  } else if (what === "sit") live ? live.send({ do: "sit", to: seat }) : sitDown(seat);
+  else if (what === "start") live.send({ do: "start" });
+  else if (what === "host") live.send({ do: "host", seat });
+  else if (what === "bot") live.send({ do: "bot", seat });
+  else if (what === "back") live.send({ do: "back" });
+  else if (what === "react") { $("chat-error").textContent = ""; live.send({ do: "react", reaction: b.dataset.reaction }); }
+}
+
+function sendChat(e) {
+  e.preventDefault();
+  const text = $("chat-text").value.trim();
+  if (!text || !state.remote) return;
+  $("chat-error").textContent = "";
+  state.remote.send({ do: "chat", text });
+  $("chat-text").value = "";
+}
+
+export function wireFriends() {
+  $("btn-friends").addEventListener("click", openFriends);
+  $("btn-table").addEventListener("click", openTableDialog);
+  $("open-form").addEventListener("submit", openTable);
+  $("join-form").addEventListener("submit", joinByCode);
+  $("chat-form").addEventListener("submit", sendChat);
+  for (const id of ["lobby", "dlg-table", "table-bar", "chat"]) $(id).addEventListener("click", onAct);
+}
