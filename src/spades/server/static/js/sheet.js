@@ -119,7 +119,7 @@ export function openSheet() {
   const opening = !$("dlg-sheet").open;
   if (opening) $("dlg-sheet").showModal();
   fillSheet();  // once open, so the tables can be measured
-  if (state.shownReview) showCoach(state.shownReview.number);
+  if (state.shownReview && !state.remote) showCoach(state.shownReview.number);  // no coach at a friends' table yet
   if (opening && state.game.phase === "hand_over") $("btn-next").focus();  // Enter deals on
 }
 
