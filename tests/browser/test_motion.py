@@ -8,7 +8,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.table import CURRENT_GAME, NewPage, change_settings, hand, open_table, settle, tap_card, tool
+from browser.table import (
+    CURRENT_GAME,
+    NewPage,
+    change_settings,
+    hand,
+    open_table,
+    play_until,
+    settle,
+    tap_card,
+    tool,
+)
 
 TRACK = """async (card) => {
   // The card's place in the trick, frame by frame, for half a second from its first frame there
@@ -61,18 +71,52 @@ def test_with_reduced_motion_the_card_is_simply_there(fresh_page: NewPage) -> No
     settle(page)
 
 
-def test_a_new_hand_is_dealt_into_yours(fresh_page: NewPage) -> None:
+WATCH_DEAL = """() => {
+  // Each frame until told to stop: how many cards of your hand are on their way, and how many other
+  // seats show a bid.
+  const frames = window.dealFrames = [];
+  const count = (sel, test) => [...document.querySelectorAll(sel)].filter(test).length;
+  const tick = () => {
+    const dealing = count("#hand .card", (el) => el.getAnimations().length);
+    const bids = count(".seat:not(.pos-bottom) .bid", (el) => !/–/.test(el.textContent));
+    frames.push([dealing, bids]);
+    if (!window.dealWatched) requestAnimationFrame(tick);
+  };
+  window.dealWatched = false;
+  requestAnimationFrame(tick);
+}"""
+
+
+def test_a_new_hand_is_dealt_before_the_others_bid_in_turn(fresh_page: NewPage) -> None:
     page = fresh_page()
     open_table(page, "/?deal=42")
+    change_settings(page, auto_play=True)
+    play_until(page, "sheet")  # South bids first in the first hand; in the second the others bid before
+    page.locator("#dlg-sheet [data-close]").click()
     change_settings(page, speed="slow")
-    tool(page, "New Game").click()
+    page.evaluate(WATCH_DEAL)
+    page.locator("#btn-panel-next").click()
     settle(page)
-    moving = "[...document.querySelectorAll('#hand .card')].filter((el) => el.getAnimations().length).length"
-    assert page.evaluate(moving) > 0  # the last cards are still on their way
+    frames: list[list[int]] = page.evaluate("window.dealWatched = true, window.dealFrames")
+    dealt = [i for i, (dealing, _) in enumerate(frames) if dealing]
+    assert dealt, "no card of the new hand was seen on its way"
+    assert not any(bids for _, bids in frames[dealt[0]:dealt[-1] + 1]), "a bid shown mid-deal"
+    after = [bids for _, bids in frames[dealt[-1]:]]
+    assert after == sorted(after), after  # then the three others bid, one after another
+    assert sorted(set(after)) == [0, 1, 2, 3], after
+    expect(page.locator(".bid-btn").first).to_be_visible()
+
+
+def test_with_reduced_motion_a_new_hand_is_simply_there(fresh_page: NewPage) -> None:
+    page = fresh_page()
     page.emulate_media(reduced_motion="reduce")
+    open_table(page, "/?deal=42")
+    change_settings(page, speed="slow")
+    page.evaluate(WATCH_DEAL)
     tool(page, "New Game").click()  # nothing played yet: no question
     settle(page)
-    assert page.evaluate(moving) == 0
+    frames: list[list[int]] = page.evaluate("window.dealWatched = true, window.dealFrames")
+    assert not any(dealing for dealing, _ in frames)
 
 
 GATHER = """async () => {

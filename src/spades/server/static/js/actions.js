@@ -18,11 +18,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export function afterState() {
   render();
-  // A new hand is dealt in; on opening the page, only if nobody has bid yet (else it was seen before).
-  const dealt = `${state.game.id}/${state.game.hand_number}`;
-  const fresh = state.dealt !== null || state.game.seats.every((s) => s.bid === null);
-  if (state.game.phase === "bid" && state.dealt !== dealt && fresh) dealIn();
-  state.dealt = dealt;
+  state.dealt = handKey();
   if (state.game.phase === "hand_over") openSheet();
   else if (state.game.phase === "game_over") openEnd();
   else if (myTurn()) {
@@ -31,9 +27,44 @@ export function afterState() {
   }
 }
 
+const handKey = () => `${state.game.id}/${state.game.hand_number}`;
+
+// How many of these events come before the cards of a new hand are dealt, or null if none are: a
+// hand this page has not shown and no bid of which it has seen, or the deal again after a misdeal.
+function dealPoint(events) {
+  const g = state.game;
+  if (g.phase !== "bid") return null;
+  const misdeal = events.findLastIndex((ev) => ev.kind === "misdeal");
+  const bidsHere = events.slice(misdeal + 1).filter((ev) => ev.kind === "bid").length;
+  if (g.seats.filter((s) => s.bid !== null).length > bidsHere) return null;  // the deal was seen before them
+  if (misdeal >= 0) return misdeal + 1;
+  return state.dealt === handKey() ? null : 0;
+}
+
+// The table of a new hand before anyone bids, which the deal is shown on.
+function undealt() {
+  const g = state.game;
+  return { kind: "deal", seat: g.dealer, card: null, trick: [], winner: null, bids: g.seats.map(() => null),
+    tricks: g.seats.map(() => 0), progress: g.sides.map(() => null), nil_broken: [] };
+}
+
+// Show the cards dealt into your hand, and wait until they have arrived.
+async function deal() {
+  const dealer = seatOf(state.game.dealer);
+  say(dealer.human ? "You deal." : `${dealer.name} deals.`);
+  await dealIn();
+}
+
+// The events one after another as the table stood after each, a new hand's deal in its place among them.
 export async function animate(events) {
   const pause = SPEED_MS[state.settings.speed] ?? SPEED_MS.normal;
   const hand = handCenters();  // before the first event redraws it: your card starts where it was
+  const dealAt = dealPoint(events);
+  state.dealt = handKey();
+  if (dealAt === 0) {
+    render(undealt());
+    await deal();
+  }
   for (const [i, ev] of events.entries()) {
     render(ev);
     say(ev.text);
@@ -51,6 +82,7 @@ export async function animate(events) {
     } else {
       await Promise.all([travel, pause ? sleep(pause) : null]);
     }
+    if (i + 1 === dealAt) await deal();
   }
 }
 

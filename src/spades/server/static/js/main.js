@@ -155,15 +155,10 @@ async function forgetWanted() {
 
 // The player's game where they left it, or a first game for a player who has none yet.
 async function resume() {
-  try {
+  await run(async () => {
     const game = await api.get("/api/games/current");
-    if (!game) { await run(() => api.post("/api/games", {})); return; }
-    state.game = game;
-    syncAddress();
-    afterState();
-  } catch (e) {
-    say(e.message);
-  }
+    return game ? { state: game, events: [] } : api.post("/api/games", {});
+  });
 }
 
 document.body.dataset.ready = "loading";

@@ -59,14 +59,13 @@ export function gatherTo(winner) {
   }));
 }
 
-// A new hand: your cards fly in from the middle of the table one after another. The player may bid meanwhile.
+// A new hand: your cards fly in from the middle of the table one after another; done when the last has arrived.
 export function dealIn() {
   const ms = motionMs();
-  if (!ms) return;
+  if (!ms) return Promise.resolve();
   const from = center($("trick"));
   const cards = [...document.querySelectorAll("#hand .card, #hand .hidden-hand svg")];
-  cards.forEach((el, i) => {
-    el.animate([{ translate: offset(from, center(el)), scale: "0.5", opacity: 0 }, { translate: "0px 0px", scale: "1", opacity: 1 }],
-      { duration: ms, delay: i * ms / 6, easing: "ease-out", fill: "backwards" });
-  });
+  return Promise.all(cards.map((el, i) => el.animate(
+    [{ translate: offset(from, center(el)), scale: "0.5", opacity: 0 }, { translate: "0px 0px", scale: "1", opacity: 1 }],
+    { duration: ms, delay: i * ms / 6, easing: "ease-out", fill: "backwards" }).finished.catch(() => {})));
 }
