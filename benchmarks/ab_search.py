@@ -6,6 +6,9 @@ the new search over the old, its 95% interval, and each side's nils and how many
 
     .venv/bin/python benchmarks/ab_search.py --against 6608e02 --deals 300 --samples 40 --jobs 2
 
+``--nil-only`` keeps the deals where the heuristic would bid nil in some seat (a change to nil play
+then shows in fewer deals).
+
 Both versions are run from their source, interpreted, so they are timed alike.
 """
 
@@ -23,8 +26,11 @@ from multiprocessing import get_context
 from pathlib import Path
 from types import ModuleType
 
+from spades.bots import HeuristicPlayer
+from spades.bots.knowledge import is_nil
 from spades.bots.search import SearchPlayer
 from spades.game import Game, Phase
+from spades.moves import MakeBid
 from spades.rules import find_preset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,6 +81,21 @@ def play_deal(deal: int) -> tuple[float, Counter[str]]:
     return sum(margins) / 2, nils
 
 
+def heuristic_nil(deal: int) -> bool:
+    """Whether the heuristic, bidding for every seat, bids a nil in the deal's first hand."""
+    rules = find_preset("standard")
+    game = Game(rules, deal=deal)
+    bot = HeuristicPlayer("normal")
+    while game.phase is Phase.BID:
+        seat = game.turn
+        assert seat is not None
+        move = bot.choose(game.view(seat), random.Random(deal))
+        if isinstance(move, MakeBid) and is_nil(rules, move.bid):
+            return True
+        game.apply(seat, move)
+    return False
+
+
 def main() -> None:
     """Parse the options, play the deals and print the margin."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -82,12 +103,15 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--samples", type=int, default=40, help="samples per decision for both (default 40)")
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--nil-only", action="store_true", help="only deals where the heuristic bids a nil")
     args = p.parse_args()
     text = subprocess.run(["git", "show", f"{args.against}:src/spades/bots/search.py"], cwd=ROOT,
                           check=True, capture_output=True, text=True).stdout
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(text)
-    deals = range(100_001, 100_001 + args.deals)
+    numbers = iter(range(100_001, 10**9))
+    deals = [next(d for d in numbers if heuristic_nil(d)) for _ in range(args.deals)] if args.nil_only \
+        else list(range(100_001, 100_001 + args.deals))
     with get_context("spawn").Pool(args.jobs, _setup, (f.name, args.samples)) as pool:
         out = pool.map(play_deal, deals, chunksize=4)
     Path(f.name).unlink()
