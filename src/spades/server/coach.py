@@ -7,7 +7,9 @@ reports its progress through a pipe; the review is kept in the store, so it is c
 read on every later visit, by any server process. At most ``workers`` analyses run at once and
 ``waiting`` more wait; beyond that a request is refused (``CoachUnavailable``) rather than queued. On
 shutdown the waiting ones are dropped and the running ones stopped, and nothing half-done is kept.
-The coach reads only the person's seat's views (``spades.bots.coach.analyze``).
+The coach reads only the person's seat's views (``spades.bots.coach.analyze``). With several server
+processes, one asked for a hand another is reviewing queues it too; the first review kept stays
+(a review is deterministic, so both are the same).
 """
 
 from __future__ import annotations
@@ -171,7 +173,8 @@ class Coach:
                     with self._lock:
                         self._progress[key] = Progress(running=True, done=message[1], total=message[2])
                     continue
-                self.analyses += 1
+                with self._lock:
+                    self.analyses += 1
                 if message[0] == "error":
                     return str(message[1])
                 self.store.save_review(game_id=job.game_id, hand=job.hand, review=json.dumps(message[1]))
