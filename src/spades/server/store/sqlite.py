@@ -1,4 +1,9 @@
-"""SQLite, the default: one file, WAL, a connection per thread, no lock of our own.
+"""SQLite, the default: one file, WAL, a connection per thread; reads never wait.
+
+Writes take turns on a lock of the process before SQLite's own write lock: SQLite makes a writer
+that finds the file locked sleep (1, 2, 5, 10... ms) and retry, which under load costs more than
+the writes themselves; threads of one process queue on the lock and start as soon as it is free,
+and only writers of other processes meet SQLite's wait.
 
 Durability: WAL with ``synchronous=NORMAL``. A move is answered after its transaction has
 committed to the WAL file, so an answered move survives the server being killed (kill -9); a
@@ -8,6 +13,7 @@ checkpointed or synced), never the database's consistency.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -33,6 +39,8 @@ class SQLiteStore(Store):
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self._write = threading.Lock()
+        """Held by this process's one writer at a time."""
 
     def describe(self) -> str:
         """The file's path."""
@@ -53,16 +61,17 @@ class SQLiteStore(Store):
     def _tx(self, *, write: bool) -> Iterator[Tx]:
         try:
             conn = self._connection()
-            try:
-                if write:
-                    conn.execute("BEGIN IMMEDIATE")
-                yield Tx(conn, "?")
-                if write:
-                    conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+            with self._write if write else contextlib.nullcontext():
+                try:
+                    if write:
+                        conn.execute("BEGIN IMMEDIATE")
+                    yield Tx(conn, "?")
+                    if write:
+                        conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
         except sqlite3.Error as e:
             raise StoreError(f"{self.describe()}: {e}") from e
 
@@ -75,10 +84,7 @@ class SQLiteStore(Store):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise StoreError(f"{self.describe()}: its folder cannot be made ({e}).") from e
-        for where in (self.path, self.path.parent):  # SQLite itself would only say "unable to open"
-            if where.exists() and not os.access(where, os.W_OK):
-                raise StoreError(f"{self.describe()} cannot be written: {where} is read-only (or on a "
-                                 "read-only file system), and every move is saved.")
+        self._check_writable()
         with self._tx(write=False) as tx:
             problems = [r[0] for r in tx.all("PRAGMA quick_check")]
             if problems != ["ok"]:
@@ -88,6 +94,21 @@ class SQLiteStore(Store):
             if mode is None or mode[0] != "wal":
                 raise StoreError(f"{self.describe()} cannot be switched to WAL mode: is it writable?")
         super().check()
+
+    def _check_writable(self) -> None:
+        """Name a read-only file or folder (SQLite itself would only say "unable to open")."""
+        for where in (self.path, self.path.parent):
+            if where.exists() and not os.access(where, os.W_OK):
+                raise StoreError(f"{self.describe()} cannot be written: {where} is read-only (or on a "
+                                 "read-only file system), and every move is saved.")
+
+    def ready(self) -> None:
+        """The file is still there and writable (an open connection would write on to a removed
+        file), then the common cheap check."""
+        if not self.path.exists():
+            raise StoreError(f"{self.describe()} is gone: was its folder removed or unmounted?")
+        self._check_writable()
+        super().ready()
 
     def close(self) -> None:
         """Close every thread's connection."""
