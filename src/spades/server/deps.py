@@ -1,17 +1,23 @@
-"""Typed dependencies the routers share: the service, and the caller's player token."""
+"""Typed dependencies the routers share: the service, and the caller's player token.
+
+They are coroutines, so FastAPI runs them on the event loop instead of handing each to a worker
+thread and back (under load those hand-offs cost more than the dependencies themselves); only a
+token this process has not seen yet is looked up in the store, in a worker thread.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
+from starlette.concurrency import run_in_threadpool
 
 from spades.server.service import Service
 
 __all__ = ["ServiceDep", "TokenDep"]
 
 
-def get_service(request: Request) -> Service:
+async def get_service(request: Request) -> Service:
     """The app's one service."""
     service: Service = request.app.state.service
     return service
@@ -20,13 +26,15 @@ def get_service(request: Request) -> Service:
 ServiceDep = Annotated[Service, Depends(get_service)]
 
 
-def get_token(
+async def get_token(
     service: ServiceDep,
     token: Annotated[str, Header(alias="X-Player-Token", max_length=64,
                                  description="the anonymous token from POST /api/players")],
 ) -> str:
     """The caller's checked player token."""
-    return service.player(token)
+    if service.is_known(token):
+        return token
+    return await run_in_threadpool(service.player, token)
 
 
 TokenDep = Annotated[str, Depends(get_token)]

@@ -120,14 +120,17 @@ class Service:
         """Check that a token is well formed and was issued here; writes nothing."""
         if not _TOKEN.match(token):
             raise SpadesError("The player token is malformed: ask POST /api/players for a new one.")
-        with self._lock:
-            known = token in self._known
-        if not known:
+        if not self.is_known(token):
             if not self.store.has_player(token=token):
                 raise UnknownPlayer("This player token is not known here (was the server's database "
                                     "replaced?): ask POST /api/players for a new one.")
             self._remember(token)
         return token
+
+    def is_known(self, token: str) -> bool:
+        """Whether this process has issued or checked this token already (the store is not asked)."""
+        with self._lock:
+            return token in self._known
 
     def _remember(self, token: str) -> None:
         with self._lock:

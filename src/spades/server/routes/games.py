@@ -1,10 +1,16 @@
-"""Games: start (numbered, daily or fresh), resume, move, next hand, restart, hint."""
+"""Games: start (numbered, daily or fresh), resume, move, next hand, restart, hint.
+
+The routes a game is played through are coroutines that hand the service's work to one worker
+thread (the store may wait on its database): FastAPI would otherwise use a thread for the route
+and another to check its answer.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
+from starlette.concurrency import run_in_threadpool
 
 from spades.server.deps import ServiceDep, TokenDep
 from spades.server.schemas import (
@@ -26,29 +32,30 @@ GameId = Annotated[int, Path(ge=1, le=2**62, description="the game's number")]
 
 
 @router.post("", status_code=201, responses=errors(413))
-def new_game(body: NewGameIn, service: ServiceDep, token: TokenDep) -> MoveOut:
+async def new_game(body: NewGameIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Start a game with the player's rules; ``resume`` keeps a game of the same deal going."""
-    return service.new_game(token, deal=body.deal, daily=body.daily, resume=body.resume)
+    return await run_in_threadpool(service.new_game, token, deal=body.deal, daily=body.daily,
+                                   resume=body.resume)
 
 
 @router.get("/current", response_model=GameState,
             responses={204: {"description": "The player has no game yet: start one."}})
-def current_game(service: ServiceDep, token: TokenDep) -> GameState | Response:
+async def current_game(service: ServiceDep, token: TokenDep) -> GameState | Response:
     """The player's game where they left it; 204 before their first (no error: pages ask each visit)."""
-    state = service.current(token)
+    state = await run_in_threadpool(service.current, token)
     return Response(status_code=204) if state is None else state
 
 
 @router.post("/{game_id}/moves", responses=errors(404, 409, 413))
-def make_move(game_id: GameId, body: MoveIn, service: ServiceDep, token: TokenDep) -> MoveOut:
+async def make_move(game_id: GameId, body: MoveIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Make the player's move; the computer players answer up to the player's next decision."""
-    return service.move(token, game_id, body.move, body.version)
+    return await run_in_threadpool(service.move, token, game_id, body.move, body.version)
 
 
 @router.post("/{game_id}/next", responses=errors(404, 409, 413))
-def next_hand(game_id: GameId, body: NextHandIn, service: ServiceDep, token: TokenDep) -> MoveOut:
+async def next_hand(game_id: GameId, body: NextHandIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Deal the next hand once a hand is over."""
-    return service.next_hand(token, game_id, body.version)
+    return await run_in_threadpool(service.next_hand, token, game_id, body.version)
 
 
 @router.post("/{game_id}/restart", status_code=201, responses=errors(404))

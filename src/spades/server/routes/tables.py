@@ -45,7 +45,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "descrip
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=_ERRORS)
 
 
-def _hub(request: Request) -> TableHub:
+async def _hub(request: Request) -> TableHub:
     hub: TableHub = request.app.state.tables
     return hub
 
