@@ -88,20 +88,34 @@ def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
 
 
 def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int) -> list[list[SheetRow]]:
-    rows = []
-    for h in history:
-        line = []
-        for s in h.score.sides:
-            bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side, viewer)]
-            bid = " + ".join(b.written(rules) for b in bids if b is not None) or "-"
-            said = describe_side(rules, s, seat_name=lambda seat: seat_label(rules.players, seat, viewer))
-            line.append(SheetRow(
-                side=s.side, bid=bid, tricks=s.tricks, points=s.points, bags=s.bags_added,
-                bags_total=s.bags_after, contract=said.contract, made=said.made, penalties=said.penalties,
-                penalty_points=s.penalty_points, notes=list(said.remarks), total=h.scores_after[s.side],
-            ))
-        rows.append(line)
-    return rows
+    return [_sheet_line(rules, h, viewer) for h in history]
+
+
+_LINES: dict[int, tuple[HandResult, Rules, int, list[SheetRow]]] = {}
+"""Score sheet lines already made, by their hand's result: a game's finished hands do not change,
+and a state is made for every move. Each is kept with its result, so that its id stays its own."""
+_LINES_KEPT = 8192
+
+
+def _sheet_line(rules: Rules, h: HandResult, viewer: int) -> list[SheetRow]:
+    """A finished hand's line of the score sheet, a row a side, as the viewer's seat names them."""
+    kept = _LINES.get(id(h))
+    if kept is not None and kept[0] is h and kept[1] is rules and kept[2] == viewer:
+        return kept[3]
+    line = []
+    for s in h.score.sides:
+        bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side, viewer)]
+        bid = " + ".join(b.written(rules) for b in bids if b is not None) or "-"
+        said = describe_side(rules, s, seat_name=lambda seat: seat_label(rules.players, seat, viewer))
+        line.append(SheetRow(
+            side=s.side, bid=bid, tricks=s.tricks, points=s.points, bags=s.bags_added,
+            bags_total=s.bags_after, contract=said.contract, made=said.made, penalties=said.penalties,
+            penalty_points=s.penalty_points, notes=list(said.remarks), total=h.scores_after[s.side],
+        ))
+    if len(_LINES) >= _LINES_KEPT:
+        _LINES.clear()
+    _LINES[id(h)] = (h, rules, viewer, line)
+    return line
 
 
 def _progress(
