@@ -264,8 +264,11 @@ def test_friends_tables_kept_beside_an_older_store_move_into_it(tmp_path: Path) 
 
 
 def test_a_newer_database_is_refused_with_a_message(database: str) -> None:
-    BackgroundServer(database).start().stop()
-    query(database, "UPDATE schema_version SET version = 99")
+    with BackgroundServer(database) as server:
+        assert httpx.get(server.url + "/readyz").json() == {"status": "ok"}
+        query(database, "UPDATE schema_version SET version = 99")  # a newer Spades upgraded it meanwhile
+        r = httpx.get(server.url + "/readyz")
+        assert r.status_code == 503 and "no longer has schema version" in r.json()["detail"]
     with pytest.raises(StoreError, match="schema version 99, newer than this Spades knows"):
         BackgroundServer(database).start()
 

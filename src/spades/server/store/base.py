@@ -242,6 +242,18 @@ class Store(ABC):
                 # also the proof that the database takes writes when nothing needed upgrading
                 tx.run("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
+    def ready(self) -> None:
+        """The readiness probe's check, cheap enough to run often: the database answers, takes a
+        write (one row rewritten as it was), and still holds the schema this code knows.
+
+        ``check`` at start does the thorough part (the upgrade, and SQLite's scan of its pages).
+        """
+        with self._tx(write=True) as tx:
+            kept = tx.run("UPDATE schema_version SET version = version WHERE version = ?", (SCHEMA_VERSION,))
+            if kept != 1:
+                raise StoreError(f"{self.describe()} no longer has schema version {SCHEMA_VERSION}: was it "
+                                 "replaced, or upgraded by a newer Spades?")
+
     def _schema_version(self, tx: Tx) -> int:
         if self.dialect.has_table(tx, "schema_version"):
             row = tx.one("SELECT version FROM schema_version")
