@@ -5,7 +5,9 @@ on a throwaway PostgreSQL cluster (``--store postgres``: Debian's postgresql, wi
 defaults), then plays whole games from many clients at once as the page does (bid, play, next
 hand) for ``--seconds``, and prints moves per second, errors, and the percentiles of the server's
 own time per move (its ``Server-Timing`` header: the move, the engine's checks, the computer
-players' replies and the save) and of the round trip the client saw.
+players' replies and the save) and of the round trip the client saw, and the CPU time the server's
+processes spent per move (on a machine shared with other work, a steadier figure than moves/s;
+it leaves out the database server's own CPU when the store is PostgreSQL).
 
 Two kinds of load: ``--think 0`` (saturation: each client moves as soon as it is answered) and
 ``--think 1`` (each client waits a second after each answer, as a fast person does). The clients
@@ -14,6 +16,11 @@ possible, so that the load generator, on the same machine, takes little of its C
 
     .venv/bin/python benchmarks/bench_server.py --games 16 --think 0 --workers 2
     .venv/bin/python benchmarks/bench_server.py --games 300 --think 1 --store postgres
+
+``--profile FILE`` samples the thread holding the GIL in each server process with py-spy
+(``pip install py-spy``) while the clients play, and writes their stacks to FILE (py-spy's "raw"
+collapsed stacks, one line a stack with its count; ``benchmarks/profile_shares.py`` sums them by
+function).
 
 ``--kill N`` instead kills the server (kill -9) N times at random moments under that load,
 restarts it, and checks that every answered move is in the database.
@@ -155,6 +162,19 @@ class Server:
                 time.sleep(0.05)
         raise RuntimeError("the server did not start")
 
+    def cpu_seconds(self) -> float:
+        """The CPU time (user and system) the server's processes have used so far."""
+        total, todo = 0.0, [self.proc.pid]
+        while todo:
+            pid = todo.pop()
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+                todo += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+            except OSError:  # gone meanwhile
+                continue
+        return total
+
     def stop(self, sig: int = signal.SIGTERM) -> None:
         """Stop every process of the server (kill -9 with SIGKILL)."""
         os.killpg(self.proc.pid, sig)
@@ -172,11 +192,12 @@ async def run_load(port: int, games: int, level: str, think: float, seconds: flo
     return load, time.perf_counter() - start
 
 
-def report(load: Load, wall: float, args: argparse.Namespace) -> None:
+def report(load: Load, wall: float, cpu: float, args: argparse.Namespace) -> None:
     """Print the figures."""
+    moves = len(load.server_ms)
     print(f"{args.store}, {args.workers} process(es), {args.games} games at once, think {args.think} s, "
-          f"level {args.level}: {len(load.server_ms)} moves in {wall:.1f} s "
-          f"({len(load.server_ms) / wall:.0f} moves/s), {len(load.errors)} errors")
+          f"level {args.level}: {moves} moves in {wall:.1f} s ({moves / wall:.0f} moves/s), "
+          f"{len(load.errors)} errors; server CPU {1000 * cpu / max(1, moves):.2f} ms a move")
     for name, values in (("server time", load.server_ms), ("round trip", load.client_ms)):
         if values:
             p50, p95, p99 = (percentile(values, q) for q in (50, 95, 99))
@@ -230,6 +251,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
     ap.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     ap.add_argument("--level", default="normal", help="the computer players' level (default normal)")
+    ap.add_argument("--profile", metavar="FILE", help="sample the server with py-spy into FILE")
     ap.add_argument("--kill", type=int, default=0, help="kill -9 the server this many times and check")
     args = ap.parse_args()
     with ExitStack() as stack:
@@ -242,10 +264,18 @@ def main() -> int:
         port = free_port()
         server = Server(database, args.workers, port)
         try:
+            spy = None if args.profile is None else subprocess.Popen(
+                [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(server.proc.pid),
+                 "--subprocesses", "--nonblocking", "--gil", "--format", "raw", "--rate", "200",
+                 "--duration", str(round(args.seconds)), "-o", args.profile], stdout=subprocess.DEVNULL)
+            cpu = server.cpu_seconds()
             load, wall = asyncio.run(run_load(port, args.games, args.level, args.think, args.seconds))
+            cpu = server.cpu_seconds() - cpu
+            if spy is not None:
+                spy.wait(timeout=60)
         finally:
             server.stop()
-        report(load, wall, args)
+        report(load, wall, cpu, args)
     return 0
 
 
