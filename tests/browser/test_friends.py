@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from browser.table import NewPage, change_settings, open_table, settle, take_turn, tool
 from browser.test_accessibility import assert_clean
+from browser.test_security_policy import WATCH
 from server.tables_client import app_state, check_no_hidden_cards
 from spades.cards import Card
 from spades.game import Phase
@@ -28,6 +29,7 @@ class Person:
         self.name = name
         self.page = fresh_page()
         self.frames: list[dict[str, Any]] = []
+        self.page.add_init_script(WATCH)  # every page load collects Content-Security-Policy violations
         self.watch(self.page)
         open_table(self.page)
         change_settings(self.page)  # instant: the test does not wait for motion
@@ -151,6 +153,10 @@ def check_frames(people: list[Person], server: BackgroundServer, code: str) -> i
 def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
         fresh_page: NewPage, server: BackgroundServer) -> None:
     ann, bob, cy, di = (Person(fresh_page, n) for n in ("Ann", "Bob", "Cy", "Di"))
+    tool(ann.page, "Play with friends").click()
+    expect(ann.page.locator("#dlg-friends details.rule-group").first).to_be_attached()
+    assert_clean(ann.page, "the Play with friends dialog")
+    ann.page.locator("#dlg-friends").get_by_role("button", name="Cancel").click()
     code = open_friends_table(ann)
     link = ann.page.locator("#lobby-share [data-share]").input_value()
     assert link.endswith(f"/?table={code}")
@@ -191,6 +197,13 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
             "You: Good luck, <b>all</b>!" if p is bob else "Bob: Good luck, <b>all</b>!")  # text, never HTML
         expect(p.page.locator("#chat-log p.reaction")).to_contain_text("Nice!")
     assert_clean(di.page, "the live table")
+    bidder = next(p for p in (ann, bob, cy, di) if p.page.locator(".bid-btn").count())
+    bidder.page.get_by_role("button", name="Hint").click()  # for your own seat, over the seat's token
+    expect(bidder.page.locator("#message")).to_contain_text("Hint: bid")
+    tool(ann.page, "Table").click()
+    expect(ann.page.locator("#table-seats .seat-item.me")).to_contain_text("Ann")
+    assert_clean(ann.page, "the Table dialog")
+    ann.page.locator("#dlg-table").get_by_role("button", name="Close").click()
 
     assert play_round([ann, bob, cy, di], "sheet", server, code) > 3
     sheet = ann.page.locator("#dlg-sheet")
@@ -203,6 +216,8 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
         expect(p.page.locator("#dlg-sheet")).to_be_hidden()
         expect(p.page.locator("#hand .card")).to_have_count(13)
     assert check_frames([ann, bob, cy, di], server, code) > 50
+    for p in (ann, bob, cy, di):
+        assert p.page.evaluate("window.__violations") == [], p.name
 
 
 def test_two_friends_and_two_computer_players_play_a_game_through_a_closed_tab_and_a_lost_connection(
@@ -214,6 +229,12 @@ def test_two_friends_and_two_computer_players_play_a_game_through_a_closed_tab_a
     sit(bob, "South")  # Ann's partner
     expect(ann.page.locator("#lobby-seats .seat-item .who")).to_have_text(
         ["Ann (you, host)", "Bob", "Free: a computer player", "Free: a computer player"])
+    ann.page.get_by_role("button", name="Keep for a computer: West").click()  # no one else may sit there
+    carl = fresh_page()
+    open_table(carl, f"/?table={code}")
+    expect(carl.locator("#lobby-seats .seat-item .who")).to_have_text(
+        ["Ann (host)", "Bob", "Free: a computer player", "A computer player (kept by the host)"])
+    expect(carl.get_by_role("button", name=re.compile("^Sit here"))).to_have_count(1)
     ann.page.locator("#btn-start").click()
     expect(bob.page.locator("#hand .card")).to_have_count(13)
 
@@ -250,6 +271,13 @@ def test_two_friends_and_two_computer_players_play_a_game_through_a_closed_tab_a
         expect(p.page.locator("#dlg-end")).to_be_hidden()
         expect(p.page.locator("#hand .card")).to_have_count(13)
         expect(p.page.locator("#deal-label")).to_have_text(f"Table {code}")  # the new deal is secret again
+
+    tool(ann.page, "Table").click()
+    ann.page.get_by_role("button", name="Make host: South").click()
+    expect(ann.page.locator("#table-seats .seat-item.me .who")).to_have_text("Ann (you)")
+    tool(bob.page, "Table").click()
+    expect(bob.page.locator("#table-seats .seat-item.me .who")).to_have_text("Bob (you, host)")
+    bob.page.locator("#dlg-table").get_by_role("button", name="Close").click()
 
     tool(bob.page, "Stats").click()  # the friends' game counts in the stats, and is shown apart
     expect(bob.page.locator("[data-stat=played]")).to_have_text("1")

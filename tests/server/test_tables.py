@@ -92,6 +92,28 @@ def test_seats_before_the_start() -> None:
     assert "started" in unchanged(t, WrongTime, t.start, 1)
 
 
+def test_the_host_keeps_seats_for_computer_players() -> None:
+    t, _ = make()
+    t.join("Ann")
+    bob, _ = t.join("Bob", 1)
+    assert "Only the host" in unchanged(t, NotAllowed, t.keep, 1, 2, True)
+    assert "person's seat" in unchanged(t, WrongTime, t.keep, 0, 1, True)
+    t.keep(0, 2, True)
+    assert "already kept" in unchanged(t, WrongTime, t.keep, 0, 2, True)
+    assert "keeps South for a computer player" in unchanged(t, WrongTime, t.join, "Cy", 2)
+    assert "keeps South" in unchanged(t, WrongTime, t.sit, 1, 2)
+    t.keep(0, 3, True)
+    assert "or kept for computer players" in unchanged(t, TableFull, t.join, "Cy")
+    t.keep(0, 3, False)
+    assert t.join("Cy")[1] == 3
+    t.start(0)
+    game = t.game
+    assert game is not None and t.seats[2].played_by_bot and game.turn in (0, 1, 3)
+    replayed = FriendsTable.replay(t.code, t.options, t.entries, t.clock)
+    assert [s.kept for s in replayed.seats] == [False, False, True, False]
+    assert replayed.seat_of(bob) == 1
+
+
 def test_computer_players_fill_the_empty_seats_and_the_seed_is_secret() -> None:
     t, _ = make()
     _ann, seat = t.join("Ann")

@@ -60,6 +60,8 @@ def run_command(table: FriendsTable, seat: int, c: Command) -> None:
         table.give_to_bot(seat, need(c.seat, "the seat"))
     elif c.do == "host":
         table.give_host(seat, need(c.seat, "the seat"))
+    elif c.do in ("keep", "open"):
+        table.keep(seat, need(c.seat, "the seat"), c.do == "keep")
     elif c.do == "chat":
         table.say(seat, need(c.text, "the text"))
     elif c.do == "react":

@@ -180,6 +180,8 @@ class Seat:
     away_since: float | None = None
     bot: bool = False
     """A computer player keeps the person's seat warm (they left, stayed away, or the host asked)."""
+    kept: bool = False
+    """The host keeps this empty seat for a computer player: no one may sit there."""
 
     @property
     def person(self) -> bool:
@@ -300,14 +302,16 @@ class FriendsTable:
     def join(self, name: str, seat: int | None = None, conn: str | None = None) -> tuple[str, int]:
         """Sit a person down (in ``seat``, or the first free one); return their secret token and seat."""
         name = clean_text(name, what="display name", limit=MAX_NAME)
-        free = [i for i, s in enumerate(self.seats) if not s.person]
+        free = [i for i, s in enumerate(self.seats) if not s.person and not s.kept]
         if not free:
-            raise TableFull(f"The table is full: all {self.players} seats are taken.")
+            raise TableFull(f"The table is full: all {self.players} seats are taken"
+                            f"{' or kept for computer players' if any(s.kept for s in self.seats) else ''}.")
         if seat is None:
             seat = free[0]
         self._check_seat(seat)
         if self.seats[seat].person:
             raise WrongTime(f"{seat_name(self.players, seat)} is taken: choose a free seat.")
+        self._check_not_kept(seat)
         token = secrets.token_urlsafe(18)
         self._commit({"k": "join", "seat": seat, "name": name, "tok": hash_token(token), "conn": conn})
         return token, seat
@@ -330,7 +334,18 @@ class FriendsTable:
             raise WrongTime(f"{seat_name(self.players, to)} is taken: choose a free seat.")
         if frm == to:
             raise WrongTime("That is the same seat.")
+        self._check_not_kept(to)
         self._commit({"k": "sit", "from": frm, "to": to})
+
+    def keep(self, by: int, seat: int, kept: bool) -> None:
+        """The host keeps an empty seat for a computer player (``kept``), or opens it to people again."""
+        self._need_host(by)
+        self._check_seat(seat)
+        if self.seats[seat].person:
+            raise WrongTime(f"{seat_name(self.players, seat)} is a person's seat.")
+        if self.seats[seat].kept == kept:
+            raise WrongTime(f"{seat_name(self.players, seat)} is {'already kept' if kept else 'open'}.")
+        self._commit({"k": "keep", "seat": seat, "on": kept})
 
     def start(self, by: int) -> None:
         """The host deals the first game; computer players take the empty seats."""
@@ -451,6 +466,10 @@ class FriendsTable:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise TableError(f"There is no seat {seat!r} at a table of {self.players}.")
 
+    def _check_not_kept(self, seat: int) -> None:
+        if self.seats[seat].kept:
+            raise WrongTime(f"The host keeps {seat_name(self.players, seat)} for a computer player.")
+
     def _need_host(self, by: int) -> None:
         if by != self.host:
             raise NotAllowed("Only the host can do that.")
@@ -532,6 +551,8 @@ class FriendsTable:
                 self._pass_host()
         elif kind == "host":
             self.host = seat
+        elif kind == "keep":
+            self.seats[seat].kept = e["on"]
         elif kind in ("chat", "react"):
             s = self.seats[seat]
             text = e["text"] if kind == "chat" else REACTIONS[e["r"]]

@@ -66,8 +66,8 @@ class JoinOut(BaseModel):
 class Command(_In):
     """Something a seated person does; the same body over HTTP and the WebSocket."""
 
-    do: Literal["move", "next", "start", "sit", "move_person", "leave", "back", "bot", "host", "chat",
-                "react", "rematch", "sync"]
+    do: Literal["move", "next", "start", "sit", "move_person", "leave", "back", "bot", "host", "keep", "open",
+                "chat", "react", "rematch", "sync"]
     move: str | None = Field(default=None, max_length=80)
     version: int | None = Field(default=None, ge=0, description="the game state version of a move or next")
     seat: int | None = Field(default=None, ge=0, le=3)
@@ -90,6 +90,8 @@ class SeatInfo(BaseModel):
     away: bool
     bot: bool
     """A computer player makes the seat's moves now."""
+    kept: bool
+    """The host keeps this empty seat for a computer player: no one may sit there."""
     host: bool
 
 
@@ -145,7 +147,7 @@ def _seats(table: FriendsTable) -> list[SeatInfo]:
     rules = table.options.rules
     return [SeatInfo(seat=i, where=seat_name(table.players, i), side=rules.side_of(i),
                      name=table.seat_label(i), person=s.person, away=s.away_since is not None,
-                     bot=s.played_by_bot, host=i == table.host)
+                     bot=s.played_by_bot, kept=s.kept, host=i == table.host)
             for i, s in enumerate(table.seats)]
 
 
@@ -190,7 +192,8 @@ def _event(table: FriendsTable, seat: int, seq: int, e: Entry, game: EventOut | 
     who = e.get("seat")
     name = "You" if who == seat else (table.seat_label(who) if isinstance(who, int) else "")
     text = {
-        "join": f"{name} sat down.", "sit": "Seats changed.", "start": "A new game is dealt.",
+        "join": f"{name} sat down.", "sit": "Seats changed.", "keep": "Seats changed.",
+        "start": "A new game is dealt.",
         "next": "The next hand is dealt.", "leave": f"{name} left the table.", "away": f"{name} is away.",
         "back": f"{name} is back.", "bot": f"A computer player plays for {name}.",
         "host": f"{name} is the host.",

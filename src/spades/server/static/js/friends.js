@@ -155,12 +155,14 @@ function seatsHtml(t, you) {
     const seats = t.seats.filter((s) => s.side === side);
     const items = seats.map((s) => {
       const mine = s.seat === you;
-      const who = s.person ? esc(s.name) : "Free: a computer player";
+      const open = !s.person && !s.kept;
+      const who = s.person ? esc(s.name) : s.kept ? "A computer player (kept by the host)" : "Free: a computer player";
       const notes = [mine ? "you" : "", s.host ? "host" : "", s.person && s.away && !s.bot ? "away" : "",
         s.person && s.bot && t.started ? "a computer player plays for now" : ""].filter(Boolean);
       const buttons = [];
-      if (!s.person && !seated) buttons.push(act("sit", "Sit here", s));
-      if (!s.person && seated && !t.started) buttons.push(act("sit", "Move here", s));
+      if (open && !seated) buttons.push(act("sit", "Sit here", s));
+      if (open && seated && !t.started) buttons.push(act("sit", "Move here", s));
+      if (host && !s.person && !t.started) buttons.push(s.kept ? act("open", "Open to a friend", s) : act("keep", "Keep for a computer", s));
       if (host && s.person && !mine) buttons.push(act("host", "Make host", s));
       if (host && s.person && !mine && t.started && !s.bot) buttons.push(act("bot", "Let a computer play", s));
       if (mine && s.bot && t.started) buttons.push(act("back", "Take my seat back", s));
@@ -184,7 +186,7 @@ function drawLobby(t, you) {
   $("lobby-rules").textContent = rulesLine(t);
   $("lobby-share").innerHTML = shareHtml(t.code);
   $("lobby-seats").innerHTML = seatsHtml(t, you);
-  const free = t.seats.filter((s) => !s.person).length;
+  const free = t.seats.filter((s) => !s.person && !s.kept).length;
   $("lobby-name-row").hidden = you !== null || !free;
   if (you === null && !$("lobby-name").value) $("lobby-name").value = localStorage.getItem(NAME_KEY) || "";
   $("btn-start").hidden = you === null || t.host !== you;
@@ -193,8 +195,8 @@ function drawLobby(t, you) {
   $("lobby-note").textContent = you === null
     ? (free ? (t.started ? "The game is under way: a seat played by a computer player is yours to take over."
       : "Type your name and choose a seat. Partners sit opposite each other.")
-      : `This table is full: all ${t.players} seats are taken.`)
-    : t.host === you ? `Send the link or the code to your friends. Seats nobody takes are played by computer players (${free} now). Start when everyone is seated.`
+      : `This table is full: every seat is taken${t.seats.some((s) => s.kept) ? " or kept for a computer player" : ""}.`)
+    : t.host === you ? `Send the link or the code to your friends. Seats nobody takes are played by computer players; keep a seat for one so that no one takes it. Start when everyone is seated.`
       : `Waiting for ${host ? host.name : "the host"} to start the game. Seats nobody takes are played by computer players.`;
 }
 
@@ -267,7 +269,7 @@ class Connection {
     }
     const id = this.nextId++;
     this.asked.set(id, ["chat", "react"].includes(command.do) ? command.do
-      : ["sit", "host", "bot", "back", "start"].includes(command.do) ? "table" : "game");
+      : ["sit", "host", "bot", "back", "start", "keep", "open"].includes(command.do) ? "table" : "game");
     this.ws.send(JSON.stringify({ ...command, id }));
   }
 
@@ -414,7 +416,7 @@ function onAct(e) {
     setTimeout(() => location.assign("/"), live ? 300 : 0);  // the goodbye leaves first
   } else if (what === "sit") live ? live.send({ do: "sit", to: seat }) : sitDown(seat);
   else if (what === "start") live.send({ do: "start" });
-  else if (what === "host") live.send({ do: "host", seat });
+  else if (what === "host" || what === "keep" || what === "open") live.send({ do: what, seat });
   else if (what === "bot") live.send({ do: "bot", seat });
   else if (what === "back") live.send({ do: "back" });
   else if (what === "react") { $("chat-error").textContent = ""; live.send({ do: "react", reaction: b.dataset.reaction }); }
