@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from spades.errors import SpadesError
-from spades.server.store import Store, StoreError
+from spades.server.store import Store
 
 __all__ = ["Coach", "CoachUnavailable", "Progress"]
 
@@ -144,7 +144,8 @@ class Coach:
             key = (job.game_id, job.hand)
             try:
                 outcome = self._run(job)
-            except (StoreError, OSError, EOFError) as e:
+            except Exception as e:  # whatever one hand's analysis meets, the worker goes on to the next
+                _log.exception("coach: game %s hand %s failed", job.game_id, job.hand + 1)
                 outcome = f"{type(e).__name__}: {e}"
             with self._lock:
                 self._progress.pop(key, None)

@@ -70,20 +70,21 @@ async function showCoach(number) {
   const asked = ++coachAsked;
   const path = `/api/games/${state.game.id}/hands/${number}/coach`;
   for (;;) {
-    const box = $("coach");
-    if (!box || asked !== coachAsked || !$("dlg-sheet").open) return;
+    if (!$("coach") || asked !== coachAsked || !$("dlg-sheet").open) return;
     let out;
     try {
       out = await api.get(path);
     } catch (err) {
       if (asked === coachAsked && $("coach")) {
         $("coach").dataset.status = "failed";
+        $("coach").setAttribute("aria-busy", "false");
         $("coach").innerHTML = `<h3>Coach</h3><p class="coach-note">${esc(err.message)}</p>`;
       }
       return;
     }
     if (asked !== coachAsked || !$("coach")) return;
     $("coach").dataset.status = out.status;  // waiting, running or done
+    $("coach").setAttribute("aria-busy", String(out.status !== "done"));  // read out once done, not each step
     if (out.status === "done") {
       $("coach").innerHTML = coachHtml(out.review);
       return;
