@@ -54,11 +54,12 @@ def redis_server(folder: Path) -> Iterator[str]:
 
 
 @contextmanager
-def server_process(db: Path | str, redis_url: str | None) -> Iterator[str]:
+def server_process(db: Path | str, redis_url: str | None,
+                   settings: dict[str, str] | None = None) -> Iterator[str]:
     """``spades serve`` in its own process on a free port, on a SQLite file or a database URL (events
-    through Redis if given); yields its URL."""
+    and rate limits through Redis if given), with more ``SPADES_*`` settings if given; yields its URL."""
     port = free_port()
-    env = {**os.environ, "SPADES_ACCESS_LOG": "0", "SPADES_RATE_PER_ADDRESS": "0"}
+    env = {**os.environ, "SPADES_ACCESS_LOG": "0", "SPADES_RATE_PER_ADDRESS": "0", **(settings or {})}
     env.pop("SPADES_REDIS_URL", None)
     if redis_url:
         env["SPADES_REDIS_URL"] = redis_url

@@ -24,8 +24,10 @@ from spades.server.coach import Coach, CoachUnavailable
 from spades.server.middleware import (
     AccessLog,
     BodyLimit,
+    Buckets,
     ClientAddress,
     RateLimit,
+    SharedBuckets,
     TokenBucket,
     configure_access_log,
 )
@@ -61,9 +63,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     coach = Coach(store, samples=settings.coach_samples, workers=settings.coach_workers) \
         if settings.coach_workers else None
 
+    limits = _rate_limits(settings)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
+        for bucket in limits:
+            if bucket is not None:
+                await bucket.aclose()
         if coach is not None:
             coach.close()
         store.close()
@@ -85,7 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rules_page_router)
     install_tables(app, store, settings.redis_url)
     _add_error_handlers(app)
-    _add_edges(app, settings)
+    _add_edges(app, settings, *limits)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -96,16 +103,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _add_edges(app: FastAPI, settings: Settings) -> None:
+def _rate_limits(settings: Settings) -> tuple[Buckets | None, Buckets | None]:
+    """The buckets per player token and per client address (None: no limit), in Redis if it is given."""
+    def buckets(name: str, rate: float, burst: int) -> Buckets | None:
+        if not rate:
+            return None
+        if settings.redis_url:
+            return SharedBuckets(settings.redis_url, name, rate, burst)
+        return TokenBucket(rate, burst)
+    return (buckets("token", settings.rate_per_token, settings.burst_per_token),
+            buckets("address", settings.rate_per_address, settings.burst_per_address))
+
+
+def _add_edges(app: FastAPI, settings: Settings, per_token: Buckets | None,
+               per_address: Buckets | None) -> None:
     """What every request crosses, outermost first: the client address, the log and headers,
     the rate limits, the body limit."""
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
-    app.add_middleware(
-        RateLimit,
-        per_token=TokenBucket(settings.rate_per_token, settings.burst_per_token)
-        if settings.rate_per_token else None,
-        per_address=TokenBucket(settings.rate_per_address, settings.burst_per_address)
-        if settings.rate_per_address else None)
+    app.add_middleware(RateLimit, per_token=per_token, per_address=per_address)
     app.add_middleware(AccessLog, log=settings.access_log, hsts=settings.hsts)
     app.add_middleware(ClientAddress, trusted=settings.trusted_proxies)
     if settings.access_log:

@@ -19,15 +19,17 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Protocol
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["ACCESS_LOG", "AccessLog", "BodyLimit", "ClientAddress", "RateLimit", "TokenBucket",
-           "security_headers"]
+__all__ = ["ACCESS_LOG", "AccessLog", "BodyLimit", "Buckets", "ClientAddress", "RateLimit", "SharedBuckets",
+           "TokenBucket", "security_headers"]
 
 ACCESS_LOG = logging.getLogger("spades.access")
 """One JSON line per request (``spades serve`` sends it to stderr)."""
+LOG = logging.getLogger("spades.server")
 
 PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -203,28 +205,104 @@ class TokenBucket:
         return wait
 
 
+    async def wait(self, key: str) -> float:
+        """``take`` now (``Buckets``' interface)."""
+        return self.take(key, time.monotonic())
+
+    async def aclose(self) -> None:
+        """Nothing to let go of: the buckets are this process's memory."""
+
+
+class Buckets(Protocol):
+    """Rate buckets by key: this process's own (``TokenBucket``) or every process's (``SharedBuckets``)."""
+
+    async def wait(self, key: str) -> float:
+        """Take one request from ``key``'s bucket: 0 if allowed, else the seconds to wait."""
+        ...
+
+    async def aclose(self) -> None:
+        """Let go of connections (the server is stopping)."""
+        ...
+
+
+_SHARED_BUCKET = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(held[1]) or burst
+tokens = math.min(burst, tokens + math.max(0, now - (tonumber(held[2]) or now)) * rate)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return tostring(wait)
+"""
+"""``TokenBucket.take`` as one Redis script, on Redis's clock: atomic, whichever process calls it."""
+_REDIS_RETRY = 5.0
+"""Seconds a process counts on its own after Redis failed to answer, before it asks Redis again."""
+_REDIS_TIMEOUT = 0.5
+
+
+class SharedBuckets:
+    """``TokenBucket``'s buckets kept in Redis, so that every server process counts the same requests.
+
+    A request costs one round trip to Redis. When Redis does not answer, the process counts on its
+    own buckets for a few seconds, then asks Redis again: a rate limit must not take the site down.
+    """
+
+    def __init__(self, url: str, name: str, rate: float, burst: int) -> None:
+        import redis.asyncio  # an extra: only a server given SPADES_REDIS_URL needs it
+
+        self._redis = redis.asyncio.Redis.from_url(url, socket_timeout=_REDIS_TIMEOUT,
+                                                   socket_connect_timeout=_REDIS_TIMEOUT)
+        self._script = self._redis.register_script(_SHARED_BUCKET)
+        self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
+        self._prefix = f"spades:rate:{name}:"
+        self._args = (rate, burst)
+        self.local = TokenBucket(rate, burst)
+        """The buckets counted in this process while Redis does not answer."""
+        self._alone_until = 0.0
+
+    async def wait(self, key: str) -> float:
+        """Take one request from ``key``'s bucket in Redis (or, while Redis fails, this process's)."""
+        now = time.monotonic()
+        if now >= self._alone_until:
+            try:
+                return float(await self._script(keys=[self._prefix + key], args=list(self._args)))
+            except self._errors as e:
+                self._alone_until = now + _REDIS_RETRY
+                LOG.warning("Redis did not answer the rate limit (%s): this process counts on its own "
+                            "for %g s.", e, _REDIS_RETRY)
+        return self.local.take(key, now)
+
+    async def aclose(self) -> None:
+        """Close the connections to Redis."""
+        await self._redis.aclose()
+
+
 class RateLimit:
     """429 with Retry-After past a client address's or a player token's rate.
 
-    The buckets live in this process: with several server processes, each counts on its own.
+    With ``TokenBucket`` each server process counts on its own; with ``SharedBuckets`` (when
+    ``SPADES_REDIS_URL`` is set) every process counts the same requests.
     """
 
-    def __init__(self, app: ASGIApp, *, per_token: TokenBucket | None,
-                 per_address: TokenBucket | None) -> None:
+    def __init__(self, app: ASGIApp, *, per_token: Buckets | None,
+                 per_address: Buckets | None) -> None:
         self.app = app
         self.per_token = per_token
         self.per_address = per_address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"] not in UNLIMITED_PATHS:
-            now = time.monotonic()
             client = scope.get("client")
             token = Headers(scope=scope).get("x-player-token")
             for bucket, key, who in ((self.per_address, client[0] if client else None, "this address"),
                                      (self.per_token, token, "this player")):
                 if bucket is None or key is None:
                     continue
-                wait = bucket.take(key, now)
+                wait = await bucket.wait(key)
                 if wait:
                     seconds = math.ceil(wait)
                     await send_error(send, 429, f"Too many requests from {who}: try again in "

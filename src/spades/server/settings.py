@@ -42,7 +42,8 @@ def default_db_path() -> Path:
 class Settings:
     """How the service runs. Each field is set by ``SPADES_<FIELD>`` (``db_path``: ``SPADES_DB``).
 
-    A rate of 0 turns that limit off. Several processes each keep their own rate counters.
+    A rate of 0 turns that limit off. Several processes count requests together when ``redis_url``
+    is set, else each on its own.
     """
 
     db_path: Path | str = field(default_factory=default_db_path, metadata={"env": "DB"})
@@ -78,8 +79,8 @@ class Settings:
     coach_workers: int = 1
     """Hands the coach reviews at once, each in a process of its own; 0: no coach."""
     redis_url: str = ""
-    """Redis (``redis://host:port/0``) through which several server processes share friends' tables' events;
-    empty: events stay in the process (one process serves every table)."""
+    """Redis (``redis://host:port/0``) through which several server processes share friends' tables' events
+    and the rate limits' counts; empty: they stay in the process (one process serves every table)."""
 
     def __post_init__(self) -> None:
         """Refuse values the server cannot run with, naming the variable."""
