@@ -65,6 +65,9 @@ def run_server(settings: Settings, *, open_browser: bool) -> int:
         # 5 s health check would restart it forever).
         os.environ.update(settings.to_env())
         print(f"Spades is served at {url} by {settings.workers} processes (Ctrl+C stops it)", flush=True)
+        if not settings.redis_url:
+            print("Friends' tables are live within each process only: set SPADES_REDIS_URL so that people "
+                  "at one table on different processes see each other's moves as they happen.", flush=True)
         uvicorn.run("spades.server.app:create_app", factory=True, workers=settings.workers,
                     timeout_worker_healthcheck=120, **options)
         return 0
