@@ -175,6 +175,11 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
     expect(ann.page.locator("#lobby-seats h3")).to_have_text(["North & South", "East & West"])  # partners
     expect(ann.page.locator("#lobby-seats .seat-item .who")).to_have_text(
         ["Ann (you, host)", "Bob", "Cy", "Di"])
+    names = ann.page.locator("#lobby-seats .seat-item .who")
+    ann.page.get_by_role("button", name="Swap seats with me: South").click()  # the host moves people
+    expect(names).to_have_text(["Bob", "Ann (you, host)", "Cy", "Di"])
+    ann.page.get_by_role("button", name="Swap seats with me: North").click()
+    expect(names).to_have_text(["Ann (you, host)", "Bob", "Cy", "Di"])
     expect(bob.page.locator("#btn-start")).to_be_hidden()
     expect(bob.page.locator("#lobby-note")).to_contain_text("Waiting for Ann")
 
@@ -237,6 +242,7 @@ def test_two_friends_and_two_computer_players_play_a_game_through_a_closed_tab_a
     expect(carl.get_by_role("button", name=re.compile("^Sit here"))).to_have_count(1)
     ann.page.locator("#btn-start").click()
     expect(bob.page.locator("#hand .card")).to_have_count(13)
+    expect(ann.page.locator(".score.mine .team")).to_have_text("You & Bob")  # the sides by their people
 
     bob.page.close()  # mid-hand: a computer player takes the seat after the grace period, and play goes on
     expect(ann.page.locator("#table-status")).to_contain_text("Bob is away")

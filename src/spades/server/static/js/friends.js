@@ -136,7 +136,7 @@ async function sitDown(seat) {
 
 function rulesLine(t) {
   const clock = t.turn_seconds ? `, ${t.turn_seconds} s a move` : "";
-  return `${t.rules_name} rules to ${t.rules.target} points, ${t.players} seats; computer players: ${t.level}; `
+  return `Rules: ${t.rules_name}, to ${t.rules.target} points, ${t.players} seats. Computer players: ${t.level}; `
     + `a computer player takes the seat of someone away for ${t.grace} s${clock}.`;
 }
 
@@ -163,6 +163,7 @@ function seatsHtml(t, you) {
       if (open && !seated) buttons.push(act("sit", "Sit here", s));
       if (open && seated && !t.started) buttons.push(act("sit", "Move here", s));
       if (host && !s.person && !t.started) buttons.push(s.kept ? act("open", "Open to a friend", s) : act("keep", "Keep for a computer", s));
+      if (host && s.person && !mine && !t.started) buttons.push(act("swap", "Swap seats with me", s));
       if (host && s.person && !mine) buttons.push(act("host", "Make host", s));
       if (host && s.person && !mine && t.started && !s.bot) buttons.push(act("bot", "Let a computer play", s));
       if (mine && s.bot && t.started) buttons.push(act("back", "Take my seat back", s));
@@ -269,7 +270,7 @@ class Connection {
     }
     const id = this.nextId++;
     this.asked.set(id, ["chat", "react"].includes(command.do) ? command.do
-      : ["sit", "host", "bot", "back", "start", "keep", "open"].includes(command.do) ? "table" : "game");
+      : ["sit", "move_person", "host", "bot", "back", "start", "keep", "open"].includes(command.do) ? "table" : "game");
     this.ws.send(JSON.stringify({ ...command, id }));
   }
 
@@ -415,6 +416,7 @@ function onAct(e) {
     if (live) live.leave();
     setTimeout(() => location.assign("/"), live ? 300 : 0);  // the goodbye leaves first
   } else if (what === "sit") live ? live.send({ do: "sit", to: seat }) : sitDown(seat);
+  else if (what === "swap") live.send({ do: "move_person", seat, to: state.table.you });
   else if (what === "start") live.send({ do: "start" });
   else if (what === "host" || what === "keep" || what === "open") live.send({ do: what, seat });
   else if (what === "bot") live.send({ do: "bot", seat });
