@@ -149,3 +149,6 @@ def test_bench_command_prints_every_rate(capsys: pytest.CaptureFixture[str]) -> 
     assert "public API (Game.apply)" in out and "fast path (numpy, 64 hands a batch)" in out
     assert "/ OpenSpiel:" in out or "OpenSpiel is not installed" in out
     assert main(["bench", "--seconds", "0"]) == 2
+    assert main(["bench", "--seconds", "0.3", "--batch", "64", "--cpu"]) == 0
+    out = capsys.readouterr().out
+    assert "timed by CPU time" in out and "public API (Game.apply_action)" in out

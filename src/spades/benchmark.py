@@ -7,8 +7,10 @@ numbered games (``next_hand``), a new game every ``HANDS_PER_GAME`` hands or onc
 with integer actions (``legal_actions``/``apply_action``, the loop OpenSpiel is driven by)
 and with Move objects (``apply``). OpenSpiel plays a new state per hand, its deal being 52 chance actions. The
 engines take turns in short slices, so a machine whose load changes during the run slows
-them all alike. OpenSpiel is optional (``pip install 'spades[bench]'``); without it its rate
-is reported as missing.
+them all alike; on a machine shared with other work, ``cpu=True`` counts this process's CPU time
+(``time.process_time``) instead of the wall clock, so the time the others take is not counted
+against whichever engine was running. OpenSpiel is optional (``pip install 'spades[bench]'``);
+without it its rate is reported as missing.
 """
 
 from __future__ import annotations
@@ -59,14 +61,15 @@ Runner = Callable[[int], int]
 """Plays round ``i`` of an engine's work and returns how many hands it played."""
 
 
-def _timed(name: str, seconds: float, runner: Runner, first: int = 0) -> Rate:
-    """Call ``runner(first), runner(first + 1)...`` until ``seconds`` have passed."""
-    start = time.perf_counter()
+def _timed(name: str, seconds: float, runner: Runner, first: int = 0,
+           clock: Callable[[], float] = time.perf_counter) -> Rate:
+    """Call ``runner(first), runner(first + 1)...`` until ``seconds`` have passed on ``clock``."""
+    start = clock()
     hands, i = 0, first
-    while time.perf_counter() - start < seconds:
+    while clock() - start < seconds:
         hands += runner(i)
         i += 1
-    return Rate(name, hands, time.perf_counter() - start)
+    return Rate(name, hands, clock() - start)
 
 
 HANDS_PER_GAME = 10
@@ -151,8 +154,11 @@ def openspiel_runner() -> Runner | None:
     return hand
 
 
-def measure(seconds: float = 5.0, batch: int = 4096, slices: int = 5) -> list[Rate]:
-    """Each engine's rate over ``seconds`` in all, taken in ``slices`` turns; OpenSpiel last if present."""
+def measure(seconds: float = 5.0, batch: int = 4096, slices: int = 5, cpu: bool = False) -> list[Rate]:
+    """Each engine's rate over ``seconds`` in all, taken in ``slices`` turns; OpenSpiel last if present.
+
+    ``cpu``: seconds of this process's CPU time rather than of the wall clock."""
+    clock = time.process_time if cpu else time.perf_counter
     runners: dict[str, Runner] = {
         "public API (Game.apply_action)": action_runner(),
         "public API (Game.apply)": public_runner(),
@@ -165,7 +171,7 @@ def measure(seconds: float = 5.0, batch: int = 4096, slices: int = 5) -> list[Ra
     done = dict.fromkeys(runners, 0)
     for _ in range(slices):
         for name, runner in runners.items():
-            r = _timed(name, seconds / slices, runner, first=done[name])
+            r = _timed(name, seconds / slices, runner, first=done[name], clock=clock)
             done[name] += max(1, r.hands)
             t = totals[name]
             totals[name] = Rate(name, t.hands + r.hands, t.seconds + r.seconds)
@@ -178,10 +184,10 @@ def engine_build() -> str:
     return "pure Python (spades/game.py)" if path.endswith(".py") else "compiled with mypyc (setup.py)"
 
 
-def report(seconds: float = 5.0, batch: int = 4096) -> str:
+def report(seconds: float = 5.0, batch: int = 4096, cpu: bool = False) -> str:
     """Measure the rates in one run and describe them, with the ratios to OpenSpiel."""
-    rates = measure(seconds, batch)
-    lines = [f"engine: {engine_build()}"]
+    rates = measure(seconds, batch, cpu=cpu)
+    lines = [f"engine: {engine_build()}; timed by {'CPU time' if cpu else 'the wall clock'}"]
     lines += [f"{r.name:<40} {r.per_second:>12,.0f} hands/s  ({r.hands} in {r.seconds:.1f} s)"
               for r in rates]
     spiel = next((r for r in rates if r.name.startswith("OpenSpiel")), None)

@@ -194,7 +194,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     if args.seconds <= 0 or args.batch < 1:
         raise SpadesError("--seconds must be positive and --batch at least 1.")
-    print(report(args.seconds, args.batch))
+    print(report(args.seconds, args.batch, cpu=args.cpu))
     return 0
 
 
@@ -283,6 +283,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="random hands per second: public API, fast path, OpenSpiel")
     p.add_argument("--seconds", type=float, default=5.0, help="time per engine (default 5)")
     p.add_argument("--batch", type=int, default=4096, help="hands per fast-path batch (default 4096)")
+    p.add_argument("--cpu", action="store_true",
+                   help="count this process's CPU seconds, not the wall clock's (for a busy, shared machine)")
     p.set_defaults(func=_cmd_bench)
     return parser
 
