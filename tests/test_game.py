@@ -484,6 +484,56 @@ def test_copy_is_independent() -> None:
     assert twin.tricks[0].cards[1][1] == Card.parse("QC")
 
 
+SHARED_BY_COPIES = {"cards", "open", "open_actions", "dealt", "legal_actions", "strength"}
+"""The rooms' attributes a copy may share: the two-player stock (never changed), and tuples or
+answers kept read only (the open bids, the legal cards' actions, the led suit's strengths)."""
+
+
+ROOMS = ("bidding", "play", "draw")
+"""The hand's rooms, each compared on its own."""
+
+
+def state_of_room(room: object) -> dict[str, object]:
+    """A room's data attributes (compiled classes keep them as descriptors, not a ``__dict__``)."""
+    return {name: getattr(room, name) for name in dir(room)
+            if not name.startswith("_") and name not in ROOMS and not callable(getattr(room, name))}
+
+
+@pytest.mark.parametrize("preset", ["online", "two-player"])
+def test_a_copy_is_the_rooms_copied_and_shares_nothing_it_may_change(preset: str) -> None:
+    """``copy`` copies the tally and the hand's rooms (bidding, play, draw): every list in them is
+    equal in the copy and a list of its own, so no attribute can be forgotten by the copy."""
+    game = Game(find_preset(preset), deal=4)
+    rng = random.Random(4)
+    for _ in range(30):
+        game.apply_action(rng.choice(game.legal_actions()))
+    twin = game.copy()
+    rooms = [(game.tally, twin.tally), (game.hand, twin.hand)]
+    rooms += [(getattr(game.hand, name), getattr(twin.hand, name)) for name in ROOMS]
+    for mine, theirs in rooms:
+        assert mine is not theirs and type(mine) is type(theirs)
+        ours, copied = state_of_room(mine), state_of_room(theirs)
+        assert ours.keys() == copied.keys() and ours == copied
+        for name, value in ours.items():
+            if isinstance(value, list) and name not in SHARED_BY_COPIES:
+                assert copied[name] is not value, name
+
+
+def test_a_new_hand_or_a_redeal_replaces_the_hands_state_whole() -> None:
+    game = Game(Rules(misdeal_no_spades=True), deal=271)  # North holds no spades; East bids first
+    bid_all(game, 3)
+    dealt = game.hand
+    game.apply(N, Misdeal())
+    assert game.hand is not dealt and game.bids == [None] * 4 and dealt.bidding.bids[E] == Bid(3)
+    while game.turn is not None:
+        game.apply_action(game.legal_actions()[0])
+    played = game.hand
+    game.next_hand()
+    assert game.hand is not played and game.tricks == [] and game.bids == [None] * 4
+    assert game.hands == list(game.dealt) and sum(h.bit_count() for h in game.hands) == 52
+    assert game.tally.history[-1].tricks_won == tuple(played.play.tricks_won)
+
+
 def test_whole_game_runs_to_a_winner_and_the_deal_passes_left() -> None:
     game = play_out(Game(Rules(target=200, low_mark=-200), deal=3), [RandomPlayer()] * 4, seed=2)
     assert game.phase is Phase.GAME_OVER and game.winner is not None

@@ -1,6 +1,7 @@
 """Which bids are legal, and why any other is not: every bidding rule, stated once.
 
-The game asks ``BidRules.actions`` for the bids it offers and ``BidRules.refusal`` for the error
+``Bidding`` is a hand's bidding as it stands (the bids made, who has looked), which ``Game``
+keeps. The game asks ``BidRules.actions`` for the bids it offers and ``BidRules.refusal`` for the error
 of any other; the scorekeeper asks ``BidRules.team_refusal`` of the two bids a team wrote
 down. What a seat knows when it bids is all these need: its partner's bid (if made), whether
 it has looked at its cards, how many spades it holds (where the format needs them), and
@@ -23,7 +24,7 @@ from spades.moves import ACTION_BIDS, BID_ACTION, BLIND_NIL_ACTION, TEN_FOR_200_
 from spades.rules import BidFormat, NilRule, Rules
 from spades.scoring import Bid
 
-__all__ = ["BidRules", "blind_nil_open"]
+__all__ = ["BidRules", "Bidding", "blind_nil_open"]
 
 _NO_PARTNER = -1
 """The partner "action" of a seat whose partner has not bid (or that has no partner)."""
@@ -217,6 +218,32 @@ class BidRules:
                     return None
             reasons.append(why)
         return reasons[0]
+
+
+class Bidding:
+    """A hand's bidding as it stands: each seat's bid (None until it bids) and whether it has
+    looked at its cards; with the bids open to the seat to bid, kept for the position they were
+    worked out at (``asked_at``, the game's log length)."""
+
+    def __init__(self, looked: list[bool]) -> None:
+        self.bids: list[Bid | None] = [None] * len(looked)
+        self.looked = looked
+        self.asked_at = -1
+        self.open: list[Bid] = []
+        """The bids open at ``asked_at`` (read only: shared by copies)."""
+        self.open_actions: tuple[int, ...] = ()
+        """The actions of ``open``, ascending."""
+
+    def copy(self) -> Bidding:
+        """An independent copy (the bids and the looks copied, the kept answer shared)."""
+        c = Bidding(list(self.looked))
+        c.bids = list(self.bids)
+        c.asked_at, c.open, c.open_actions = self.asked_at, self.open, self.open_actions
+        return c
+
+    def done(self) -> bool:
+        """Whether every seat has bid."""
+        return all(b is not None for b in self.bids)
 
 
 _SHARED: dict[Rules, BidRules] = {}

@@ -4,7 +4,7 @@
 look at the next card and discard that one face down. To refuse it, discard it face down and
 take the next card, which you must keep." Some groups draw two cards at a time and keep one.
 Either way each turn takes two cards from the stock, one kept and one discarded; ``Game`` keeps
-the stock and asks these what a seat is shown and what it keeps.
+the ``Stock`` and asks these what a seat is shown and what it keeps.
 
 >>> from spades.cards import Card
 >>> from spades.rules import Rules, TwoPlayerDraw
@@ -23,7 +23,27 @@ from collections.abc import Sequence
 from spades.cards import Card
 from spades.rules import Rules, TwoPlayerDraw
 
-__all__ = ["kept_and_discarded", "shown"]
+__all__ = ["Stock", "kept_and_discarded", "shown"]
+
+
+class Stock:
+    """The two-player draw as it stands: the stock in its shuffled order (never changed, so shared
+    by copies; empty for a dealt hand), how far it is drawn, and the cards each seat discarded."""
+
+    def __init__(self, cards: list[Card], players: int) -> None:
+        self.cards = cards
+        self.pos = 0
+        self.discards = [0] * players
+
+    def copy(self) -> Stock:
+        """An independent copy (the discards copied, the stock shared)."""
+        c = Stock(self.cards, 0)
+        c.pos, c.discards = self.pos, list(self.discards)
+        return c
+
+    def left(self) -> int:
+        """How many cards are left to draw."""
+        return len(self.cards) - self.pos
 
 
 def shown(rules: Rules, stock: Sequence[Card], pos: int) -> tuple[Card, ...]:

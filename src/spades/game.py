@@ -1,9 +1,11 @@
 """The game state machine: draw (two players), bid, pass, play, score, and the next hand.
 
-``Game`` keeps the state and the turn; the rules it asks live in their own modules: which bids
-are legal and why not in ``spades.bidding``, which cards may be played, why not and who wins a
-trick in ``spades.play``, the two-player draw in ``spades.draw``, a hand's score in
-``spades.scoring``.
+``Game`` keeps the turn and moves the state on; the rules it asks live in their own modules, and
+each keeps its part of a hand's state beside them: which bids are legal and why not, and the
+hand's bidding (``Bidding``), in ``spades.bidding``; which cards may be played, why not and who
+wins a trick, and the hand's play (``Playing``), in ``spades.play``; the two-player draw and its
+``Stock`` in ``spades.draw``; a hand's score in ``spades.scoring``. Here: ``HandState`` holds one
+hand (its cards, passes and those rooms) and ``Tally`` the game across hands.
 
 Each action comes as a triple: ``verify_move`` raises a precise error, ``can_move`` answers
 yes or no, ``apply`` does it. A rejected move leaves the game exactly as it was.
@@ -31,10 +33,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypeGuard
 
-from spades.bidding import BidRules, blind_nil_open
+from spades.bidding import Bidding, BidRules, blind_nil_open
 from spades.cards import ALL_CARDS, Card, Suit, cards_of
 from spades.deal import DealRng, check_deal_number, shuffled
-from spades.draw import kept_and_discarded, shown
+from spades.draw import Stock, kept_and_discarded, shown
 from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError, WrongPhaseError
 from spades.moves import (
     ACTION_BIDS,
@@ -51,9 +53,10 @@ from spades.moves import (
     move_to_action,
     play_move,
 )
-from spades.play import legal_play_mask, play_refusal, trick_winner
+from spades.play import Playing, Trick, legal_play_mask, play_refusal, trick_winner
 from spades.rules import (
     BidFormat,
+    DeckSpec,
     FirstDealer,
     FirstLead,
     Rules,
@@ -64,8 +67,10 @@ __all__ = [
     "SEAT_NAMES",
     "Game",
     "HandResult",
+    "HandState",
     "Phase",
     "SeatView",
+    "Tally",
     "Trick",
     "legal_play_mask",
     "seat_name",
@@ -100,15 +105,6 @@ class Phase(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Trick:
-    """A finished trick: who led, the cards in the order played, and who won it."""
-
-    leader: int
-    cards: tuple[tuple[int, Card], ...]
-    winner: int
-
-
-@dataclass(frozen=True, slots=True)
 class HandResult:
     """A finished hand, every card now face up: for score sheets and the hand review."""
 
@@ -127,15 +123,22 @@ class HandResult:
     """Each pass as (from seat, to seat, card mask)."""
 
 
-class _Table:
-    """What bidding and playing read from the rules on every move, taken once per game.
+class _Setup:
+    """What never changes in a game, shared by its copies: the rules, where its decks come from, the
+    first dealer when chosen, and what bidding and playing read from the rules on every move.
 
-    Compiled (see setup.py), reading these plain attributes costs a pointer; reading the
-    frozen ``Rules`` (or one of its properties) costs a lookup or a call.
+    Compiled (see setup.py), reading these plain attributes costs a pointer; reading the frozen
+    ``Rules`` (or one of its properties) costs a lookup or a call.
     """
 
-    def __init__(self, rules: Rules) -> None:
-        spec = rules.deck_spec
+    def __init__(self, rules: Rules, deal_number: int | None, decks: list[list[int]] | None,
+                 first_dealer: int | None) -> None:
+        self.rules = rules
+        self.spec = spec = rules.deck_spec
+        self.deal_number = deal_number
+        self.decks = decks
+        self.first_dealer = first_dealer
+        """The first dealer when chosen by the caller; None when drawn from the deal number."""
         self.suit_of: tuple[int, ...] = spec.suit_of
         self.suit_masks: tuple[int, int, int, int] = spec.suit_masks
         self.strength: tuple[tuple[int, ...], ...] = spec.strength
@@ -145,6 +148,59 @@ class _Table:
         self.bidding: BidRules = BidRules.of(rules)
         self.bids_need_spades: bool = rules.bid_format in (BidFormat.WHIZ, BidFormat.MIRROR)
         """Whether a seat's legal bids depend on its spades (Whiz and Mirror)."""
+
+
+class Tally:
+    """The game across its hands: the scores and bags, the finished hands, the winner once there is
+    one, and where the dealing stands (the dealer, the hand's number, its redeals, the decks drawn)."""
+
+    def __init__(self, sides: int, dealer: int) -> None:
+        self.scores = [0] * sides
+        self.bags = [0] * sides
+        self.history: list[HandResult] = []
+        self.winner: int | None = None
+        self.dealer = dealer
+        self.hand_number = 0
+        self.redeals = 0
+        self.deck_draws = 0
+
+    def copy(self) -> Tally:
+        """An independent copy (its lists copied; the finished hands themselves are frozen)."""
+        c = Tally(0, self.dealer)
+        c.scores, c.bags, c.history = list(self.scores), list(self.bags), list(self.history)
+        c.winner = self.winner
+        c.hand_number, c.redeals, c.deck_draws = self.hand_number, self.redeals, self.deck_draws
+        return c
+
+
+class HandState:
+    """One hand as it stands, replaced whole when the next hand (or a redeal) starts: the cards each
+    seat holds and held as dealt, the cards out of play, the nil passes, and the hand's rooms: its
+    bidding (``spades.bidding.Bidding``), its play (``spades.play.Playing``) and, with two players,
+    its draw (``spades.draw.Stock``)."""
+
+    def __init__(self, players: int, leader: int, stock: list[Card]) -> None:
+        self.hands = [0] * players
+        """Each seat's cards now, as a mask."""
+        self.dealt: tuple[int, ...] = ()
+        """Each seat's cards as dealt (or drawn), before any pass: set once the hands are complete."""
+        self.set_aside = 0
+        """The cards out of play: the 3-player leftover, the 2-player discards."""
+        self.passes: list[tuple[int, int, int]] = []
+        """Each pass made, as (from seat, to seat, card mask)."""
+        self.pending_passes: list[tuple[int, int, int]] = []
+        """The passes still to make, in order, as (from seat, to seat, how many cards)."""
+        self.bidding = Bidding([True] * players)
+        self.play = Playing(players, leader)
+        self.draw = Stock(stock, players)
+
+    def copy(self) -> HandState:
+        """An independent copy: the hands and passes copied, each room copied by its own ``copy``."""
+        c = HandState(0, 0, [])
+        c.hands, c.dealt, c.set_aside = list(self.hands), self.dealt, self.set_aside
+        c.passes, c.pending_passes = list(self.passes), list(self.pending_passes)
+        c.bidding, c.play, c.draw = self.bidding.copy(), self.play.copy(), self.draw.copy()
+        return c
 
 
 @dataclass(frozen=True)
@@ -214,12 +270,22 @@ class SeatView:
         return self.rules.deck_spec.cards & ~self.hand & ~self.played & ~self.discarded
 
 
+
 class Game:
     """A whole game of Spades, hand after hand, driven by moves from each seat.
 
     ``deal`` is the deal number that fixes every shuffle; ``decks`` (instead) gives each
     hand's deck order explicitly, as a game recorded from real cards would.
+
+    Its state is in rooms: what never changes (the rules, the deck source), ``tally`` (the game
+    across hands: scores, bags, finished hands, the dealer) and ``hand`` (the hand as it stands,
+    with its bidding, play and draw), besides the ``log``, the ``phase`` and the seat to move.
+    A new hand replaces ``hand`` whole. The flat names (``scores``, ``hands``, ``bids``,
+    ``trick``...) read the rooms.
     """
+
+    tally: Tally
+    hand: HandState
 
     def __init__(
         self,
@@ -235,170 +301,293 @@ class Game:
             return
         if (deal is None) == (decks is None):
             raise SpadesError("A game needs a deal number or explicit decks (one of the two).")
-        self.rules = rules
-        self.spec = rules.deck_spec
-        self._table = _Table(rules)
-        self.deal_number = None if deal is None else check_deal_number(deal)
-        self.decks = None if decks is None else [list(d) for d in decks]
-        full = sorted(cards_of(self.spec.cards))
-        for i, order in enumerate(self.decks or ()):
+        setup = self._setup = _Setup(rules, None if deal is None else check_deal_number(deal),
+                                     None if decks is None else [list(d) for d in decks], first_dealer)
+        full = sorted(cards_of(setup.spec.cards))
+        for i, order in enumerate(setup.decks or ()):
             if sorted(order) != full:
-                raise SpadesError(f"Deck {i} is not a full {self.spec.kind.value} deck.")
+                raise SpadesError(f"Deck {i} is not a full {setup.spec.kind.value} deck.")
         n = rules.players
-        self.scores = [0] * rules.sides
-        self.bags = [0] * rules.sides
-        self.history: list[HandResult] = []
-        self.winner: int | None = None
-        self.hand_number = 0
+        if first_dealer is not None and (isinstance(first_dealer, bool) or not 0 <= first_dealer < n):
+            raise SpadesError(f"No seat {first_dealer} at a table of {n}.")
         self.log: list[tuple[int, Move] | None] = []
         """Every move applied, in order; None marks the deal of the next hand."""
-        self._legal = 0
-        """The mask of cards the seat to play may play: kept exact through the play, 0 in other phases."""
-        self._legal_actions: tuple[int, ...] | None = None
-        """The cards of ``_legal``, lowest first (worked out when first asked for)."""
-        self._strength: tuple[int, ...] = self.spec.strength[0]
-        """The card strengths for the current trick's led suit (see ``DeckSpec.strength``)."""
-        self._led = 0
-        self._top = 0
-        """The strength of the best card in the current trick so far, and below it its seat."""
-        self._top_seat = 0
-        self._bids_at = -1
-        """The log length at which ``_bids`` (the bids open to the seat to bid) was worked out."""
-        self._bids: list[Bid] = []
-        self._bid_actions: tuple[int, ...] = ()
-        """The actions of ``_bids``, ascending."""
-        self.redeals = 0
-        self.deck_draws = 0
-        self.first_dealer = first_dealer
-        """The first dealer when chosen by the caller; None when drawn from the deal number."""
-        if first_dealer is not None:
-            if isinstance(first_dealer, bool) or not 0 <= first_dealer < n:
-                raise SpadesError(f"No seat {first_dealer} at a table of {n}.")
-            self.dealer = first_dealer
-        else:
-            self.dealer = self._choose_first_dealer()
+        self.phase = Phase.BID
+        self.turn: int | None = None
+        dealer = first_dealer if first_dealer is not None else self._choose_first_dealer()
+        self.tally = Tally(rules.sides, dealer)
         self._start_hand()
+
+    # -- the rooms' state under its flat names -----------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The game's rules."""
+        return self._setup.rules
+
+    @property
+    def spec(self) -> DeckSpec:
+        """The deck the rules play with."""
+        return self._setup.spec
+
+    @property
+    def deal_number(self) -> int | None:
+        """The deal number that fixes every shuffle (None with explicit decks)."""
+        return self._setup.deal_number
+
+    @property
+    def decks(self) -> list[list[int]] | None:
+        """The explicit decks, one a hand (None with a deal number)."""
+        return self._setup.decks
+
+    @property
+    def first_dealer(self) -> int | None:
+        """The first dealer when chosen by the caller; None when drawn from the deal number."""
+        return self._setup.first_dealer
+
+    @property
+    def scores(self) -> list[int]:
+        """Each side's score."""
+        return self.tally.scores
+
+    @scores.setter
+    def scores(self, scores: list[int]) -> None:
+        self.tally.scores = scores
+
+    @property
+    def bags(self) -> list[int]:
+        """Each side's bags held."""
+        return self.tally.bags
+
+    @property
+    def history(self) -> list[HandResult]:
+        """The finished hands."""
+        return self.tally.history
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the game, once it is over."""
+        return self.tally.winner
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt this hand."""
+        return self.tally.dealer
+
+    @property
+    def hand_number(self) -> int:
+        """This hand's number, from 0."""
+        return self.tally.hand_number
+
+    @property
+    def redeals(self) -> int:
+        """How many times this hand was dealt again (a misdeal)."""
+        return self.tally.redeals
+
+    @property
+    def deck_draws(self) -> int:
+        """How many decks have been dealt (or drawn from) so far."""
+        return self.tally.deck_draws
+
+    @property
+    def hands(self) -> list[int]:
+        """Each seat's cards now, as a mask."""
+        return self.hand.hands
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """Each seat's cards as dealt (or drawn), before any pass."""
+        return self.hand.dealt
+
+    @property
+    def set_aside(self) -> int:
+        """The cards out of play: the 3-player leftover, the 2-player discards."""
+        return self.hand.set_aside
+
+    @property
+    def passes(self) -> list[tuple[int, int, int]]:
+        """Each pass made this hand, as (from seat, to seat, card mask)."""
+        return self.hand.passes
+
+    @property
+    def pending_passes(self) -> list[tuple[int, int, int]]:
+        """The passes still to make, as (from seat, to seat, how many cards)."""
+        return self.hand.pending_passes
+
+    @property
+    def bids(self) -> list[Bid | None]:
+        """Each seat's bid this hand (None until it bids)."""
+        return self.hand.bidding.bids
+
+    @property
+    def looked(self) -> list[bool]:
+        """Whether each seat has looked at its cards this hand."""
+        return self.hand.bidding.looked
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads (or led) the current trick."""
+        return self.hand.play.leader
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        """The cards played to the current trick, with their seats."""
+        return self.hand.play.trick
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """This hand's finished tricks."""
+        return self.hand.play.tricks
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """The tricks each seat has won this hand."""
+        return self.hand.play.tricks_won
+
+    @property
+    def broken(self) -> bool:
+        """Whether spades have been played this hand."""
+        return self.hand.play.broken
+
+    @property
+    def voids(self) -> list[int]:
+        """Per seat, a 4-bit mask of the suits it has shown out of this hand."""
+        return self.hand.play.voids
+
+    @property
+    def opening_card(self) -> Card | None:
+        """The card that must open the hand, or None."""
+        return self.hand.play.opening_card
+
+    @property
+    def stock(self) -> list[Card]:
+        """Two-player draw: the stock in its order (empty for a dealt hand)."""
+        return self.hand.draw.cards
+
+    @property
+    def stock_pos(self) -> int:
+        """Two-player draw: how many cards of the stock have been drawn."""
+        return self.hand.draw.pos
+
+    @property
+    def discards(self) -> list[int]:
+        """Two-player draw: the cards each seat discarded."""
+        return self.hand.draw.discards
 
     # -- dealing -------------------------------------------------------------------------
 
     def _choose_first_dealer(self) -> int:
         """Draw for the first dealer from the deal number's own stream."""
-        n = self.rules.players
-        if self.deal_number is None:
+        setup = self._setup
+        n = setup.rules.players
+        if setup.deal_number is None:
             return n - 1
-        if self.rules.first_dealer is FirstDealer.RANDOM:
-            return DealRng.for_hand(self.deal_number, -1).below(n)
-        size = self.spec.cards.bit_count()
+        if setup.rules.first_dealer is FirstDealer.RANDOM:
+            return DealRng.for_hand(setup.deal_number, -1).below(n)
+        spec = setup.spec
+        size = spec.cards.bit_count()
         drawing = list(range(n))
         pos = 0
         while True:  # only the cards drawn so far are decoded (a tie decodes the same deck further)
-            deck = shuffled(self.spec.cards, DealRng.for_hand(self.deal_number, -1), pos + len(drawing))
+            deck = shuffled(spec.cards, DealRng.for_hand(setup.deal_number, -1), pos + len(drawing))
             drawn = {s: deck[pos + i] for i, s in enumerate(drawing)}
             pos += len(drawing)
-            top = max(self.spec.power[c] for c in drawn.values())
-            drawing = [s for s in drawing if self.spec.power[drawn[s]] == top]
+            top = max(spec.power[c] for c in drawn.values())
+            drawing = [s for s in drawing if spec.power[drawn[s]] == top]
             if len(drawing) == 1 or pos + len(drawing) > size:
                 return drawing[0]
 
     def _next_deck(self) -> list[Card]:
         """The shuffled deck for the current hand (and redeal)."""
-        if self.decks is not None:
+        setup, tally = self._setup, self.tally
+        if setup.decks is not None:
             if not self._deck_left():
                 raise SpadesError(_NO_DECK)
-            order = self.decks[self.deck_draws]
-            self.deck_draws += 1
+            order = setup.decks[tally.deck_draws]
+            tally.deck_draws += 1
             return [Card(c) for c in order]
-        assert self.deal_number is not None
-        self.deck_draws += 1
-        return shuffled(self.spec.cards, DealRng.for_hand(self.deal_number, self.hand_number,
-                                                          self.redeals))
+        assert setup.deal_number is not None
+        tally.deck_draws += 1
+        rng = DealRng.for_hand(setup.deal_number, tally.hand_number, tally.redeals)
+        return shuffled(setup.spec.cards, rng)
 
     def _deck_left(self) -> bool:
         """Whether a deck remains for another deal (always, with a deal number)."""
-        return self.decks is None or self.deck_draws < len(self.decks)
+        decks = self._setup.decks
+        return decks is None or self.tally.deck_draws < len(decks)
 
     def _start_hand(self) -> None:
-        """Deal (or lay out the draw) and open the first phase of a hand."""
-        self._bids_at = -1
-        self._legal, self._legal_actions = 0, None
-        r = self.rules
-        n = r.players
-        self.hands = [0] * n
-        self.bids: list[Bid | None] = [None] * n
-        self.tricks_won = [0] * n
-        self.trick: list[tuple[int, Card]] = []
-        self.tricks: list[Trick] = []
-        self.broken = False
-        self.voids = [0] * n
-        self.passes: list[tuple[int, int, int]] = []
-        self.pending_passes: list[tuple[int, int, int]] = []
-        self.discards = [0] * n
-        self.set_aside = 0
-        self.opening_card: Card | None = None
-        self.leader = (self.dealer + 1) % n
+        """Deal (or lay out the draw) a new hand, replacing the last one's state, and open its first phase."""
+        n = self._setup.rules.players
+        dealer = self.tally.dealer
         deck = self._next_deck()
-        self.stock: list[Card] = []
-        self.stock_pos = 0
-        self.dealt: tuple[int, ...] = ()
-        """Each seat's cards as dealt (or drawn), before any pass: set once the hands are complete."""
         if n == 2:
-            self.stock = deck
+            self.hand = hand = HandState(n, (dealer + 1) % n, deck)
             self.phase = Phase.DRAW
-            self.turn: int | None = (self.dealer + 1) % n
-            self.looked = [True] * n
+            self.turn = (dealer + 1) % n
             return
-        per = r.hand_size
+        self.hand = hand = HandState(n, (dealer + 1) % n, [])
+        per = self._setup.hand_size
         for i, card in enumerate(deck[: per * n]):
-            self.hands[(self.dealer + 1 + i) % n] |= 1 << card
+            hand.hands[(dealer + 1 + i) % n] |= 1 << card
         for card in deck[per * n:]:
-            self.set_aside |= 1 << card
+            hand.set_aside |= 1 << card
         self._open_bidding()
 
     def _open_bidding(self) -> None:
         """After the deal or draw: start bidding, or go straight to play on a no-bid hand."""
-        self.dealt = tuple(self.hands)
-        r = self.rules
+        hand = self.hand
+        hand.dealt = tuple(hand.hands)
+        r = self._setup.rules
         n = r.players
-        if r.first_hand_no_bids and self.hand_number == 0:
-            self.looked = [True] * n
+        if r.first_hand_no_bids and self.tally.hand_number == 0:
             self._open_play()
             return
-        self.looked = [not self._blind_open(s) for s in range(n)]
+        if r.blind_nil:
+            hand.bidding.looked = [not self._blind_open(s) for s in range(n)]
         self.phase = Phase.BID
-        self.turn = (self.dealer + 1) % n
+        self.turn = (self.tally.dealer + 1) % n
 
     def _blind_open(self, seat: int) -> bool:
         """Whether the seat's side is far enough behind to bid blind nil this hand."""
-        side = self.rules.side_of(seat)
-        behind = max(s for i, s in enumerate(self.scores) if i != side) - self.scores[side]
-        return blind_nil_open(self.rules, behind)
+        r = self._setup.rules
+        if not r.blind_nil:
+            return False
+        side = r.side_of(seat)
+        scores = self.tally.scores
+        behind = max(s for i, s in enumerate(scores) if i != side) - scores[side]
+        return blind_nil_open(r, behind)
 
     def _open_play(self) -> None:
-        r = self.rules
+        setup = self._setup
+        r = setup.rules
         n = r.players
+        hand = self.hand
+        play = hand.play
+        dealer = self.tally.dealer
         self.phase = Phase.PLAY
-        self.leader = self.dealer if r.first_lead is FirstLead.DEALER else (self.dealer + 1) % n
+        play.leader = dealer if r.first_lead is FirstLead.DEALER else (dealer + 1) % n
         if r.first_lead is FirstLead.TWO_OF_CLUBS:
             held = 0
-            for h in self.hands:
-                held |= h & self.spec.suit_masks[CLUB]
+            for h in hand.hands:
+                held |= h & setup.suit_masks[CLUB]
             if held:
                 low = Card((held & -held).bit_length() - 1)
-                self.opening_card = low
-                self.leader = next(s for s in range(n) if self.hands[s] >> low & 1)
-        self.turn = self.leader
-        self._set_legal(self.leader)
+                play.opening_card = low
+                play.leader = next(s for s in range(n) if hand.hands[s] >> low & 1)
+        self.turn = play.leader
+        self._set_legal(play.leader)
 
     # -- queries ---------------------------------------------------------------------------
 
     @property
     def players(self) -> int:
         """How many seats the table has."""
-        return self.rules.players
+        return self._setup.rules.players
 
     def partner(self, seat: int) -> int | None:
         """The seat's partner, or None."""
-        return self.rules.partner(seat)
+        return self._setup.rules.partner(seat)
 
     def _is_seat(self, seat: object) -> TypeGuard[int]:
         """Whether this is a seat number at this table."""
@@ -423,34 +612,37 @@ class Game:
 
     def _bid_options(self, seat: int) -> list[Bid]:
         """The bids open to the seat to bid, worked out once per position (read only)."""
-        if self._bids_at != len(self.log):
-            self._bids_at = len(self.log)
-            self._bid_actions = self._work_out_bids(seat)
-            self._bids = [ACTION_BIDS[a - BID_ACTION] for a in self._bid_actions]
-        return self._bids
+        bidding = self.hand.bidding
+        if bidding.asked_at != len(self.log):
+            bidding.asked_at = len(self.log)
+            bidding.open_actions = self._work_out_bids(seat)
+            bidding.open = [ACTION_BIDS[a - BID_ACTION] for a in bidding.open_actions]
+        return bidding.open
 
     def _legal_bid_actions(self, seat: int) -> tuple[int, ...]:
-        """The actions of the bids open to the seat to bid, ascending (cached with the bids)."""
+        """The actions of the bids open to the seat to bid, ascending (kept with the bids)."""
         self._bid_options(seat)
-        return self._bid_actions
+        return self.hand.bidding.open_actions
 
     def _work_out_bids(self, seat: int) -> tuple[int, ...]:
         """The actions of the bids open to the seat to bid, ascending (asked of ``spades.bidding``)."""
-        t = self._table
-        partner = self.bids[(seat + 2) % 4] if t.partners else None
-        spades = (self.hands[seat] & t.suit_masks[SPADE]).bit_count() if t.bids_need_spades else -1
-        return t.bidding.actions(partner, self.looked[seat], spades, self._blind_open(seat))
+        t = self._setup
+        hand = self.hand
+        partner = hand.bidding.bids[(seat + 2) % 4] if t.partners else None
+        spades = (hand.hands[seat] & t.suit_masks[SPADE]).bit_count() if t.bids_need_spades else -1
+        return t.bidding.actions(partner, hand.bidding.looked[seat], spades, self._blind_open(seat))
 
     def legal_plays(self, seat: object) -> int:
         """The mask of cards the seat may play now (0 if it is not its turn to play, or not a seat)."""
-        return self._legal if self._on_turn(seat) else 0
+        return self.hand.play.legal if self._on_turn(seat) else 0
 
     def _set_legal(self, seat: int) -> None:
         """Work out what the seat now to play may play (only it has cards to play: one mask does)."""
-        trick = [c for _, c in self.trick]
-        self._legal = legal_play_mask(self.rules, self.hands[seat], trick, self.broken, not self.tricks,
-                                      self.opening_card)
-        self._legal_actions = None
+        play = self.hand.play
+        trick = [c for _, c in play.trick]
+        play.legal = legal_play_mask(self._setup.rules, self.hand.hands[seat], trick, play.broken,
+                                     not play.tricks, play.opening_card)
+        play.legal_actions = None
 
     def _is_legal_play(self, seat: object, card: object) -> bool:
         """The short path shared by ``apply`` and ``apply_action``: a legal card by the seat to play.
@@ -458,13 +650,14 @@ class Game:
         False means only "not shown legal here": the full check then gives the precise error.
         """
         return (isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 54
-                and bool(self._legal >> card & 1) and self._on_turn(seat))
+                and bool(self.hand.play.legal >> card & 1) and self._on_turn(seat))
 
     def _legal_cards(self) -> tuple[int, ...]:
         """The cards of the legal mask, lowest first, worked out once per position."""
-        cards = self._legal_actions
+        play = self.hand.play
+        cards = play.legal_actions
         if cards is None:
-            cards = self._legal_actions = _actions_of(self._legal)
+            cards = play.legal_actions = _actions_of(play.legal)
         return cards
 
     def legal_actions(self, seat: object = None) -> list[int]:
@@ -552,7 +745,7 @@ class Game:
         """Two-player draw: the cards this seat is shown now."""
         if self.phase is not Phase.DRAW or not self._on_turn(seat):
             return ()
-        return shown(self.rules, self.stock, self.stock_pos)
+        return shown(self.rules, self.hand.draw.cards, self.hand.draw.pos)
 
     def play_reason(self, seat: object, card: Card) -> str | None:
         """Why the seat may not play this card now, in plain English; None if it may."""
@@ -641,10 +834,10 @@ class Game:
     def _verify_bid(self, seat: int, bid: Bid) -> None:
         if bid_action(bid) in self._legal_bid_actions(seat):
             return
-        partner = self.bids[(seat + 2) % 4] if self._table.partners else None
+        partner = self.bids[(seat + 2) % 4] if self._setup.partners else None
         looked = self.looked[seat]
         spades = (self.hands[seat] & self.spec.trumps).bit_count()
-        why = self._table.bidding.refusal(bid, partner, looked=looked, spades=spades,
+        why = self._setup.bidding.refusal(bid, partner, looked=looked, spades=spades,
                                           blind_open=self._blind_open(seat))
         assert why is not None, "a bid the rules allow is among the legal bids"
         raise IllegalMoveError(why)
@@ -681,120 +874,128 @@ class Game:
         elif isinstance(move, Draw):
             self._draw(seat, move.keep_first)
         elif isinstance(move, Look):
-            self.looked[seat] = True
+            self.hand.bidding.looked[seat] = True
         elif isinstance(move, Misdeal):
-            self.redeals += 1
+            self.tally.redeals += 1
             self._start_hand()
 
     def _bid(self, seat: int, bid: Bid) -> None:
-        self.bids[seat] = bid
+        bidding = self.hand.bidding
+        bidding.bids[seat] = bid
         if not bid.blind:
-            self.looked[seat] = True
-        n = self.players
-        if all(b is not None for b in self.bids):
+            bidding.looked[seat] = True
+        if bidding.done():
             self.turn = None
             self._open_passing()
         else:
-            self.turn = (seat + 1) % n
+            self.turn = (seat + 1) % len(bidding.bids)
 
     def _open_passing(self) -> None:
-        r = self.rules
+        r = self._setup.rules
+        hand = self.hand
+        bids = hand.bidding.bids
         if r.has_partners:
-            first = (self.dealer + 1) % 4
+            first = (self.tally.dealer + 1) % 4
             for side in (first % 2, 1 - first % 2):
-                nil_seats = [s for s in r.seats_of(side) if (b := self.bids[s]) is not None and b.is_nil(r)]
+                nil_seats = [s for s in r.seats_of(side) if (b := bids[s]) is not None and b.is_nil(r)]
                 if len(nil_seats) != 1:
                     continue
                 s = nil_seats[0]
-                bid = self.bids[s]
+                bid = bids[s]
                 assert bid is not None
                 k = r.blind_nil_pass if bid.blind else r.nil_pass
                 if k:
                     p = (s + 2) % 4
-                    self.pending_passes += [(s, p, k), (p, s, k)]
-        if self.pending_passes:
+                    hand.pending_passes += [(s, p, k), (p, s, k)]
+        if hand.pending_passes:
             self.phase = Phase.PASS
-            self.turn = self.pending_passes[0][0]
+            self.turn = hand.pending_passes[0][0]
         else:
             self._open_play()
 
     def _pass(self, seat: int, cards: int) -> None:
-        giver, taker, _ = self.pending_passes.pop(0)
-        self.hands[giver] &= ~cards
-        self.hands[taker] |= cards
-        self.passes.append((giver, taker, cards))
-        if self.pending_passes:
-            self.turn = self.pending_passes[0][0]
+        hand = self.hand
+        giver, taker, _ = hand.pending_passes.pop(0)
+        hand.hands[giver] &= ~cards
+        hand.hands[taker] |= cards
+        hand.passes.append((giver, taker, cards))
+        if hand.pending_passes:
+            self.turn = hand.pending_passes[0][0]
         else:
             self._open_play()
 
     def _draw(self, seat: int, keep_first: bool) -> None:
-        keep, drop = kept_and_discarded(self.stock, self.stock_pos, keep_first)
-        self.hands[seat] |= 1 << keep
-        self.discards[seat] |= 1 << drop
-        self.set_aside |= 1 << drop
-        self.stock_pos += 2
-        if self.stock_pos >= len(self.stock):
+        hand = self.hand
+        draw = hand.draw
+        keep, drop = kept_and_discarded(draw.cards, draw.pos, keep_first)
+        hand.hands[seat] |= 1 << keep
+        draw.discards[seat] |= 1 << drop
+        hand.set_aside |= 1 << drop
+        draw.pos += 2
+        if draw.left() <= 0:
             self._open_bidding()
         else:
             self.turn = 1 - seat
 
     def _play(self, seat: int, card: Card) -> None:
         """Play a legal card: the trick's best card so far is kept as it goes, and the next legal mask."""
-        table = self._table
-        suit = table.suit_of[card]
-        hands = self.hands
+        setup = self._setup
+        suit = setup.suit_of[card]
+        hands = self.hand.hands
+        play = self.hand.play
         hands[seat] &= ~(1 << card)
-        trick = self.trick
+        trick = play.trick
         if trick:
-            if suit != self._led:
-                self.voids[seat] |= 1 << self._led
-            if self._strength[card] > self._top:
-                self._top, self._top_seat = self._strength[card], seat
+            if suit != play.led:
+                play.voids[seat] |= 1 << play.led
+            if play.strength[card] > play.top:
+                play.top, play.top_seat = play.strength[card], seat
         else:
-            self._led = suit
-            self._strength = table.strength[suit]
-            self._top, self._top_seat = self._strength[card], seat
+            play.led = suit
+            play.strength = setup.strength[suit]
+            play.top, play.top_seat = play.strength[card], seat
         trick.append((seat, card))
         if suit == SPADE:
-            self.broken = True
+            play.broken = True
         n = len(hands)
         if len(trick) < n:
             nxt = self.turn = (seat + 1) % n
-            if self.tricks and not table.must_beat:  # the common case, worked out here
+            if play.tricks and not setup.must_beat:  # the common case, worked out here
                 hand = hands[nxt]
-                self._legal = hand & table.suit_masks[self._led] or hand
-                self._legal_actions = None
+                play.legal = hand & setup.suit_masks[play.led] or hand
+                play.legal_actions = None
             else:
                 self._set_legal(nxt)
             return
-        winner = self._top_seat
-        self.tricks.append(Trick(trick[0][0], tuple(trick), winner))
-        self.tricks_won[winner] += 1
-        self.trick = []
-        if len(self.tricks) < table.hand_size:
-            self.leader = self.turn = winner
+        winner = play.top_seat
+        play.tricks.append(Trick(trick[0][0], tuple(trick), winner))
+        play.tricks_won[winner] += 1
+        play.trick = []
+        if len(play.tricks) < setup.hand_size:
+            play.leader = self.turn = winner
             self._set_legal(winner)
             return
-        self._legal, self._legal_actions = 0, None
+        play.legal, play.legal_actions = 0, None
         self._finish_hand()
 
     def _finish_hand(self) -> None:
-        r = self.rules
-        no_bids = r.first_hand_no_bids and self.hand_number == 0
-        score = score_hand(r, self.bids, self.tricks_won, self.bags, no_bids=no_bids)
+        r = self._setup.rules
+        tally, hand = self.tally, self.hand
+        bids, tricks_won = hand.bidding.bids, hand.play.tricks_won
+        no_bids = r.first_hand_no_bids and tally.hand_number == 0
+        score = score_hand(r, bids, tricks_won, tally.bags, no_bids=no_bids)
         for side, s in enumerate(score.sides):
-            self.scores[side] += s.points
-            self.bags[side] = s.bags_after
-        self.history.append(HandResult(
-            number=self.hand_number, dealer=self.dealer, dealt=self.dealt,
-            bids=tuple(self.bids), tricks_won=tuple(self.tricks_won), tricks=tuple(self.tricks),
-            score=score, scores_after=tuple(self.scores), set_aside=self.set_aside,
-            passes=tuple(self.passes),
+            tally.scores[side] += s.points
+            tally.bags[side] = s.bags_after
+        tally.history.append(HandResult(
+            number=tally.hand_number, dealer=tally.dealer, dealt=hand.dealt,
+            bids=tuple(bids), tricks_won=tuple(tricks_won), tricks=tuple(hand.play.tricks),
+            score=score, scores_after=tuple(tally.scores), set_aside=hand.set_aside,
+            passes=tuple(hand.passes),
         ))
         self.turn = None
-        self.winner = game_winner(r, self.scores)
-        self.phase = Phase.GAME_OVER if self.winner is not None else Phase.HAND_OVER
+        tally.winner = game_winner(r, tally.scores)
+        self.phase = Phase.GAME_OVER if tally.winner is not None else Phase.HAND_OVER
 
     def next_hand(self) -> None:
         """Deal the next hand, the deal passing to the left."""
@@ -803,9 +1004,10 @@ class Game:
         if not self._deck_left():
             raise SpadesError(_NO_DECK)
         self.log.append(None)
-        self.hand_number += 1
-        self.redeals = 0
-        self.dealer = (self.dealer + 1) % self.players
+        tally = self.tally
+        tally.hand_number += 1
+        tally.redeals = 0
+        tally.dealer = (tally.dealer + 1) % self.players
         self._start_hand()
 
     # -- views -----------------------------------------------------------------------------
@@ -814,22 +1016,23 @@ class Game:
         """Exactly what ``seat`` can see now."""
         if not self._is_seat(seat):
             raise self._no_seat(seat)
-        looked = self.looked[seat] or self.phase not in (Phase.BID,)
-        hand = self.hands[seat] if looked else 0
+        tally, hand = self.tally, self.hand
+        play = hand.play
+        looked = hand.bidding.looked[seat] or self.phase not in (Phase.BID,)
         return SeatView(
-            rules=self.rules, seat=seat, phase=self.phase, hand_number=self.hand_number,
-            dealer=self.dealer, turn=self.turn, hand=hand, looked=looked,
-            bids=tuple(self.bids), tricks_won=tuple(self.tricks_won), trick=tuple(self.trick),
-            tricks=tuple(self.tricks), broken=self.broken, voids=tuple(self.voids),
-            scores=tuple(self.scores), bags=tuple(self.bags),
-            passed=_mask_sum(c for g, _, c in self.passes if g == seat),
-            received=_mask_sum(c for _, t, c in self.passes if t == seat),
-            offered=self.offered(seat), discarded=self.discards[seat],
-            stock_left=len(self.stock) - self.stock_pos if self.phase is Phase.DRAW else 0,
+            rules=self.rules, seat=seat, phase=self.phase, hand_number=tally.hand_number,
+            dealer=tally.dealer, turn=self.turn, hand=hand.hands[seat] if looked else 0, looked=looked,
+            bids=tuple(hand.bidding.bids), tricks_won=tuple(play.tricks_won), trick=tuple(play.trick),
+            tricks=tuple(play.tricks), broken=play.broken, voids=tuple(play.voids),
+            scores=tuple(tally.scores), bags=tuple(tally.bags),
+            passed=_mask_sum(c for g, _, c in hand.passes if g == seat),
+            received=_mask_sum(c for _, t, c in hand.passes if t == seat),
+            offered=self.offered(seat), discarded=hand.draw.discards[seat],
+            stock_left=hand.draw.left() if self.phase is Phase.DRAW else 0,
             pass_count=self.pass_count(seat), legal_bids=tuple(self.legal_bids(seat)),
             legal_plays=self.legal_plays(seat), can_look=self.can_move(seat, Look()),
-            can_misdeal=self.can_move(seat, Misdeal()), opening_card=self.opening_card,
-            history=tuple(self.history), winner=self.winner,
+            can_misdeal=self.can_move(seat, Misdeal()), opening_card=play.opening_card,
+            history=tuple(tally.history), winner=tally.winner,
         )
 
     def copy(self) -> Game:
@@ -837,23 +1040,9 @@ class Game:
         return Game(self.rules, _copy_of=self)
 
     def _take_state(self, o: Game) -> None:
-        """Become a copy of ``o``: its lists copied, its immutable values (and never-changed lists) shared."""
-        self.rules, self.spec, self._table = o.rules, o.spec, o._table
-        self.deal_number, self.decks = o.deal_number, o.decks
-        self.first_dealer, self.dealer, self.hand_number, self.redeals = (
-            o.first_dealer, o.dealer, o.hand_number, o.redeals)
-        self.deck_draws, self.winner, self.phase, self.turn = o.deck_draws, o.winner, o.phase, o.turn
-        self.scores, self.bags, self.history = list(o.scores), list(o.bags), list(o.history)
-        self.log, self.hands, self.bids = list(o.log), list(o.hands), list(o.bids)
-        self.tricks_won, self.trick, self.tricks = list(o.tricks_won), list(o.trick), list(o.tricks)
-        self.voids, self.looked = list(o.voids), list(o.looked)
-        self.passes, self.pending_passes = list(o.passes), list(o.pending_passes)
-        self.discards, self.set_aside, self.dealt = list(o.discards), o.set_aside, o.dealt
-        self.stock, self.stock_pos = o.stock, o.stock_pos
-        self.leader, self.broken, self.opening_card = o.leader, o.broken, o.opening_card
-        self._legal, self._legal_actions = o._legal, o._legal_actions
-        self._strength, self._led, self._top, self._top_seat = o._strength, o._led, o._top, o._top_seat
-        self._bids_at, self._bids, self._bid_actions = o._bids_at, o._bids, o._bid_actions
+        """Become a copy of ``o``: what never changes shared, the tally and the hand copied by their rooms."""
+        self._setup, self.tally, self.hand = o._setup, o.tally.copy(), o.hand.copy()
+        self.log, self.phase, self.turn = list(o.log), o.phase, o.turn
 
 
 _NO_DECK = "The game's explicit decks have run out: there is no deck for another deal."

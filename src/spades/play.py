@@ -1,7 +1,9 @@
 """Playing a card: which cards may be played now, why another may not, and who wins the trick.
 
-These are the rules of the play, as functions of what is on the table; ``Game`` keeps the state
-and asks them (its hot path keeps the running winner by the same ``DeckSpec.strength``).
+These are the rules of the play, as functions of what is on the table, and ``Playing``, the play
+of one hand as it stands (the trick on the table, the tricks done, spades broken...), which
+``Game`` keeps and moves on (its hot path keeps the running winner by the same
+``DeckSpec.strength``).
 
 >>> from spades.cards import parse_mask, Card
 >>> from spades.rules import Rules
@@ -17,14 +19,65 @@ and asks them (its hot path keeps the running winner by the same ``DeckSpec.stre
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from spades.cards import Card, Suit
 from spades.rules import ClubsFirstTrick, DeckSpec, Rules
 
-__all__ = ["legal_play_mask", "play_refusal", "trick_winner"]
+__all__ = ["Playing", "Trick", "legal_play_mask", "play_refusal", "trick_winner"]
 
 SPADE = int(Suit.SPADES)
 CLUB = int(Suit.CLUBS)
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the cards in the order played, and who won it."""
+
+    leader: int
+    cards: tuple[tuple[int, Card], ...]
+    winner: int
+
+
+class Playing:
+    """The play of one hand as it stands: who leads, the trick on the table, the tricks done and
+    who won them, whether spades are broken, the suits each seat has shown out of.
+
+    With them, kept as the cards fall so that no move works them out again: the mask of cards the
+    seat to play may play (exact through the play, 0 before it), and the current trick's led suit
+    and best card so far.
+    """
+
+    def __init__(self, players: int, leader: int) -> None:
+        self.leader = leader
+        self.trick: list[tuple[int, Card]] = []
+        """The cards played to the current trick, with their seats."""
+        self.tricks: list[Trick] = []
+        self.tricks_won = [0] * players
+        self.broken = False
+        self.voids = [0] * players
+        """Per seat, a 4-bit mask of the suits it has shown out of."""
+        self.opening_card: Card | None = None
+        """The card that must open the hand (the lowest club, under that rule), or None."""
+        self.legal = 0
+        """The mask of cards the seat to play may play."""
+        self.legal_actions: tuple[int, ...] | None = None
+        """The cards of ``legal``, lowest first (worked out when first asked for)."""
+        self.strength: tuple[int, ...] = ()
+        """The card strengths for the current trick's led suit (see ``DeckSpec.strength``)."""
+        self.led = 0
+        self.top = 0
+        """The strength of the best card in the current trick so far, and below it its seat."""
+        self.top_seat = 0
+
+    def copy(self) -> Playing:
+        """An independent copy: its lists copied, the finished tricks and kept answers shared."""
+        c = Playing(0, self.leader)
+        c.trick, c.tricks, c.tricks_won = list(self.trick), list(self.tricks), list(self.tricks_won)
+        c.broken, c.voids, c.opening_card = self.broken, list(self.voids), self.opening_card
+        c.legal, c.legal_actions, c.strength = self.legal, self.legal_actions, self.strength
+        c.led, c.top, c.top_seat = self.led, self.top, self.top_seat
+        return c
 
 
 def trick_winner(spec: DeckSpec, cards: Sequence[tuple[int, int]]) -> int:
