@@ -17,6 +17,10 @@ possible, so that the load generator, on the same machine, takes little of its C
     .venv/bin/python benchmarks/bench_server.py --games 16 --think 0 --workers 2
     .venv/bin/python benchmarks/bench_server.py --games 300 --think 1 --store postgres
 
+The coach's background reviews of finished hands are off unless ``--coach`` is given: they take
+CPU beside the moves (an analysis process per server process at a time), which is not what is
+measured here.
+
 ``--profile FILE`` samples the thread holding the GIL in each server process with py-spy
 (``pip install py-spy``) while the clients play, and writes their stacks to FILE (py-spy's "raw"
 collapsed stacks, one line a stack with its count; ``benchmarks/profile_shares.py`` sums them by
@@ -147,10 +151,12 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
 class Server:
     """``spades serve`` in its own process(es) on a database."""
 
-    def __init__(self, database: str, workers: int, port: int) -> None:
+    def __init__(self, database: str, workers: int, port: int, coach: bool = False) -> None:
         self.port = port
         env = {**os.environ, "SPADES_RATE_PER_TOKEN": "0", "SPADES_RATE_PER_ADDRESS": "0",
                "SPADES_ACCESS_LOG": "0", "SPADES_WORKERS": str(workers), "SPADES_PORT": str(port)}
+        if not coach:
+            env["SPADES_COACH_WORKERS"] = "0"
         env["SPADES_DATABASE_URL" if "://" in database else "SPADES_DB"] = database
         self.proc = subprocess.Popen([sys.executable, "-m", "spades.cli", "serve"], env=env,
                                      stdout=subprocess.DEVNULL, start_new_session=True)
@@ -251,6 +257,9 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
     ap.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     ap.add_argument("--level", default="normal", help="the computer players' level (default normal)")
+    ap.add_argument("--coach", action="store_true",
+                    help="keep the coach's background reviews of finished hands on (off by default: they "
+                         "take CPU beside the moves, in processes of their own)")
     ap.add_argument("--profile", metavar="FILE", help="sample the server with py-spy into FILE")
     ap.add_argument("--kill", type=int, default=0, help="kill -9 the server this many times and check")
     args = ap.parse_args()
@@ -262,7 +271,7 @@ def main() -> int:
         if args.kill:
             return check_kills(database, args)
         port = free_port()
-        server = Server(database, args.workers, port)
+        server = Server(database, args.workers, port, args.coach)
         try:
             spy = None if args.profile is None else subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(server.proc.pid),
