@@ -40,7 +40,7 @@ def test_the_review_shows_the_coach_flags_and_a_reload_shows_them_again(
     play_until(page, "sheet")
     sheet = page.locator("#dlg-sheet")
     sheet.get_by_role("button", name="Show all hands").click()
-    expect(sheet.locator("#coach")).to_have_attribute("data-status", re.compile("waiting|running"))
+    expect(sheet.locator("#coach")).to_have_attribute("data-status", re.compile("waiting|starting|running"))
     flags = coach_flags(page)
     assert flags, "the simple moves of the test player give the coach something to flag"
     first = flags[0]

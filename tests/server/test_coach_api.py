@@ -4,11 +4,14 @@ once, unknown hands are 404s, play goes on while it runs, and stopping the serve
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from server.api_client import Player, simple_move
 from server.conftest import query
@@ -27,7 +30,7 @@ def finish_hand(p: Player, state: dict[str, Any]) -> dict[str, Any]:
 
 def wait_for_review(client: httpx.Client, p: Player, path: str) -> tuple[list[dict[str, Any]],
                                                                          dict[str, Any]]:
-    """Ask for a coach review until it is done; the 202 answers on the way, and the review."""
+    """Ask for a coach review until it is done; the 202 answers on the way, and the answer."""
     waiting: list[dict[str, Any]] = []
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -51,7 +54,7 @@ def test_a_finished_hand_is_reviewed_in_the_background_and_kept(database: str) -
         assert r.status_code == 404 and "not finished" in r.json()["detail"]  # nothing before the hand ends
         state = finish_hand(p, state)
         first = client.get(path, headers=p.headers)
-        assert first.status_code == 202 and first.json()["status"] in ("waiting", "running")
+        assert first.status_code == 202 and first.json()["status"] in ("waiting", "starting", "running")
         assert first.json()["review"] is None
         nxt = p.next_hand(state)["state"]  # play goes on while the coach works
         assert nxt["hand_number"] == 1 and nxt["phase"] == "bid"
@@ -97,8 +100,14 @@ def test_a_review_lost_to_a_stop_is_made_when_asked_for_and_a_stop_leaves_no_pro
         deadline = time.monotonic() + 60
         while (r := client.get(path, headers=p.headers)).json()["status"] != "running":
             assert r.status_code == 202 and time.monotonic() < deadline
+            assert r.json()["status"] in ("waiting", "starting") and r.json()["total"] == 0
             time.sleep(0.1)
         assert multiprocessing.active_children()  # the analysis runs in a process of its own
+        other = Player(client)
+        second = finish_hand(other, other.new_game(deal=8))
+        r = client.get(f"/api/games/{second['id']}/hands/0/coach", headers=other.headers)
+        assert r.status_code == 202
+        assert r.json() == {"status": "waiting", "done": 0, "total": 0, "ahead": 1, "review": None}
     assert not multiprocessing.active_children()  # stopping the server stopped it
     assert query(database, "SELECT count(*) FROM coach_reviews") == [(0,)]  # nothing half-done kept
     with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
@@ -112,3 +121,24 @@ def test_a_server_without_the_coach_says_so(client: httpx.Client) -> None:
     state = finish_hand(p, p.new_game(deal=7))
     r = client.get(f"/api/games/{state['id']}/hands/0/coach", headers=p.headers)
     assert r.status_code == 503 and "without the coach" in r.json()["detail"]
+
+
+def test_an_unreadable_kept_review_is_dropped_logged_and_made_again(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    database = str(tmp_path / "spades.sqlite3")
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        p = Player(client)
+        state = finish_hand(p, p.new_game(deal=7))
+        path = f"/api/games/{state['id']}/hands/0/coach"
+        _, done = wait_for_review(client, p, path)
+        for corrupt in ('{"hand": 0, "seat": 2, "mistakes"', '{"hand": "first"}', "[]"):
+            query(database, "UPDATE coach_reviews SET review = ?", (corrupt,))
+            with caplog.at_level(logging.WARNING, logger="spades.service"):
+                r = client.get(path, headers=p.headers)
+            assert r.status_code == 202 and r.json()["status"] in ("waiting", "starting", "running"), r.text
+            assert repr(corrupt) in caplog.text  # the host can see what was dropped
+            assert query(database, "SELECT count(*) FROM coach_reviews") == [(0,)]
+            _, again = wait_for_review(client, p, path)
+            assert again == done  # made anew from the game's record: the same review
+        assert server.app is not None and server.app.state.service.coach.analyses == 4

@@ -22,7 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Literal
 
 from spades.errors import SpadesError
 from spades.server.store import Store
@@ -41,11 +41,14 @@ class CoachUnavailable(SpadesError):
 
 @dataclass(frozen=True)
 class Progress:
-    """Where a hand's analysis stands: waiting its turn, or ``done`` of ``total`` decisions judged."""
+    """Where a hand's analysis stands: ``waiting`` with ``ahead`` hands before it (waiting or being
+    analysed), ``starting`` (its process is starting), or ``running`` with ``done`` of ``total``
+    decisions judged."""
 
-    running: bool
+    status: Literal["waiting", "starting", "running"]
     done: int = 0
     total: int = 0
+    ahead: int = 0
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,9 @@ class Coach:
         """How many analyses this process has run to the end (kept or not)."""
         self._queue: queue.Queue[_Job | None] = queue.Queue(maxsize=waiting)
         self._progress: dict[tuple[int, int], Progress] = {}
+        """The hands being analysed here (starting or running)."""
+        self._waiting: list[tuple[int, int]] = []
+        """The hands queued here, in their order."""
         self._failed: dict[tuple[int, int], str] = {}
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -104,8 +110,8 @@ class Coach:
         with self._lock:
             if key in self._failed:
                 raise CoachUnavailable(f"The coach could not review this hand: {self._failed[key]}")
-            if key in self._progress:
-                return self._progress[key]
+            if (where := self._where(key)) is not None:
+                return where
             if self.store.review(game_id=game_id, hand=hand) is not None:
                 return None
             if self._stopping.is_set():
@@ -115,13 +121,21 @@ class Coach:
             except queue.Full:
                 raise CoachUnavailable("The coach has too many hands to review right now: ask again in a "
                                 "minute.") from None
-            self._progress[key] = Progress(running=False)
-            return self._progress[key]
+            self._waiting.append(key)
+            return self._where(key)
 
     def progress(self, game_id: int, hand: int) -> Progress | None:
         """Where the hand's analysis stands in this process, or None if it is not queued here."""
         with self._lock:
-            return self._progress.get((game_id, hand))
+            return self._where((game_id, hand))
+
+    def _where(self, key: tuple[int, int]) -> Progress | None:
+        """Where a hand stands here (the lock held): being analysed, or waiting behind the others."""
+        if key in self._progress:
+            return self._progress[key]
+        if key in self._waiting:
+            return Progress("waiting", ahead=len(self._progress) + self._waiting.index(key))
+        return None
 
     def close(self) -> None:
         """Drop the waiting analyses, stop the running ones, and wait for the threads."""
@@ -131,6 +145,8 @@ class Coach:
                 self._queue.get_nowait()
             except queue.Empty:
                 break
+        with self._lock:
+            self._waiting.clear()
         for _ in self._threads:
             self._queue.put(None)
         for t in self._threads:
@@ -142,6 +158,10 @@ class Coach:
             if self._stopping.is_set():
                 continue
             key = (job.game_id, job.hand)
+            with self._lock:
+                if key in self._waiting:  # (close() may have just emptied it)
+                    self._waiting.remove(key)
+                self._progress[key] = Progress("starting")
             try:
                 outcome = self._run(job)
             except Exception as e:  # whatever one hand's analysis meets, the worker goes on to the next
@@ -172,7 +192,7 @@ class Coach:
                 message: tuple[Any, ...] = mine.recv()
                 if message[0] == "progress":
                     with self._lock:
-                        self._progress[key] = Progress(running=True, done=message[1], total=message[2])
+                        self._progress[key] = Progress("running", done=message[1], total=message[2])
                     continue
                 with self._lock:
                     self.analyses += 1

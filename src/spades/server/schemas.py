@@ -197,11 +197,14 @@ class CoachReviewOut(BaseModel):
 
 
 class CoachOut(BaseModel):
-    """A hand's coach review: ``done`` with the review, or ``waiting``/``running`` with its progress."""
+    """A hand's coach review: ``done`` with the review, or where its analysis stands."""
 
-    status: Literal["waiting", "running", "done"]
+    status: Literal["waiting", "starting", "running", "done"] = Field(
+        description="waiting: queued behind `ahead` other hands; starting: its process is starting; "
+                    "running: `done` of `total` decisions judged; done: the review is here")
     done: int = Field(description="decisions judged so far")
-    total: int = Field(description="decisions to judge (0 until the analysis starts)")
+    total: int = Field(description="decisions to judge (0 until the analysis runs)")
+    ahead: int = Field(default=0, description="while waiting: hands the coach reviews before this one")
     review: CoachReviewOut | None = None
 
 

@@ -10,6 +10,7 @@ appended before using it, so any process can serve any request.
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 import secrets
@@ -19,6 +20,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import date
+
+from pydantic import ValidationError
 
 from spades.bots import Player, hint, make_player
 from spades.cards import Card
@@ -52,6 +55,7 @@ _CACHE = 2048
 """Games kept rebuilt in memory, most recently used first."""
 _KNOWN = 100_000
 """Player tokens remembered as issued, so a request does not ask the store each time."""
+_log = logging.getLogger("spades.service")
 _MOVED_ON = "The table has moved on since that move was chosen: here it is now."
 
 
@@ -259,18 +263,35 @@ class Service:
             if not 0 <= number < len(table.game.history):
                 raise NotFound(f"Hand {number + 1} of game {game_id} is not finished.")
             record, seat = dump_record(table.game), table.human
-        kept = self.store.review(game_id=game_id, hand=number)
-        if kept is None:
+        review = self._kept_review(game_id, number, self.store.review(game_id=game_id, hand=number))
+        if review is None:
             if self.coach is None:
                 raise CoachUnavailable("This server runs without the coach.")
             progress = self.coach.request(game_id, number, record, seat)
             if progress is not None:
-                return CoachOut(status="running" if progress.running else "waiting", done=progress.done,
-                                total=progress.total)
-            kept = self.store.review(game_id=game_id, hand=number)
-            assert kept is not None
-        review = CoachReviewOut.model_validate_json(kept)
+                return CoachOut(status=progress.status, done=progress.done, total=progress.total,
+                                ahead=progress.ahead)
+            review = self._kept_review(game_id, number, self.store.review(game_id=game_id, hand=number))
+            if review is None:
+                raise CoachUnavailable("The coach's review of this hand was just found unreadable and "
+                                       "dropped: ask again to have it made anew.")
         return CoachOut(status="done", done=len(review.decisions), total=len(review.decisions), review=review)
+
+    def _kept_review(self, game_id: int, number: int, kept: str | None) -> CoachReviewOut | None:
+        """A kept review as read from the store; None if there is none, or if it cannot be read.
+
+        An unreadable row (a damaged file, a hand edit) is logged in full and dropped, so that asking
+        again makes it anew: a review is derived from the game's record, which is kept, and the
+        coach is deterministic, so the new one is the review that was lost."""
+        if kept is None:
+            return None
+        try:
+            return CoachReviewOut.model_validate_json(kept)
+        except ValidationError as e:
+            _log.warning("coach: the kept review of game %s hand %s cannot be read (%s); dropped to be "
+                         "made again. It was: %r", game_id, number + 1, e.errors()[0]["msg"], kept)
+            self.store.drop_review(game_id=game_id, hand=number, review=kept)
+            return None
 
     def hint(self, token: str, game_id: int) -> HintOut:
         """The move the computer would make for the person now, and why."""

@@ -366,6 +366,19 @@ class Store(ABC):
             row = tx.one("SELECT review FROM coach_reviews WHERE game_id = ? AND hand = ?", (game_id, hand))
         return None if row is None else str(row[0])
 
+    def reviews(self, *, game_id: int) -> dict[int, str]:
+        """The coach's kept reviews of a game's hands (JSON), by hand number."""
+        with self._tx(write=False) as tx:
+            rows = tx.all("SELECT hand, review FROM coach_reviews WHERE game_id = ?", (game_id,))
+        return {int(hand): str(review) for hand, review in rows}
+
+    def drop_review(self, *, game_id: int, hand: int, review: str) -> bool:
+        """Remove a kept review that cannot be read, if it still holds exactly ``review`` (another
+        process may have replaced it meanwhile); whether it was removed."""
+        with self._tx(write=True) as tx:
+            return tx.run("DELETE FROM coach_reviews WHERE game_id = ? AND hand = ? AND review = ?",
+                          (game_id, hand, review)) == 1
+
     def finished_games(self, *, token: str) -> list[GameRow]:
         """The player's finished games, oldest first."""
         with self._tx(write=False) as tx:

@@ -83,17 +83,25 @@ async function showCoach(number) {
       return;
     }
     if (asked !== coachAsked || !$("coach")) return;
-    $("coach").dataset.status = out.status;  // waiting, running or done
+    $("coach").dataset.status = out.status;  // waiting, starting, running or done
     $("coach").setAttribute("aria-busy", String(out.status !== "done"));  // read out once done, not each step
     if (out.status === "done") {
       $("coach").innerHTML = coachHtml(out.review);
       return;
     }
-    const what = out.total ? `${out.done} of ${out.total} decisions` : "waiting its turn";
-    $("coach").innerHTML = `<h3>Coach</h3><p class="coach-note">The coach is reviewing your decisions (${what})…</p>
+    $("coach").innerHTML = `<h3>Coach</h3><p class="coach-note">${coachProgress(out)}</p>
       <progress class="coach-progress" max="${out.total || 1}" ${out.total ? `value="${out.done}"` : ""} aria-label="The coach's progress"></progress>`;
     await new Promise((resolve) => setTimeout(resolve, COACH_POLL_MS));
   }
+}
+
+// Where an analysis stands, as the server says it: queued behind other hands, starting, or running.
+function coachProgress(out) {
+  if (out.status === "waiting") {
+    return out.ahead ? `The coach will review this hand after ${out.ahead} other${out.ahead === 1 ? "" : "s"}…` : "The coach is about to review this hand…";
+  }
+  if (out.status === "starting") return "The coach is starting its review of this hand…";
+  return `The coach is reviewing your decisions (${out.done} of ${out.total} judged)…`;
 }
 
 function coachHtml(review) {
