@@ -484,9 +484,9 @@ def test_copy_is_independent() -> None:
     assert twin.tricks[0].cards[1][1] == Card.parse("QC")
 
 
-SHARED_BY_COPIES = {"cards", "open", "open_actions", "dealt", "legal_actions", "strength"}
-"""The rooms' attributes a copy may share: the two-player stock (never changed), and tuples or
-answers kept read only (the open bids, the legal cards' actions, the led suit's strengths)."""
+SHARED_BY_COPIES = {"cards", "open"}
+"""The rooms' lists a copy may share: the two-player stock (never changed) and the open bids (kept
+read only); the rest of what copies share is tuples and numbers."""
 
 
 ROOMS = ("bidding", "play", "draw")
