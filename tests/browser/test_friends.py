@@ -183,6 +183,11 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
     expect(bob.page.locator("#btn-start")).to_be_hidden()
     expect(bob.page.locator("#lobby-note")).to_contain_text("Waiting for Ann")
 
+    di.page.get_by_role("button", name="Leave the table").click()  # the seat is free again, and so is Di
+    expect(di.page).not_to_have_url(re.compile("table="))
+    expect(ann.page.locator("#lobby-seats .seat-item .who").last).to_have_text("Free: a computer player")
+    open_table(di.page, link.removeprefix(server.url))
+    sit(di)
     eve = fresh_page()  # a fifth person: the table is full
     open_table(eve, link.removeprefix(server.url))
     expect(eve.locator("#lobby-note")).to_contain_text("This table is full")
@@ -202,6 +207,11 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
             "You: Good luck, <b>all</b>!" if p is bob else "Bob: Good luck, <b>all</b>!")  # text, never HTML
         expect(p.page.locator("#chat-log p.reaction")).to_contain_text("Nice!")
     assert_clean(di.page, "the live table")
+    for i in range(5):  # five lines in ten seconds at most: the sixth is refused, with the reason
+        bob.page.locator("#chat-text").fill(f"line {i}")
+        bob.page.locator("#chat-text").press("Enter")
+    expect(bob.page.locator("#chat-error")).to_contain_text("Slow down")
+    expect(ann.page.locator("#chat-log p")).to_have_count(6)
     bidder = next(p for p in (ann, bob, cy, di) if p.page.locator(".bid-btn").count())
     bidder.page.get_by_role("button", name="Hint").click()  # for your own seat, over the seat's token
     expect(bidder.page.locator("#message")).to_contain_text("Hint: bid")

@@ -279,9 +279,12 @@ class Connection {
     return api.get(`/api/tables/${this.code}/${what}`, { "X-Seat-Token": this.token });
   }
 
+  // Before the start leaving frees the seat, so its token is worth nothing; after it the seat stays
+  // the person's (a computer player keeps it), and opening the link again takes it back.
   leave() {
     this.send({ do: "leave" });
     this.ended = true;
+    if (!state.table || !state.table.started) store(SEATS_KEY, (s) => { delete s[this.code]; });
   }
 }
 
@@ -346,6 +349,7 @@ function drawStatus() {
     }
     const me = t.seats[t.you];
     if (me.bot) parts.push(`A computer player has your seat. <button type="button" data-act="back">Take my seat back</button>`);
+    else if (t.turn_seconds && myTurn()) parts.push(`You have ${t.turn_seconds} s for this move, then the computer moves for you.`);
   }
   $("table-status").innerHTML = parts.join(" ");
   $("table-bar").hidden = !parts.length;
