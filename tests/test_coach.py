@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from spades.bots import make_player, play_out
-from spades.bots.coach import analyze
+from spades.bots.coach import GameReview, HandReview, analyze
 from spades.bots.search import sample_hands
 from spades.cards import Card, cards_of
 from spades.cli import main
@@ -47,6 +48,10 @@ def test_the_coach_flags_a_planted_blunder_and_not_the_best_move() -> None:
     judged = {d.move_index: d for d in review.hands[0].decisions}
     bad = judged[MOVE]
     assert bad.flagged and bad.loss > 100
+    kept = review.hands[0].to_dict()  # as the server keeps it, and reads it back for the game's summary
+    assert HandReview.from_dict(kept).to_dict() == kept
+    assert GameReview(2, (HandReview.from_dict(kept),)).costliest == replace(bad, loss=round(bad.loss, 1),
+        made_points=round(bad.made_points, 1), best_points=round(bad.best_points, 1))
     assert isinstance(bad.best, Play) and bad.best.card.suit != 3
     assert "nil" in bad.reason and bad.reason.startswith("The 9 of spades breaks your nil in 100%")
     assert review.hands[0].points_lost >= bad.loss
@@ -99,7 +104,10 @@ def test_spades_analyze_prints_the_review_and_refuses_a_bad_seat(tmp_path: Path,
     path.write_text(dump_record(play_out(Game(RULES, deal=DEAL), NORMAL, seed=DEAL, hands=1)))
     assert main(["analyze", str(path), "--seat", "S", "--hand", "1", "--samples", "20"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Hand 1, South:") and "trick  6" in out and "Game, South:" in out
+    assert out.startswith("Hand 1, South:") and "trick 6" in out
+    summary = out[out.index("Summary, South:"):].splitlines()
+    assert summary[1].startswith("  Hand 1: ") and summary[2].startswith("  Game: ")
+    assert " mistake(s) of " in summary[2] and summary[2].endswith(" points lost")
     assert main(["analyze", str(path), "--seat", "middle"]) == 2
     assert "No seat 'middle'" in capsys.readouterr().err
     assert main(["analyze", str(path), "--hand", "3"]) == 2

@@ -32,6 +32,15 @@ def coach_flags(page: Page) -> list[str]:
     return lines
 
 
+def game_summary(page: Page) -> tuple[str, list[str]]:
+    """The coach's summary of the game under the score sheet once every hand is reviewed: its total
+    line and its row for each hand."""
+    summary = page.locator("#dlg-sheet #coach-game")
+    expect(summary).to_have_attribute("data-status", "done", timeout=120_000)
+    rows: list[str] = summary.locator("tbody tr").all_inner_texts()
+    return summary.locator(".coach-game-total").inner_text(), rows
+
+
 def test_the_review_shows_the_coach_flags_and_a_reload_shows_them_again(
         fresh_page: NewPage, server: BackgroundServer) -> None:
     page = fresh_page()
@@ -48,6 +57,13 @@ def test_the_review_shows_the_coach_flags_and_a_reload_shows_them_again(
     assert server.app is not None
     coach = server.app.state.service.coach
     assert coach.analyses == 1
+    total, rows = game_summary(page)
+    mistakes = len(flags)
+    assert total.startswith(f"{mistakes} mistake{'' if mistakes == 1 else 's'} in ")
+    assert "over 1 hand: about " in total
+    assert len(rows) == 1 and rows[0].split()[:2] == ["1", str(mistakes)]
+    costliest = page.locator("#dlg-sheet #coach-game .coach-costliest")
+    expect(costliest).to_contain_text("Costliest: hand 1, ")
     page.reload()
     page.wait_for_selector("body[data-ready=yes]")
     settle(page)
@@ -55,4 +71,5 @@ def test_the_review_shows_the_coach_flags_and_a_reload_shows_them_again(
         tool(page, "Score sheet").click()
     sheet.get_by_role("button", name="Review hand 1").click()
     assert coach_flags(page) == flags
+    assert game_summary(page) == (total, rows)
     assert coach.analyses == 1  # kept in the store: the reload did not analyse the hand again

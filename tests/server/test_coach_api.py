@@ -119,8 +119,43 @@ def test_a_review_lost_to_a_stop_is_made_when_asked_for_and_a_stop_leaves_no_pro
 def test_a_server_without_the_coach_says_so(client: httpx.Client) -> None:
     p = Player(client)
     state = finish_hand(p, p.new_game(deal=7))
-    r = client.get(f"/api/games/{state['id']}/hands/0/coach", headers=p.headers)
-    assert r.status_code == 503 and "without the coach" in r.json()["detail"]
+    for path in (f"/api/games/{state['id']}/hands/0/coach", f"/api/games/{state['id']}/coach"):
+        r = client.get(path, headers=p.headers)
+        assert r.status_code == 503 and "without the coach" in r.json()["detail"], path
+
+
+def test_the_game_summary_adds_up_the_hands_reviews(database: str) -> None:
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        p = Player(client)
+        state = p.new_game(deal=7)
+        path = f"/api/games/{state['id']}/coach"
+        r = client.get(path, headers=p.headers)
+        assert r.status_code == 200 and r.json() == {"hands": [], "reviewed": 0, "decisions": 0,
+                                                     "mistakes": 0, "points_lost": 0.0, "costliest": None}
+        state = finish_hand(p, p.next_hand(finish_hand(p, state))["state"])
+        assert state["hand_number"] == 1
+        waiting, summary = wait_for_review(client, p, path)
+        statuses = {h["status"] for w in waiting for h in w["hands"]}
+        assert statuses <= {"waiting", "starting", "running", "done"}
+        reviews = [wait_for_review(client, p, f"/api/games/{state['id']}/hands/{n}/coach")[1]["review"]
+                   for n in (0, 1)]
+        hands = [(h["hand"], h["status"], h["decisions"], h["mistakes"], h["points_lost"])
+                 for h in summary["hands"]]
+        assert hands == [(n, "done", len(r["decisions"]), r["mistakes"], r["points_lost"])
+                         for n, r in enumerate(reviews)]
+        assert summary["reviewed"] == 2
+        assert summary["decisions"] == sum(len(r["decisions"]) for r in reviews)
+        assert summary["mistakes"] == sum(r["mistakes"] for r in reviews) > 0
+        assert abs(summary["points_lost"] - sum(r["points_lost"] for r in reviews)) <= 0.11
+        flagged = [(n, d) for n, r in enumerate(reviews) for d in r["decisions"] if d["flagged"]]
+        n, worst = max(flagged, key=lambda f: f[1]["loss"])
+        assert summary["costliest"] == {"hand": n, "phase": worst["phase"], "trick": worst["trick"],
+                                        "made_short": worst["made_short"], "best_short": worst["best_short"],
+                                        "loss": worst["loss"], "reason": worst["reason"]}
+        for other, unknown in ((Player(client), state["id"]), (p, state["id"] + 1000)):
+            r = client.get(f"/api/games/{unknown}/coach", headers=other.headers)
+            assert r.status_code == 404 and r.json()["detail"]
 
 
 def test_an_unreadable_kept_review_is_dropped_logged_and_made_again(

@@ -33,12 +33,12 @@ from spades.bots.search import SearchPlayer
 from spades.cards import Card, cards_of
 from spades.errors import SpadesError
 from spades.game import Game, Phase, SeatView, seat_name
-from spades.moves import MakeBid, Move, PassCards, Play
+from spades.moves import MakeBid, Move, PassCards, Play, parse_move
 from spades.record import GameRecord
 from spades.scoring import Bid, HandScore, score_hand
 
 __all__ = ["SAMPLES", "THRESHOLD", "Decision", "GameReview", "HandReview", "analyze", "format_review",
-           "short"]
+           "format_summary", "short", "where"]
 
 SAMPLES = 250
 """Deals sampled per decision: the expert's own budget."""
@@ -79,6 +79,13 @@ class Decision:
                 "best_points": round(self.best_points, 1), "loss": round(self.loss, 1),
                 "flagged": self.flagged, "reason": self.reason}
 
+    @classmethod
+    def from_dict(cls, hand: int, d: dict[str, Any]) -> Decision:
+        """A decision of hand ``hand`` back from ``to_dict``'s values (as a kept review holds them)."""
+        return cls(hand, d["move_index"], d["phase"], d["trick"], parse_move(d["made"]),
+                   parse_move(d["best"]), d["made_points"], d["best_points"], d["loss"], d["flagged"],
+                   d["reason"])
+
 
 @dataclass(frozen=True)
 class HandReview:
@@ -103,6 +110,11 @@ class HandReview:
         return {"hand": self.hand, "seat": self.seat, "mistakes": len(self.mistakes),
                 "points_lost": round(self.points_lost, 1), "decisions": [d.to_dict() for d in self.decisions]}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> HandReview:
+        """A hand's review back from ``to_dict``'s values (as a kept review holds them)."""
+        return cls(d["hand"], d["seat"], tuple(Decision.from_dict(d["hand"], x) for x in d["decisions"]))
+
 
 @dataclass(frozen=True)
 class GameReview:
@@ -125,6 +137,12 @@ class GameReview:
     def points_lost(self) -> float:
         """The expected points the flagged decisions gave away over the game."""
         return sum(h.points_lost for h in self.hands)
+
+    @property
+    def costliest(self) -> Decision | None:
+        """The flagged decision that gave away the most (the first of equals), or None."""
+        flagged = [d for h in self.hands for d in h.mistakes]
+        return max(flagged, key=lambda d: d.loss) if flagged else None
 
     def to_dict(self) -> dict[str, Any]:
         """The game's review as JSON-ready values."""
@@ -312,15 +330,19 @@ def _worth_judging(game: Game, seat: int, move: Move) -> bool:
     return isinstance(move, PassCards)
 
 
+def where(d: Decision) -> str:
+    """Where in its hand a decision was made: ``bid``, ``pass`` or ``trick 5``."""
+    return f"trick {d.trick}" if d.phase == "play" else d.phase
+
+
 def format_review(review: GameReview, players: int) -> str:
-    """The review as text: a line per decision, the flagged ones marked, and the totals."""
+    """The review as text: a line per decision, the flagged ones marked, then the summary."""
     name = seat_name(players, review.seat)
     lines = []
     for h in review.hands:
         lines.append(f"Hand {h.hand + 1}, {name}:")
         for d in h.decisions:
-            where = f"trick {d.trick:>2}" if d.phase == "play" else f"{d.phase:8}"
-            line = f"  {where}  {short(d.made):<8} {d.made_points:+7.1f}"
+            line = f"  {where(d):<8}  {short(d.made):<8} {d.made_points:+7.1f}"
             if d.best == d.made:
                 line += "   the best choice"
             else:
@@ -328,8 +350,20 @@ def format_review(review: GameReview, players: int) -> str:
             lines.append(f"{line}  MISTAKE" if d.flagged else line)
             if d.flagged:
                 lines.append(f"      {d.reason}")
-        lines.append(f"  {len(h.mistakes)} mistake(s) of {len(h.decisions)} decisions, "
-                     f"{h.points_lost:.0f} points lost to them")
-    lines.append(f"Game, {name}: {review.mistakes} mistake(s) of {review.decisions} decisions, "
-                 f"{review.points_lost:.0f} points lost to them")
+    return "\n".join([*lines, format_summary(review, players)])
+
+
+def format_summary(review: GameReview, players: int) -> str:
+    """The review in figures, as the server's game summary gives them: per hand and over the game the
+    decisions judged, the mistakes and the points lost to them, and the costliest mistake."""
+    name = seat_name(players, review.seat)
+    lines = [f"Summary, {name}:"]
+    for h in review.hands:
+        lines.append(f"  Hand {h.hand + 1}: {len(h.mistakes)} mistake(s) of {len(h.decisions)} decisions, "
+                     f"{h.points_lost:.0f} points lost")
+    lines.append(f"  Game: {review.mistakes} mistake(s) of {review.decisions} decisions in "
+                 f"{len(review.hands)} hand(s), {review.points_lost:.0f} points lost")
+    if (worst := review.costliest) is not None:
+        lines.append(f"  Costliest: hand {worst.hand + 1}, {where(worst)}: {short(worst.made)} where "
+                     f"{short(worst.best)} was better by {worst.loss:.0f} points")
     return "\n".join(lines)

@@ -15,7 +15,10 @@ from spades.deal import MAX_DEAL
 
 __all__ = [
     "TOKEN_ERRORS",
+    "CoachCostliestOut",
     "CoachDecisionOut",
+    "CoachGameOut",
+    "CoachHandSummaryOut",
     "CoachOut",
     "CoachReviewOut",
     "ConflictOut",
@@ -206,6 +209,41 @@ class CoachOut(BaseModel):
     total: int = Field(description="decisions to judge (0 until the analysis runs)")
     ahead: int = Field(default=0, description="while waiting: hands the coach reviews before this one")
     review: CoachReviewOut | None = None
+
+
+class CoachHandSummaryOut(BaseModel):
+    """One finished hand in the game's coach summary: where its review stands, and its figures once done."""
+
+    hand: int
+    status: Literal["waiting", "starting", "running", "done", "unavailable"] = Field(
+        description="as a hand's review says; unavailable: the coach cannot review it now (see `detail`)")
+    decisions: int = Field(description="decisions judged (0 until done)")
+    mistakes: int
+    points_lost: float
+    detail: str = ""
+
+
+class CoachCostliestOut(BaseModel):
+    """The flagged decision of the game that gave away the most."""
+
+    hand: int
+    phase: str
+    trick: int
+    made_short: str
+    best_short: str
+    loss: float
+    reason: str
+
+
+class CoachGameOut(BaseModel):
+    """The coach's summary of the person's game: per finished hand, and over the hands reviewed so far."""
+
+    hands: list[CoachHandSummaryOut]
+    reviewed: int = Field(description="hands whose review is done")
+    decisions: int = Field(description="decisions judged in the reviewed hands")
+    mistakes: int
+    points_lost: float = Field(description="expected points the flagged decisions gave away")
+    costliest: CoachCostliestOut | None
 
 
 class GameState(BaseModel):

@@ -24,6 +24,7 @@ from datetime import date
 from pydantic import ValidationError
 
 from spades.bots import Player, hint, make_player
+from spades.bots import coach as judged
 from spades.cards import Card
 from spades.deal import check_deal_number, daily_deal
 from spades.errors import IllegalMoveError, SpadesError
@@ -34,6 +35,9 @@ from spades.rules import Rules
 from spades.server.coach import Coach, CoachUnavailable
 from spades.server.present import event_of, human_seat, review_of, state_of
 from spades.server.schemas import (
+    CoachCostliestOut,
+    CoachGameOut,
+    CoachHandSummaryOut,
     CoachOut,
     CoachReviewOut,
     EventOut,
@@ -263,7 +267,48 @@ class Service:
             if not 0 <= number < len(table.game.history):
                 raise NotFound(f"Hand {number + 1} of game {game_id} is not finished.")
             record, seat = dump_record(table.game), table.human
-        review = self._kept_review(game_id, number, self.store.review(game_id=game_id, hand=number))
+        kept = self.store.review(game_id=game_id, hand=number)
+        return self._coach_hand(game_id, number, record, seat, kept)
+
+    def coach_game(self, token: str, game_id: int) -> tuple[CoachGameOut, bool]:
+        """The coach's summary of the game's finished hands (their analyses queued as for each hand),
+        and whether some are still being analysed."""
+        with self._table(token, game_id) as table:
+            finished, record, seat = len(table.game.history), dump_record(table.game), table.human
+        kept = self.store.reviews(game_id=game_id)
+        hands: list[CoachHandSummaryOut] = []
+        reviews: list[judged.HandReview] = []
+        for number in range(finished):
+            try:
+                out = self._coach_hand(game_id, number, record, seat, kept.get(number))
+            except CoachUnavailable as e:
+                if self.coach is None:
+                    raise
+                hands.append(CoachHandSummaryOut(hand=number, status="unavailable", decisions=0, mistakes=0,
+                                                 points_lost=0.0, detail=str(e)))
+                continue
+            if out.review is None:
+                hands.append(CoachHandSummaryOut(hand=number, status=out.status, decisions=0, mistakes=0,
+                                                 points_lost=0.0))
+                continue
+            review = judged.HandReview.from_dict(out.review.model_dump())
+            reviews.append(review)
+            hands.append(CoachHandSummaryOut(hand=number, status="done", decisions=len(review.decisions),
+                                             mistakes=len(review.mistakes),
+                                             points_lost=round(review.points_lost, 1)))
+        game = judged.GameReview(seat, tuple(reviews))
+        worst = game.costliest
+        costliest = None if worst is None else CoachCostliestOut(
+            hand=worst.hand, phase=worst.phase, trick=worst.trick, made_short=judged.short(worst.made),
+            best_short=judged.short(worst.best), loss=worst.loss, reason=worst.reason)
+        summary = CoachGameOut(hands=hands, reviewed=len(reviews), decisions=game.decisions,
+                               mistakes=game.mistakes, points_lost=round(game.points_lost, 1),
+                               costliest=costliest)
+        return summary, any(h.status in ("waiting", "starting", "running") for h in hands)
+
+    def _coach_hand(self, game_id: int, number: int, record: str, seat: int, kept: str | None) -> CoachOut:
+        """A finished hand's review from its kept row, or where its analysis stands (queued if need be)."""
+        review = self._kept_review(game_id, number, kept)
         if review is None:
             if self.coach is None:
                 raise CoachUnavailable("This server runs without the coach.")

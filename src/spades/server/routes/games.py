@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from spades.server.deps import ServiceDep, TokenDep
 from spades.server.schemas import (
     TOKEN_ERRORS,
+    CoachGameOut,
     CoachOut,
     GameState,
     HandReview,
@@ -84,6 +85,20 @@ def coach_review(game_id: GameId, number: Annotated[int, Path(ge=0, le=10**6)], 
     if out.status != "done":
         response.status_code = 202
     return out
+
+
+@router.get("/{game_id}/coach", responses={
+    202: {"model": CoachGameOut, "description": "Some hands' analyses are waiting or running: the summary "
+                                                "covers the hands reviewed so far. Ask again in a moment."},
+    **errors(404)})
+def coach_game(game_id: GameId, service: ServiceDep, token: TokenDep, response: Response) -> CoachGameOut:
+    """The coach's summary of the player's game: per finished hand its decisions judged, mistakes and
+    points lost to them, and over the game the same and the costliest mistake (what `spades analyze`
+    prints last). 202 while some hands are still being reviewed in the background."""
+    summary, pending = service.coach_game(token, game_id)
+    if pending:
+        response.status_code = 202
+    return summary
 
 
 @router.get("/{game_id}/hint", responses=errors(404, 409))

@@ -119,6 +119,52 @@ function coachHtml(review) {
   return `<h3>Coach</h3><p class="coach-note">${summary}</p>${items ? `<ul class="coach-flags">${items}</ul>` : ""}`;
 }
 
+// The coach's summary of your game so far, under the score sheet: per hand the mistakes and the points
+// lost to them, over the game the same and the costliest mistake (what `spades analyze` prints last).
+// It asks again while some hands are still being reviewed.
+let gameCoachAsked = 0;
+const PENDING = ["waiting", "starting", "running"];
+
+async function showGameCoach() {
+  const asked = ++gameCoachAsked;
+  const box = $("coach-game");
+  for (;;) {
+    if (asked !== gameCoachAsked || !$("dlg-sheet").open) return;
+    let out;
+    try {
+      out = await api.get(`/api/games/${state.game.id}/coach`);
+    } catch (err) {
+      if (asked !== gameCoachAsked) return;
+      box.hidden = err.status === 503;  // a server without the coach (the hand's review says so)
+      box.dataset.status = "failed";
+      box.innerHTML = `<h3>Coach, this game</h3><p class="coach-note">${esc(err.message)}</p>`;
+      return;
+    }
+    if (asked !== gameCoachAsked) return;
+    box.hidden = false;
+    const pending = out.hands.filter((h) => PENDING.includes(h.status)).length;
+    box.dataset.status = pending ? "running" : "done";
+    box.setAttribute("aria-busy", String(pending > 0));
+    box.innerHTML = gameCoachHtml(out, pending);
+    if (!pending) return;
+    await new Promise((resolve) => setTimeout(resolve, COACH_POLL_MS));
+  }
+}
+
+function gameCoachHtml(out, pending) {
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const rows = out.hands.map((h) => `<tr data-hand="${h.hand}" data-status="${esc(h.status)}"><th scope="row">${h.hand + 1}</th>${h.status === "done"
+    ? `<td>${h.mistakes}</td><td>${h.decisions}</td><td>${Math.round(h.points_lost)}</td>`
+    : `<td colspan="3">${h.status === "unavailable" ? esc(h.detail) : "being reviewed…"}</td>`}</tr>`).join("");
+  const game = out.reviewed
+    ? `${plural(out.mistakes, "mistake")} in ${plural(out.decisions, "decision")} over ${plural(out.reviewed, "hand")}: about ${Math.round(out.points_lost)} points lost.`
+    : "No hand reviewed yet.";
+  const c = out.costliest;
+  const worst = c ? `<p class="coach-note coach-costliest">Costliest: hand ${c.hand + 1}, ${c.phase === "play" ? `trick ${c.trick}` : c.phase}: ${esc(c.made_short)} where ${esc(c.best_short)} was better by about ${Math.round(c.loss)} points.</p>` : "";
+  return `<h3>Coach, this game</h3><p class="coach-note coach-game-total">${game}${pending ? ` (${plural(pending, "hand")} still being reviewed.)` : ""}</p>${worst}
+    <table class="coach-hands"><thead><tr><th scope="col">Hand</th><th scope="col">Mistakes</th><th scope="col">Decisions</th><th scope="col">Points lost</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 export function openSheet() {
   $("review-body").innerHTML = reviewHtml(state.shownReview);
   coachAsked++;  // a review no longer shown is no longer asked about
@@ -129,6 +175,8 @@ export function openSheet() {
   if (opening) $("dlg-sheet").showModal();
   fillSheet();  // once open, so the tables can be measured
   if (state.shownReview && !state.remote) showCoach(state.shownReview.number);  // no coach at a friends' table yet
+  if (!state.remote && state.game.sheet.length) showGameCoach();  // shown once it answers
+  else $("coach-game").hidden = true;
   if (opening && state.game.phase === "hand_over") $("btn-next").focus();  // Enter deals on
 }
 
