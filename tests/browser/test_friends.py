@@ -168,7 +168,9 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
     tool(cy.page, "Play with friends").click()  # by the code, typed in lower case with a space
     cy.page.locator("#dlg-friends").get_by_label("Table code").fill(f"{code[:3].lower()} {code[3:].lower()}")
     cy.page.locator("#dlg-friends").get_by_role("button", name="Join").click()
-    sit(cy)
+    cy.page.locator("#lobby-name").fill("Cy")
+    cy.page.locator("#lobby-name").press("Enter")  # the first free seat
+    expect(cy.page.locator("#lobby-seats .seat-item.me")).to_contain_text("East")
     di.page.goto(link)
     assert_clean(di.page, "the lobby, for a visitor")
     sit(di)

@@ -443,5 +443,6 @@ export function wireFriends() {
   $("open-form").addEventListener("submit", openTable);
   $("join-form").addEventListener("submit", joinByCode);
   $("chat-form").addEventListener("submit", sendChat);
+  $("lobby-name").addEventListener("keydown", (e) => { if (e.key === "Enter") sitDown(null); });  // the first free seat
   for (const id of ["lobby", "dlg-table", "table-bar", "chat"]) $(id).addEventListener("click", onAct);
 }
