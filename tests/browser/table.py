@@ -50,7 +50,8 @@ def wait_until(page: Page, expression: str, timeout_ms: float = 15000) -> Any:
 
 
 def tool(page: Page, name: str) -> Locator:
-    """A button or link of the toolbar, opening the menu first where the tools fold into one (a phone)."""
+    """A button or link of the toolbar, opening the menu first where it went for want of room."""
+    page.wait_for_selector("body[data-ready=yes]")  # the tools are placed once the page has started
     found = page.locator("#tools").get_by_role("button", name=name, exact=True).or_(
         page.locator("#tools").get_by_role("link", name=name, exact=True))
     if not found.is_visible() and page.locator("#btn-menu").is_visible():

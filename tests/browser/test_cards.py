@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser.table import NewPage, open_table
+from browser.table import NewPage, open_table, tool
 
 FACES = """async () => {
   const m = await import("/static/js/cards.js");
@@ -43,7 +43,7 @@ def test_a_card_back_design_chosen_in_settings_is_drawn_on_the_table(fresh_page:
     lattice = page.locator("#card-back-defs .lattice")
     expect(lattice).to_have_css("display", "inline")
     expect(page.locator("#seat-top svg.back .back-medallion").first).to_be_hidden()
-    page.get_by_role("button", name="Settings").click()
+    tool(page, "Settings").click()
     page.locator("#dlg-settings").get_by_label("Card backs").select_option(label="Spade medallion")
     page.locator("#dlg-settings").get_by_role("button", name="Save").click()
     expect(page.locator("#seat-top svg.back .back-medallion").first).to_be_visible()

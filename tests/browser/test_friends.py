@@ -215,7 +215,7 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
     expect(bob.page.locator("#chat-error")).to_contain_text("Slow down")
     expect(ann.page.locator("#chat-log p")).to_have_count(6)
     bidder = next(p for p in (ann, bob, cy, di) if p.page.locator(".bid-btn").count())
-    bidder.page.get_by_role("button", name="Hint").click()  # for your own seat, over the seat's token
+    tool(bidder.page, "Hint").click()  # for your own seat, over the seat's token
     expect(bidder.page.locator("#message")).to_contain_text("Hint: bid")
     tool(ann.page, "Table").click()
     expect(ann.page.locator("#table-seats .seat-item.me")).to_contain_text("Ann")

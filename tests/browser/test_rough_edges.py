@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import ConsoleMessage, Page, expect
 
-from browser.table import NewPage, change_settings, hand, open_table, play_until, settle
+from browser.table import NewPage, change_settings, hand, open_table, play_until, settle, tool
 
 
 def collect_errors(page: Page) -> list[str]:
@@ -29,7 +29,7 @@ def test_a_first_visit_and_a_whole_hand_log_no_console_error(fresh_page: NewPage
     play_until(page, "sheet")
     page.locator("#btn-next").click()
     settle(page)
-    page.get_by_role("button", name="Stats").click()
+    tool(page, "Stats").click()
     page.locator("#dlg-stats").get_by_role("button", name="Close").click()
     page.reload()
     page.wait_for_selector("body[data-ready=yes]")

@@ -6,7 +6,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from browser.table import NewPage, open_table
+from browser.table import NewPage, open_table, tool
 
 RULES = "async () => (await fetch('/api/rules')).json()"
 
@@ -15,7 +15,7 @@ def test_settings_shows_the_apis_groups_labels_help_and_choices(fresh_page: NewP
     page = fresh_page()
     open_table(page)
     meta: dict[str, Any] = page.evaluate(RULES)
-    page.get_by_role("button", name="Settings").click()
+    tool(page, "Settings").click()
     dialog = page.locator("#dlg-settings")
     expect(dialog.locator("details.rule-group summary")).to_have_text([g["label"] for g in meta["groups"]])
     for o in meta["options"]:

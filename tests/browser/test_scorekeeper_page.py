@@ -14,6 +14,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, Route, expect
 
+from browser.table import tool
 from spades.server.app import create_app
 from spades.server.settings import Settings
 
@@ -240,7 +241,7 @@ def test_game_end_record_and_printables(page: Page, tmp_path: Path) -> None:
 
 def test_reachable_from_the_game_menu(page: Page) -> None:
     page.goto("/")
-    page.click("#link-scorekeeper")
+    tool(page, "Scorekeeper").click()
     expect(page).to_have_url(re.compile(r"/scorekeeper$"))
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     expect(page.locator("#setup")).to_be_visible()

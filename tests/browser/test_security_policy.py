@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from browser.table import NewPage, open_table, settle
+from browser.table import NewPage, open_table, settle, tool
 
 WATCH = """window.__violations = [];
 document.addEventListener("securitypolicyviolation",
@@ -29,7 +29,7 @@ def test_each_page_loads_and_plays_without_a_policy_violation(fresh_page: NewPag
     page.wait_for_load_state("networkidle")
     if path == "/":
         open_table(page)
-        page.locator("#btn-hint").click()
-        page.locator("#btn-settings").click()
+        tool(page, "Hint").click()
+        tool(page, "Settings").click()
         settle(page)
     assert _violations(page) == [] and console == []

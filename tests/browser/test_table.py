@@ -16,6 +16,7 @@ from browser.table import (
     settle,
     take_turn,
     tap_card,
+    tool,
     wait_until,
 )
 from spades.server.run import BackgroundServer
@@ -71,10 +72,10 @@ def test_a_whole_game_to_its_end_screen_then_stats_and_new_game(fresh_page: NewP
     page = fresh_page()
     open_table(page)
     change_settings(page, target=60)
-    page.get_by_role("button", name="Stats").click()
+    tool(page, "Stats").click()
     expect(page.locator("[data-stat=played]")).to_have_text("0")
     page.locator("#dlg-stats").get_by_role("button", name="Close").click()
-    page.get_by_role("button", name="New Game").click()
+    tool(page, "New Game").click()
     settle(page)
     deal = page.locator("#deal-label").inner_text()
     play_until(page, "end")
@@ -86,7 +87,7 @@ def test_a_whole_game_to_its_end_screen_then_stats_and_new_game(fresh_page: NewP
     settle(page)
     expect(page.locator("#deal-label")).not_to_have_text(deal)
     expect(page.locator("#message")).to_have_text("Your turn to bid.")
-    page.get_by_role("button", name="Stats").click()
+    tool(page, "Stats").click()
     expect(page.locator("[data-stat=played]")).to_have_text("1")
     assert page.locator("[data-stat=best_score]").inner_text() != "–"
 
@@ -112,12 +113,12 @@ def test_hint_suggests_a_bid_then_a_card(fresh_page: NewPage) -> None:
     page = fresh_page()
     open_table(page, "/?deal=11")
     change_settings(page)
-    page.get_by_role("button", name="Hint").click()
+    tool(page, "Hint").click()
     expect(page.locator(".bid-btn.hint")).to_have_count(1)
     expect(page.locator("#message")).to_contain_text("Hint: bid")
     page.locator(".bid-btn.hint").click()
     settle(page)
-    page.get_by_role("button", name="Hint").click()
+    tool(page, "Hint").click()
     hinted = page.locator("#hand .card.hint")
     expect(hinted).to_have_count(1)
     expect(hinted).to_have_class(re.compile(r"\blegal\b"))
@@ -186,7 +187,7 @@ def test_the_daily_deal_is_the_same_in_two_browsers(fresh_page: NewPage) -> None
     a, b = fresh_page(), fresh_page()
     for p in (a, b):
         open_table(p)
-        p.get_by_role("button", name="Daily Deal").click()
+        tool(p, "Daily Deal").click()
         settle(p)
         expect(p.locator("#deal-label")).to_contain_text("Daily Deal")
     assert hand(a) == hand(b)
@@ -201,7 +202,7 @@ def test_settings_persist_across_a_reload(fresh_page: NewPage) -> None:
     page.reload()
     page.wait_for_selector("body[data-ready=yes]")
     expect(page.locator("body")).to_have_class("table-blue back-blue four-color")
-    page.get_by_role("button", name="Settings").click()
+    tool(page, "Settings").click()
     expect(page.get_by_label("Animation speed")).to_have_value("fast")
     expect(page.get_by_label("Four-colour suits")).to_be_checked()
 
@@ -209,7 +210,7 @@ def test_settings_persist_across_a_reload(fresh_page: NewPage) -> None:
 def test_the_rules_page_is_reachable_from_the_table(fresh_page: NewPage) -> None:
     page = fresh_page()
     open_table(page)
-    page.get_by_role("link", name="How to play").click()
+    tool(page, "How to play").click()
     expect(page.get_by_role("heading", name="Bidding")).to_be_visible()
     page.get_by_role("link", name="Back to the table").click()
     page.wait_for_selector("body[data-ready=yes]")
@@ -248,11 +249,11 @@ def test_a_double_click_plays_one_card(fresh_page: NewPage) -> None:
 def test_the_two_player_draw_is_shown_card_by_card(fresh_page: NewPage) -> None:
     page = fresh_page()
     open_table(page)
-    page.get_by_role("button", name="Settings").click()
+    tool(page, "Settings").click()
     page.locator("#dlg-settings").get_by_label("Preset").select_option("two-player")
     page.get_by_label("Animation speed").select_option("instant")
     page.get_by_role("button", name="Save").click()
-    page.get_by_role("button", name="New Game").click()
+    tool(page, "New Game").click()
     settle(page)
     for i in range(13):
         expect(page.locator(".offered")).to_have_count(1)

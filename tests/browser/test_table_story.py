@@ -7,7 +7,16 @@ import re
 
 from playwright.sync_api import expect
 
-from browser.table import CURRENT_GAME, NewPage, change_settings, open_table, play_until, settle, tap_card
+from browser.table import (
+    CURRENT_GAME,
+    NewPage,
+    change_settings,
+    open_table,
+    play_until,
+    settle,
+    tap_card,
+    tool,
+)
 
 
 def test_when_bidding_ends_a_summary_gives_bids_contracts_and_spare_tricks(fresh_page: NewPage) -> None:
@@ -39,7 +48,7 @@ def test_three_players_score_in_seat_order_with_the_bags_left(fresh_page: NewPag
     page = fresh_page()
     open_table(page)
     change_settings(page, preset="three-player", options={"bag_penalty": 100})
-    page.get_by_role("button", name="New Game").click()
+    tool(page, "New Game").click()
     settle(page)
     expect(page.locator("#scores .score .team")).to_have_text(["You", "West", "East"])
     game = page.evaluate(CURRENT_GAME)

@@ -43,14 +43,39 @@ function localDate() {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-// On a narrow screen the tools are a menu: the Menu button opens it; a tool chosen, a tap elsewhere or Escape closes it.
+// The tools that do not fit on one row beside the title go into a menu, last first: the Menu button
+// opens it; a tool chosen, a tap elsewhere or Escape closes it.
 function wireMenu() {
   const bar = document.querySelector(".bar");
-  const set = (open) => { bar.classList.toggle("menu-open", open); $("btn-menu").setAttribute("aria-expanded", String(open)); };
-  $("btn-menu").addEventListener("click", () => set(!bar.classList.contains("menu-open")));
-  $("tools").addEventListener("click", (e) => { if (e.target.closest("button, a")) set(false); });
+  const tools = $("tools");
+  const menu = $("btn-menu");
+  const more = $("more");
+  const all = [...tools.children].filter((el) => el !== menu && el !== more);
+  const set = (open) => { bar.classList.toggle("menu-open", open); menu.setAttribute("aria-expanded", String(open)); };
+  const middle = (el) => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; };
+  const fits = () => {
+    const row = middle($("deal-label"));
+    return [...tools.children].every((el) => el === more || !el.offsetParent || Math.abs(middle(el) - row) <= 8);
+  };
+  const fold = () => {
+    set(false);
+    for (const el of all) tools.insertBefore(el, menu);
+    bar.classList.remove("folded");
+    if (fits()) return;
+    bar.classList.add("folded");
+    for (const el of all.toReversed()) {
+      if (fits()) break;
+      more.prepend(el);
+    }
+  };
+  fold();
+  addEventListener("resize", fold);
+  new ResizeObserver(fold).observe($("deal-label"));
+  new MutationObserver(fold).observe(tools, { attributes: true, attributeFilter: ["hidden"], subtree: true });
+  menu.addEventListener("click", () => set(!bar.classList.contains("menu-open")));
+  tools.addEventListener("click", (e) => { const hit = e.target.closest("button, a"); if (hit && hit !== menu) set(false); });
   document.addEventListener("pointerdown", (e) => { if (!bar.contains(e.target)) set(false); });
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && bar.classList.contains("menu-open")) { set(false); $("btn-menu").focus(); } });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && bar.classList.contains("menu-open")) { set(false); menu.focus(); } });
 }
 
 function wire() {
