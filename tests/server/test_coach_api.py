@@ -110,6 +110,7 @@ def test_a_review_lost_to_a_stop_is_made_when_asked_for_and_a_stop_leaves_no_pro
         assert r.json() == {"status": "waiting", "done": 0, "total": 0, "ahead": 1, "review": None}
     assert not multiprocessing.active_children()  # stopping the server stopped it
     assert query(database, "SELECT count(*) FROM coach_reviews") == [(0,)]  # nothing half-done kept
+    assert query(database, "SELECT count(*) FROM coach_claims") == [(0,)]  # nor its claim
     with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
             httpx.Client(base_url=server.url, timeout=30) as client:
         _, done = wait_for_review(client, p, path)  # asking queues it again
@@ -177,3 +178,61 @@ def test_an_unreadable_kept_review_is_dropped_logged_and_made_again(
             _, again = wait_for_review(client, p, path)
             assert again == done  # made anew from the game's record: the same review
         assert server.app is not None and server.app.state.service.coach.analyses == 4
+
+
+def wait_until_running(client: httpx.Client, p: Player, path: str) -> dict[str, Any]:
+    """Ask for a hand's review until its analysis is running (judging decisions); that answer."""
+    deadline = time.monotonic() + 60
+    while (r := client.get(path, headers=p.headers)).json()["status"] != "running":
+        assert r.status_code == 202 and time.monotonic() < deadline, r.text
+        time.sleep(0.1)
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_two_server_processes_analyse_a_hand_once(database: str) -> None:
+    a = BackgroundServer(database, coach_workers=1, coach_samples=5000).start()  # slow: still running below
+    try:
+        with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as b, \
+                httpx.Client(base_url=a.url, timeout=30) as on_a, \
+                httpx.Client(base_url=b.url, timeout=30) as on_b:
+            p = Player(on_a)
+            state = finish_hand(p, p.new_game(deal=7))  # a queues it as the hand ends
+            path = f"/api/games/{state['id']}/hands/0/coach"
+            running = wait_until_running(on_a, p, path)
+            assert b.app is not None
+            for _ in range(3):
+                r = on_b.get(path, headers=p.headers)  # b reports a's progress, from a's claim
+                assert r.status_code == 202 and r.json()["status"] == "running", r.text
+                assert r.json()["total"] == running["total"] and r.json()["done"] >= 0
+                assert b.app.state.service.coach.progress(state["id"], 0) is None  # b queued nothing
+                time.sleep(0.3)
+            assert len(query(database, "SELECT owner FROM coach_claims")) == 1
+            assert len(multiprocessing.active_children()) == 1  # one analysis, in a's child
+            a.stop()  # a's analysis is dropped and its claim released: b takes the hand when asked
+            assert query(database, "SELECT count(*) FROM coach_claims") == [(0,)]
+            _, done = wait_for_review(on_b, p, path)
+            assert done["review"]["hand"] == 0 and b.app.state.service.coach.analyses == 1
+    finally:
+        a.stop()
+
+
+def test_a_claim_not_renewed_is_taken_over(tmp_path: Path) -> None:
+    database = str(tmp_path / "spades.sqlite3")
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        assert server.app is not None
+        coach = server.app.state.service.coach
+        p = Player(client)
+        state = p.new_game(deal=7)
+        path = f"/api/games/{state['id']}/hands/0/coach"
+        query(database, "INSERT INTO coach_claims (game_id, hand, owner, claimed, done, total)"
+              " VALUES (?, 0, 'a process since killed', ?, 3, 14)", (state["id"], time.time()))
+        finish_hand(p, state)
+        r = client.get(path, headers=p.headers)
+        assert r.json() == {"status": "running", "done": 3, "total": 14, "ahead": 0, "review": None}
+        assert coach.progress(state["id"], 0) is None and coach.analyses == 0  # claimed elsewhere: left alone
+        query(database, "UPDATE coach_claims SET claimed = ?", (time.time() - coach.stale_after - 1,))
+        _, done = wait_for_review(client, p, path)  # stale: taken over
+        assert done["review"]["hand"] == 0 and coach.analyses == 1
+        assert query(database, "SELECT count(*) FROM coach_claims") == [(0,)]

@@ -8,8 +8,11 @@ read on every later visit, by any server process. At most ``workers`` analyses r
 ``waiting`` more wait; beyond that a request is refused (``CoachUnavailable``) rather than queued. On
 shutdown the waiting ones are dropped and the running ones stopped, and nothing half-done is kept.
 The coach reads only the person's seat's views (``spades.bots.coach.analyze``). With several server
-processes, one asked for a hand another is reviewing queues it too; the first review kept stays
-(a review is deterministic, so both are the same).
+processes sharing a store, the process that starts a hand's analysis first claims it in the store
+(``Store.claim_review``) and renews the claim with its progress as it goes; another process asked for
+that hand reports the claim's progress and queues nothing, and one that had queued it too drops it
+when its turn comes. A claim not renewed for ``stale_after`` seconds (its process was killed) is
+taken over by the next process asked for the hand.
 """
 
 from __future__ import annotations
@@ -20,12 +23,14 @@ import multiprocessing
 import queue
 import threading
 import time
+import uuid
+from contextlib import suppress
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Literal
 
 from spades.errors import SpadesError
-from spades.server.store import Store
+from spades.server.store import Store, StoreError
 
 __all__ = ["Coach", "CoachUnavailable", "Progress"]
 
@@ -81,9 +86,15 @@ def _analyse(job: _Job, samples: int, conn: Connection) -> None:
 class Coach:
     """The queue of hands to analyse and the threads that run them, each in a child process."""
 
-    def __init__(self, store: Store, *, samples: int, workers: int = 1, waiting: int = 32) -> None:
+    def __init__(self, store: Store, *, samples: int, workers: int = 1, waiting: int = 32,
+                 stale_after: float = 60.0) -> None:
         self.store = store
         self.samples = samples
+        self.stale_after = stale_after
+        """Seconds after which another process's claim on a hand, not renewed, is taken to be a
+        stopped process's (a running analysis renews its claim four times as often)."""
+        self.owner = uuid.uuid4().hex
+        """This coach's name on its claims in the store."""
         self.analyses = 0
         """How many analyses this process has run to the end (kept or not)."""
         self._queue: queue.Queue[_Job | None] = queue.Queue(maxsize=waiting)
@@ -114,6 +125,10 @@ class Coach:
                 return where
             if self.store.review(game_id=game_id, hand=hand) is not None:
                 return None
+            claim = self.store.claim(game_id=game_id, hand=hand)
+            if claim is not None and claim[0] != self.owner and claim[1] < self.stale_after:
+                _, _, done, total = claim  # another process is analysing it
+                return Progress("running", done=done, total=total) if total else Progress("starting")
             if self._stopping.is_set():
                 raise CoachUnavailable("The server is stopping: the coach takes no more hands.")
             try:
@@ -163,10 +178,15 @@ class Coach:
                     self._waiting.remove(key)
                 self._progress[key] = Progress("starting")
             try:
-                outcome = self._run(job)
+                claimed = self.store.claim_review(game_id=job.game_id, hand=job.hand, owner=self.owner,
+                                                  stale_after=self.stale_after)
+                # not claimed: kept meanwhile, or another process is on it (asking reports its progress)
+                outcome = self._run(job) if claimed else ""
             except Exception as e:  # whatever one hand's analysis meets, the worker goes on to the next
                 _log.exception("coach: game %s hand %s failed", job.game_id, job.hand + 1)
                 outcome = f"{type(e).__name__}: {e}"
+            with suppress(StoreError):  # (a claim left behind goes stale)
+                self.store.release_claim(game_id=job.game_id, hand=job.hand, owner=self.owner)
             with self._lock:
                 self._progress.pop(key, None)
                 if outcome:
@@ -183,8 +203,12 @@ class Coach:
                                       name=f"coach game {job.game_id} hand {job.hand + 1}")
         child.start()
         theirs.close()
+        renewed = time.monotonic()
         try:
             while not self._stopping.is_set():
+                if time.monotonic() - renewed > self.stale_after / 4:
+                    self._renew(job, self._progress[key])
+                    renewed = time.monotonic()
                 if not mine.poll(_POLL):
                     if not child.is_alive() and not mine.poll(0):
                         return f"the analysis stopped (exit code {child.exitcode})"
@@ -193,6 +217,8 @@ class Coach:
                 if message[0] == "progress":
                     with self._lock:
                         self._progress[key] = Progress("running", done=message[1], total=message[2])
+                    self._renew(job, self._progress[key])
+                    renewed = time.monotonic()
                     continue
                 with self._lock:
                     self.analyses += 1
@@ -208,3 +234,9 @@ class Coach:
             if child.is_alive():
                 child.terminate()
             child.join(timeout=10)
+
+    def _renew(self, job: _Job, progress: Progress) -> None:
+        """Renew this coach's claim on the hand, with its progress for the other processes to show."""
+        with suppress(StoreError):  # a missed renewal is made up by the next; the claim lasts stale_after
+            self.store.renew_claim(game_id=job.game_id, hand=job.hand, owner=self.owner, done=progress.done,
+                                   total=progress.total)

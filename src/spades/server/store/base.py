@@ -6,7 +6,8 @@ transaction that only succeeds on the version the move was made on (a compare-an
 by the log's unique (game, seq) key), so any number of server processes can share one store.
 A friends' table has the same shape: a row (its code, options, version and when it was last
 touched) and its log, an entry per row, appended on the same compare-and-set. The coach's
-review of a finished hand is a row of ``coach_reviews``.
+review of a finished hand is a row of ``coach_reviews``; the process analysing one holds a row of
+``coach_claims``, taken by insert-if-absent (or over a stale one), so that only one process does.
 """
 
 from __future__ import annotations
@@ -186,8 +187,17 @@ def _v4_coach_reviews(tx: Tx, dialect: Dialect) -> None:
         created TEXT NOT NULL, PRIMARY KEY (game_id, hand)){dialect.compact}""")
 
 
+def _v5_coach_claims(tx: Tx, dialect: Dialect) -> None:
+    """Which server process is analysing a hand for the coach (and how far it got), so that only one
+    does: a claim not renewed for a while is taken to be a stopped process's, and can be taken over."""
+    tx.run(f"""CREATE TABLE coach_claims (
+        game_id BIGINT NOT NULL REFERENCES games(id), hand INTEGER NOT NULL, owner TEXT NOT NULL,
+        claimed DOUBLE PRECISION NOT NULL, done INTEGER NOT NULL, total INTEGER NOT NULL,
+        PRIMARY KEY (game_id, hand)){dialect.compact}""")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
-                                                          _v4_coach_reviews)
+                                                          _v4_coach_reviews, _v5_coach_claims)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -354,11 +364,47 @@ class Store(ABC):
         return True
 
     def save_review(self, *, game_id: int, hand: int, review: str) -> bool:
-        """Keep the coach's review of a finished hand (JSON); False if one was kept already (the
-        first stays: a review is deterministic, so another process's copy is the same)."""
+        """Keep the coach's review of a finished hand (JSON) and end the claim on its analysis; False
+        if one was kept already (the first stays: a review is deterministic, so any copy is the same)."""
         with self._tx(write=True) as tx:
+            tx.run("DELETE FROM coach_claims WHERE game_id = ? AND hand = ?", (game_id, hand))
             return tx.run("INSERT INTO coach_reviews (game_id, hand, review, created) VALUES (?, ?, ?, ?)"
                           " ON CONFLICT DO NOTHING", (game_id, hand, review, _now())) == 1
+
+    def claim_review(self, *, game_id: int, hand: int, owner: str, stale_after: float) -> bool:
+        """Claim the analysis of a hand for ``owner``: True if it was not kept and no one else holds
+        a claim on it renewed in the last ``stale_after`` seconds (that one is taken over)."""
+        now = time.time()
+        with self._tx(write=True) as tx:
+            if tx.one("SELECT 1 FROM coach_reviews WHERE game_id = ? AND hand = ?", (game_id, hand)):
+                return False
+            if tx.run("INSERT INTO coach_claims (game_id, hand, owner, claimed, done, total)"
+                      " VALUES (?, ?, ?, ?, 0, 0) ON CONFLICT DO NOTHING", (game_id, hand, owner, now)) == 1:
+                return True
+            return tx.run("UPDATE coach_claims SET owner = ?, claimed = ?, done = 0, total = 0"
+                          " WHERE game_id = ? AND hand = ? AND (owner = ? OR claimed < ?)",
+                          (owner, now, game_id, hand, owner, now - stale_after)) == 1
+
+    def renew_claim(self, *, game_id: int, hand: int, owner: str, done: int, total: int) -> bool:
+        """Renew ``owner``'s claim on a hand's analysis, with how far it got; False if it is not theirs."""
+        with self._tx(write=True) as tx:
+            return tx.run("UPDATE coach_claims SET claimed = ?, done = ?, total = ?"
+                          " WHERE game_id = ? AND hand = ? AND owner = ?",
+                          (time.time(), done, total, game_id, hand, owner)) == 1
+
+    def release_claim(self, *, game_id: int, hand: int, owner: str) -> None:
+        """End ``owner``'s claim on a hand's analysis (stopped or failed), if it still holds it."""
+        with self._tx(write=True) as tx:
+            tx.run("DELETE FROM coach_claims WHERE game_id = ? AND hand = ? AND owner = ?",
+                   (game_id, hand, owner))
+
+    def claim(self, *, game_id: int, hand: int) -> tuple[str, float, int, int] | None:
+        """The claim on a hand's analysis: its owner, seconds since it was renewed, decisions judged
+        and to judge; or None."""
+        with self._tx(write=False) as tx:
+            row = tx.one("SELECT owner, claimed, done, total FROM coach_claims"
+                         " WHERE game_id = ? AND hand = ?", (game_id, hand))
+        return None if row is None else (str(row[0]), time.time() - float(row[1]), int(row[2]), int(row[3]))
 
     def review(self, *, game_id: int, hand: int) -> str | None:
         """The coach's kept review of a hand (JSON), or None."""
