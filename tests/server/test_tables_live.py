@@ -206,3 +206,39 @@ def test_websocket_messages_are_not_compressed(server: BackgroundServer, client:
             return agreed
 
     assert run_async(run()) is None
+
+
+def test_the_table_messages_name_the_people_as_their_plates_do(
+        server: BackgroundServer, client: httpx.Client) -> None:
+    """At a friends' table "Bob to play." and "Bob bids 3.", not "East": each seat's view names people."""
+    host = open_table(client, "Ann", level="easy")
+    code = host["code"]
+    bob_token = join(client, code, "Bob")["token"]
+
+    async def run() -> tuple[Seat, Seat]:
+        ann, bob = Seat(server.url, code, host["token"]), Seat(server.url, code, bob_token)
+        for s in (ann, bob):
+            await s.connect()
+            await s.until(lambda t: bool(t))
+        await ann.send({"do": "start"})
+        await play_game([ann, bob], until_phase="hand_over")
+        for s in (ann, bob):
+            await s.close()
+        return ann, bob
+
+    ann, bob = run_async(run())
+    a, b = ann.table["you"], bob.table["you"]
+    updates = [m for m in ann.received if m["type"] == "update" and m["table"]["game"]]
+    turns = [m["table"]["game"]["message"] for m in updates
+             if m["table"]["game"]["turn"] == b and m["table"]["game"]["phase"] == "play"]
+    assert turns and set(turns) == {"Bob to play."}
+    events = [e["game"] for m in updates for e in m["events"] if e["game"]]
+    assert {e["text"].split(" bids ")[0] for e in events if e["kind"] == "bid" and e["seat"] == b} == {"Bob"}
+    assert all(e["text"].startswith("You bid ") for e in events if e["kind"] == "bid" and e["seat"] == a)
+    bot = next(s for s in ann.table["seats"] if not s["person"])
+    assert any(e["text"].startswith(f"{bot['name']} bids ") for e in events if e["seat"] == bot["seat"])
+    seen_by_bob = {e["game"]["text"] for m in bob.received if m["type"] == "update" for e in m["events"]
+                   if e["game"] and e["game"]["seat"] == a and e["game"]["kind"] == "bid"}
+    assert len(seen_by_bob) == 1 and seen_by_bob.pop().startswith("Ann bids ")
+    side = next(s for s in ann.table["game"]["sides"] if s["side"] == ann.table["seats"][a]["side"])
+    assert side["name"].startswith("You & ")  # the score boxes too, yours first

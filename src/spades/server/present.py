@@ -46,9 +46,16 @@ def seat_name_index(players: int, name: str) -> int:
     return [seat_name(players, s) for s in range(players)].index(name)
 
 
-def seat_label(players: int, seat: int, viewer: int | None = None) -> str:
-    """How messages name a seat: "You" for the viewer's seat (South by default), else the seat's name."""
-    return "You" if seat == _viewer(players, viewer) else seat_name(players, seat)
+Names = Sequence[str] | None
+"""The people's names by seat at a friends' table (None: the solo game names seats by place)."""
+
+
+def seat_label(players: int, seat: int, viewer: int | None = None, names: Names = None) -> str:
+    """How messages name a seat: "You" for the viewer's seat (South by default), else its person's
+    name when the table has names, else the seat's place."""
+    if seat == _viewer(players, viewer):
+        return "You"
+    return seat_name(players, seat) if names is None else names[seat]
 
 
 def _viewer(players: int, viewer: int | None) -> int:
@@ -56,9 +63,10 @@ def _viewer(players: int, viewer: int | None) -> int:
     return human_seat(players) if viewer is None else viewer
 
 
-def side_name(rules: Rules, side: int, viewer: int | None = None) -> str:
+def side_name(rules: Rules, side: int, viewer: int | None = None, names: Names = None) -> str:
     """A score column's name: "You & North", "East & West", or a lone seat's name."""
-    return " & ".join(seat_label(rules.players, s, viewer) for s in _seats_in_name_order(rules, side, viewer))
+    seats = _seats_in_name_order(rules, side, viewer)
+    return " & ".join(seat_label(rules.players, s, viewer, names) for s in seats)
 
 
 def _seats_in_name_order(rules: Rules, side: int, viewer: int | None) -> tuple[int, ...]:
@@ -87,26 +95,27 @@ def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
     return None if bid is None else bid.written(rules)
 
 
-def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int) -> list[list[SheetRow]]:
-    return [_sheet_line(rules, h, viewer) for h in history]
+def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int, names: Names) -> list[list[SheetRow]]:
+    kept_names = None if names is None else tuple(names)
+    return [_sheet_line(rules, h, viewer, kept_names) for h in history]
 
 
-_LINES: dict[int, tuple[HandResult, Rules, int, list[SheetRow]]] = {}
+_LINES: dict[int, tuple[HandResult, Rules, int, tuple[str, ...] | None, list[SheetRow]]] = {}
 """Score sheet lines already made, by their hand's result: a game's finished hands do not change,
 and a state is made for every move. Each is kept with its result, so that its id stays its own."""
 _LINES_KEPT = 8192
 
 
-def _sheet_line(rules: Rules, h: HandResult, viewer: int) -> list[SheetRow]:
+def _sheet_line(rules: Rules, h: HandResult, viewer: int, names: tuple[str, ...] | None) -> list[SheetRow]:
     """A finished hand's line of the score sheet, a row a side, as the viewer's seat names them."""
     kept = _LINES.get(id(h))
-    if kept is not None and kept[0] is h and kept[1] is rules and kept[2] == viewer:
-        return kept[3]
+    if kept is not None and kept[0] is h and kept[1] is rules and kept[2] == viewer and kept[3] == names:
+        return kept[4]
     line = []
     for s in h.score.sides:
         bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side, viewer)]
         bid = " + ".join(b.written(rules) for b in bids if b is not None) or "-"
-        said = describe_side(rules, s, seat_name=lambda seat: seat_label(rules.players, seat, viewer))
+        said = describe_side(rules, s, seat_name=lambda seat: seat_label(rules.players, seat, viewer, names))
         line.append(SheetRow(
             side=s.side, bid=bid, tricks=s.tricks, points=s.points, bags=s.bags_added,
             bags_total=s.bags_after, contract=said.contract, made=said.made, penalties=said.penalties,
@@ -114,7 +123,7 @@ def _sheet_line(rules: Rules, h: HandResult, viewer: int) -> list[SheetRow]:
         ))
     if len(_LINES) >= _LINES_KEPT:
         _LINES.clear()
-    _LINES[id(h)] = (h, rules, viewer, line)
+    _LINES[id(h)] = (h, rules, viewer, names, line)
     return line
 
 
@@ -143,20 +152,20 @@ def review_of(spec: DeckSpec, h: HandResult) -> HandReview:
     )
 
 
-def _message(game: Game, v: SeatView, human: int) -> str:
+def _message(game: Game, v: SeatView, human: int, names: Names) -> str:
     n = game.players
     if v.phase is Phase.GAME_OVER:
         assert v.winner is not None
         if v.winner == game.rules.side_of(human):
             return "You win the game!"
         verb = "win" if len(game.rules.seats_of(v.winner)) > 1 else "wins"
-        return f"{side_name(game.rules, v.winner, human)} {verb} the game."
+        return f"{side_name(game.rules, v.winner, human, names)} {verb} the game."
     if v.phase is Phase.HAND_OVER:
         return "The hand is over: see the score sheet."
     if v.turn is None:
         return ""
     if v.turn != human:
-        return f"{seat_name(n, v.turn)} to {_VERB[v.phase]}."
+        return f"{seat_label(n, v.turn, human, names)} to {_VERB[v.phase]}."
     if v.phase is Phase.BID and v.can_look:
         return "Bid blind nil now, or look at your cards."
     if v.phase is Phase.PASS:
@@ -180,8 +189,9 @@ def _bid_rule(rules: Rules) -> str:
 
 
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
-             viewer: int | None = None) -> GameState:
-    """The state the viewer's seat (South by default) may see, its legal moves and why others are not."""
+             viewer: int | None = None, names: Names = None) -> GameState:
+    """The state the viewer's seat (South by default) may see, its legal moves and why others are not;
+    ``names`` gives the people's names at a friends' table."""
     rules = game.rules
     n = game.players
     human = _viewer(n, viewer)
@@ -191,7 +201,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     broken = broken_nils(rules, v.bids, v.tricks_won)
     seats = [
         SeatOut(
-            seat=s, name=seat_label(n, s, human), position=positions[(s - human) % n],  # type: ignore[arg-type]
+            seat=s, name=seat_label(n, s, human, names), position=positions[(s - human) % n],  # type: ignore[arg-type]
             human=s == human, side=rules.side_of(s), bid=_bid_text(rules, v.bids[s]), tricks=v.tricks_won[s],
             cards=game.hands[s].bit_count(), nil_broken=s in broken,
         )
@@ -200,7 +210,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     bidding_done = v.phase in (Phase.PASS, Phase.PLAY) and all(b is not None for b in v.bids)
     contracts = [side_contract(rules, i, v.bids) for i in range(rules.sides)]
     sides = [
-        SideOut(side=i, name=side_name(rules, i, human), score=v.scores[i], bags=v.bags[i],
+        SideOut(side=i, name=side_name(rules, i, human, names), score=v.scores[i], bags=v.bags[i],
                 bags_to_penalty=rules.bag_limit - v.bags[i] if rules.bag_penalty else None,
                 contract=contracts[i][0] if all(v.bids[s] is not None for s in rules.seats_of(i)) else None,
                 ten_for_two_hundred=contracts[i][1], seats=list(rules.seats_of(i)),
@@ -227,19 +237,19 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         stock=v.stock_left,
         two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
         last_trick=_trick(v.tricks[-1]) if v.tricks else None,
-        broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history, human),
+        broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history, human, names),
         sheet_legend=_sheet_legend(rules),
         review=review_of(spec, v.history[-1]) if over and v.history else None,
-        winner=v.winner, message=_message(game, v, human),
+        winner=v.winner, message=_message(game, v, human, names),
     )
 
 
-def event_of(game: Game, seat: int, move: Move, viewer: int | None = None) -> EventOut:
+def event_of(game: Game, seat: int, move: Move, viewer: int | None = None, names: Names = None) -> EventOut:
     """The event for a move just applied, as the viewer's seat (South by default) may see it."""
     n = game.players
     human = _viewer(n, viewer)
-    who = seat_label(n, seat, human)
-    you = who == "You"
+    who = seat_label(n, seat, human, names)
+    you = seat == human
     card: str | None = None
     winner: int | None = None
     trick = _played(tuple(game.trick))
@@ -253,7 +263,7 @@ def event_of(game: Game, seat: int, move: Move, viewer: int | None = None) -> Ev
             trick = _played(last.cards)
             winner = last.winner
             takes = "take" if winner == human else "takes"
-            text += f" {seat_label(n, winner, human)} {takes} the trick."
+            text += f" {seat_label(n, winner, human, names)} {takes} the trick."
     elif isinstance(move, MakeBid):
         kind = "bid"
         text = f"{who} {'bid' if you else 'bids'} {move.bid.written(game.rules)}."

@@ -293,6 +293,10 @@ class FriendsTable:
         s = self.seats[seat]
         return s.name if s.name is not None else f"Computer ({seat_name(self.players, seat)})"
 
+    def seat_labels(self) -> tuple[str, ...]:
+        """Every seat's name for people, by seat: how the table's messages name the seats."""
+        return tuple(self.seat_label(i) for i in range(self.players))
+
     def active(self) -> bool:
         """Whether a game is being played and someone must move (not between hands or after the game)."""
         return self.game is not None and self.game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER)
@@ -532,7 +536,8 @@ class FriendsTable:
             move = parse_move(e["m"])
             self.game.apply(seat, move)
             self.turn_since = at
-            events = tuple(event_of(self.game, seat, move, viewer=v) for v in range(self.players))
+            names = self.seat_labels()
+            events = tuple(event_of(self.game, seat, move, v, names) for v in range(self.players))
         elif kind == "next":
             assert self.game is not None
             self.game.next_hand()

@@ -167,12 +167,7 @@ def view_of(table: FriendsTable, seat: int) -> TableView:
     if game is not None:
         deal = table.seed if over and table.seed else 0
         state = state_of(game, game_id=len(table.past_seeds) + 1, deal=deal, daily=None,
-                         level=table.options.level, viewer=seat)
-        for s in state.seats:
-            s.name = "You" if s.seat == seat else table.seat_label(s.seat)
-        for side in state.sides:  # the people's names, yours first, as the seats show them
-            seats = sorted(table.options.rules.seats_of(side.side), key=lambda i: i != seat)
-            side.name = " & ".join(state.seats[i].name for i in seats)
+                         level=table.options.level, viewer=seat, names=table.seat_labels())
     return TableView(
         **lobby_of(table).model_dump(), seq=table.seq, you=seat, host=table.host,
         chat=[ChatOut(seat=c.seat, name=c.name, text=c.text, reaction=c.reaction) for c in table.chat],
