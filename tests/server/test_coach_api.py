@@ -15,6 +15,7 @@ import pytest
 
 from server.api_client import Player, simple_move
 from server.conftest import query
+from server.processes import server_process
 from spades.server.run import BackgroundServer
 
 SAMPLES = 4
@@ -191,30 +192,30 @@ def wait_until_running(client: httpx.Client, p: Player, path: str) -> dict[str, 
 
 
 def test_two_server_processes_analyse_a_hand_once(database: str) -> None:
-    a = BackgroundServer(database, coach_workers=1, coach_samples=5000).start()  # slow: still running below
-    try:
-        with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as b, \
-                httpx.Client(base_url=a.url, timeout=30) as on_a, \
-                httpx.Client(base_url=b.url, timeout=30) as on_b:
-            p = Player(on_a)
-            state = finish_hand(p, p.new_game(deal=7))  # a queues it as the hand ends
-            path = f"/api/games/{state['id']}/hands/0/coach"
-            running = wait_until_running(on_a, p, path)
-            assert b.app is not None
-            for _ in range(3):
-                r = on_b.get(path, headers=p.headers)  # b reports a's progress, from a's claim
-                assert r.status_code == 202 and r.json()["status"] == "running", r.text
-                assert r.json()["total"] == running["total"] and r.json()["done"] >= 0
-                assert b.app.state.service.coach.progress(state["id"], 0) is None  # b queued nothing
-                time.sleep(0.3)
-            assert len(query(database, "SELECT owner FROM coach_claims")) == 1
-            assert len(multiprocessing.active_children()) == 1  # one analysis, in a's child
-            a.stop()  # a's analysis is dropped and its claim released: b takes the hand when asked
-            assert query(database, "SELECT count(*) FROM coach_claims") == [(0,)]
-            _, done = wait_for_review(on_b, p, path)
-            assert done["review"]["hand"] == 0 and b.app.state.service.coach.analyses == 1
-    finally:
-        a.stop()
+    slow = {"SPADES_COACH_WORKERS": "1", "SPADES_COACH_SAMPLES": "5000"}  # still running below
+    with server_process(database, None, slow) as a_url, \
+            BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as b, \
+            httpx.Client(base_url=a_url, timeout=30) as on_a, \
+            httpx.Client(base_url=b.url, timeout=30) as on_b:
+        p = Player(on_a)
+        state = finish_hand(p, p.new_game(deal=7))  # a queues it as the hand ends
+        path = f"/api/games/{state['id']}/hands/0/coach"
+        running = wait_until_running(on_a, p, path)
+        assert b.app is not None
+        for _ in range(3):
+            r = on_b.get(path, headers=p.headers)  # b reports a's progress, from a's claim
+            assert r.status_code == 202 and r.json()["status"] == "running", r.text
+            assert r.json()["total"] == running["total"] and r.json()["done"] >= 0
+            assert b.app.state.service.coach.progress(state["id"], 0) is None  # b queued nothing
+            time.sleep(0.3)
+        assert len(query(database, "SELECT owner FROM coach_claims")) == 1
+        assert not multiprocessing.active_children()  # b started no analysis
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as b, \
+            httpx.Client(base_url=b.url, timeout=30) as on_b:
+        # a stopped: its analysis was dropped and its claim released, so b takes the hand when asked
+        assert query(database, "SELECT count(*) FROM coach_claims") == [(0,)]
+        _, done = wait_for_review(on_b, p, path)
+        assert b.app is not None and done["review"]["hand"] == 0 and b.app.state.service.coach.analyses == 1
 
 
 def test_a_claim_not_renewed_is_taken_over(tmp_path: Path) -> None:
