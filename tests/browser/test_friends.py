@@ -215,6 +215,8 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
     expect(bob.page.locator("#chat-error")).to_contain_text("Slow down")
     expect(ann.page.locator("#chat-log p")).to_have_count(6)
     bidder = next(p for p in (ann, bob, cy, di) if p.page.locator(".bid-btn").count())
+    watcher = next(p for p in (ann, bob, cy, di) if p is not bidder)  # messages name people, not places
+    expect(watcher.page.locator("#message")).to_contain_text(f"{bidder.name} to bid.")
     tool(bidder.page, "Hint").click()  # for your own seat, over the seat's token
     expect(bidder.page.locator("#message")).to_contain_text("Hint: bid")
     tool(ann.page, "Table").click()
