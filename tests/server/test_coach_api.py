@@ -109,6 +109,11 @@ def test_a_review_lost_to_a_stop_is_made_when_asked_for_and_a_stop_leaves_no_pro
         r = client.get(f"/api/games/{second['id']}/hands/0/coach", headers=other.headers)
         assert r.status_code == 202
         assert r.json() == {"status": "waiting", "done": 0, "total": 0, "ahead": 1, "review": None}
+        query(database, "INSERT INTO coach_claims (game_id, hand, owner, claimed, done, total)"
+              " VALUES (?, 0, 'another process', ?, 3, 14)", (second["id"], time.time()))
+        r = client.get(f"/api/games/{second['id']}/hands/0/coach", headers=other.headers)
+        assert r.json()["status"] == "running" and (r.json()["done"], r.json()["total"]) == (3, 14)
+        query(database, "DELETE FROM coach_claims WHERE owner = 'another process'")
     assert not multiprocessing.active_children()  # stopping the server stopped it
     assert query(database, "SELECT count(*) FROM coach_reviews") == [(0,)]  # nothing half-done kept
     assert query(database, "SELECT count(*) FROM coach_claims") == [(0,)]  # nor its claim

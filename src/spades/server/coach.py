@@ -121,14 +121,16 @@ class Coach:
         with self._lock:
             if key in self._failed:
                 raise CoachUnavailable(f"The coach could not review this hand: {self._failed[key]}")
-            if (where := self._where(key)) is not None:
-                return where
+            if key in self._progress:
+                return self._progress[key]
             if self.store.review(game_id=game_id, hand=hand) is not None:
                 return None
             claim = self.store.claim(game_id=game_id, hand=hand)
             if claim is not None and claim[0] != self.owner and claim[1] < self.stale_after:
-                _, _, done, total = claim  # another process is analysing it
+                _, _, done, total = claim  # another process is analysing it (if queued here, it is dropped)
                 return Progress("running", done=done, total=total) if total else Progress("starting")
+            if (where := self._where(key)) is not None:
+                return where
             if self._stopping.is_set():
                 raise CoachUnavailable("The server is stopping: the coach takes no more hands.")
             try:
