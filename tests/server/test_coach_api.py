@@ -49,6 +49,7 @@ def test_a_finished_hand_is_reviewed_in_the_background_and_kept(database: str) -
             httpx.Client(base_url=server.url, timeout=30) as client:
         p = Player(client, level="normal")
         state = p.new_game(deal=7)
+        assert state["coach"] is True  # the page may ask this server for the coach
         game = state["id"]
         path = f"/api/games/{game}/hands/0/coach"
         r = client.get(path, headers=p.headers)
@@ -126,6 +127,7 @@ def test_a_review_lost_to_a_stop_is_made_when_asked_for_and_a_stop_leaves_no_pro
 def test_a_server_without_the_coach_says_so(client: httpx.Client) -> None:
     p = Player(client)
     state = finish_hand(p, p.new_game(deal=7))
+    assert state["coach"] is False  # so the page does not ask
     for path in (f"/api/games/{state['id']}/hands/0/coach", f"/api/games/{state['id']}/coach"):
         r = client.get(path, headers=p.headers)
         assert r.status_code == 503 and "without the coach" in r.json()["detail"], path

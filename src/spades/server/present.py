@@ -189,9 +189,9 @@ def _bid_rule(rules: Rules) -> str:
 
 
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
-             viewer: int | None = None, names: Names = None) -> GameState:
+             viewer: int | None = None, names: Names = None, coach: bool = False) -> GameState:
     """The state the viewer's seat (South by default) may see, its legal moves and why others are not;
-    ``names`` gives the people's names at a friends' table."""
+    ``names`` gives the people's names at a friends' table, ``coach`` whether the coach reviews its hands."""
     rules = game.rules
     n = game.players
     human = _viewer(n, viewer)
@@ -240,7 +240,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history, human, names),
         sheet_legend=_sheet_legend(rules),
         review=review_of(spec, v.history[-1]) if over and v.history else None,
-        winner=v.winner, message=_message(game, v, human, names),
+        winner=v.winner, message=_message(game, v, human, names), coach=coach,
     )
 
 

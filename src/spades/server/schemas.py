@@ -294,6 +294,9 @@ class GameState(BaseModel):
     """The hand just finished, face up (only once it is over)."""
     winner: int | None
     message: str
+    coach: bool = False
+    """Whether this server reviews the game's finished hands (the coach's routes answer), so that a
+    page asks for the coach only where there is one."""
 
 
 class EventOut(BaseModel):

@@ -86,6 +86,8 @@ class Table:
     row: GameRow
     game: Game
     bots: dict[int, Player]
+    coached: bool
+    """Whether the server's coach reviews this game's finished hands."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -101,7 +103,7 @@ class Table:
     def state(self) -> GameState:
         """What the person's seat may see now."""
         return state_of(self.game, game_id=self.row.id, deal=self.row.deal, daily=self.row.daily,
-                        level=self.row.level)
+                        level=self.row.level, coach=self.coached)
 
 
 class Service:
@@ -436,7 +438,7 @@ class Service:
         human = human_seat(game.players)
         bots = {s: make_player(row.level, bid_nil=row.bots_bid_nil)
                 for s in range(game.players) if s != human}
-        return Table(row, game, bots)
+        return Table(row, game, bots, coached=self.coach is not None)
 
     def _cache(self, table: Table) -> Table:
         """Keep a table (the one already kept for its game wins); call with the lock held."""

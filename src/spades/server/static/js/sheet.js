@@ -135,7 +135,6 @@ async function showGameCoach() {
       out = await api.get(`/api/games/${state.game.id}/coach`);
     } catch (err) {
       if (asked !== gameCoachAsked) return;
-      box.hidden = err.status === 503;  // a server without the coach (the hand's review says so)
       box.dataset.status = "failed";
       box.innerHTML = `<h3>Coach, this game</h3><p class="coach-note">${esc(err.message)}</p>`;
       return;
@@ -174,8 +173,9 @@ export function openSheet() {
   const opening = !$("dlg-sheet").open;
   if (opening) $("dlg-sheet").showModal();
   fillSheet();  // once open, so the tables can be measured
-  if (state.shownReview && !state.remote) showCoach(state.shownReview.number);  // no coach at a friends' table yet
-  if (!state.remote && state.game.sheet.length) showGameCoach();  // shown once it answers
+  // the coach only where the server has one (not at a friends' table yet)
+  if (state.game.coach && state.shownReview) showCoach(state.shownReview.number);
+  if (state.game.coach && state.game.sheet.length) showGameCoach();  // shown once it answers
   else $("coach-game").hidden = true;
   if (opening && state.game.phase === "hand_over") $("btn-next").focus();  // Enter deals on
 }
