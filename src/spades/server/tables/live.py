@@ -21,6 +21,7 @@ from typing import Any
 import anyio
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from starlette.websockets import WebSocketState
 
 from spades.server.store import StoreError
 from spades.server.tables.hub import TableHub
@@ -178,8 +179,9 @@ class Live:
         conn.said.append(now)
 
     async def _receive(self, conn: _Conn) -> None:
-        """Commands from the connection, each answered with an error if it is refused."""
-        while True:
+        """Commands from the connection, each answered with an error if it is refused; until the
+        connection goes (a failed send in ``_send`` marks it gone before the client's goodbye arrives)."""
+        while conn.ws.application_state == WebSocketState.CONNECTED:
             text = await conn.ws.receive_text()
             ref: Any = None
             try:
