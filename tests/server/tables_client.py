@@ -114,6 +114,23 @@ class Seat:
             await self.ws.close()
 
 
+async def start_game(seats: list[Seat]) -> None:
+    """Connect every seat, wait for each one's first update, and let the host (the first seat) start."""
+    for s in seats:
+        await s.connect()
+        await s.until(lambda t: bool(t))
+    await seats[0].send({"do": "start"})
+    for s in seats:
+        await s.until(lambda t: t["game"] is not None)
+
+
+async def close_at(seats: list[Seat], phase: str) -> None:
+    """Wait until every seat has seen the game reach ``phase``, then close their connections."""
+    for s in seats:
+        await s.until(lambda t: t["game"]["phase"] == phase)
+        await s.close()
+
+
 async def play_game(seats: list[Seat], until_phase: str = "game_over") -> None:
     """Each person makes a simple legal move on their turn until the game reaches ``until_phase``."""
     done = asyncio.Event()

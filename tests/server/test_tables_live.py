@@ -13,10 +13,12 @@ from server.tables_client import (
     Seat,
     app_state,
     check_no_hidden_cards,
+    close_at,
     join,
     open_table,
     play_game,
     run_async,
+    start_game,
     ws_url,
 )
 from spades.server.run import BackgroundServer
@@ -41,16 +43,9 @@ def test_people_play_whole_games_and_see_only_their_own_cards(
 
     async def run() -> dict[int, list[dict[str, Any]]]:
         seats = [Seat(server.url, code, t) for t in tokens]
-        for s in seats:
-            await s.connect()
-            await s.until(lambda t: bool(t))
-        await seats[0].send({"do": "start"})
-        for s in seats:
-            await s.until(lambda t: t["game"] is not None)
+        await start_game(seats)
         await play_game(seats)
-        for s in seats:
-            await s.until(lambda t: t["game"]["phase"] == "game_over")
-            await s.close()
+        await close_at(seats, "game_over")
         ends = [s.table for s in seats]
         assert len({json.dumps(e["game"]["sheet"]) for e in ends}) == 1  # one game, seen from every seat
         assert all(e["deal"] and e["game"]["deal"] == e["deal"] for e in ends)  # the secret deal, shown now
@@ -144,11 +139,7 @@ def test_a_seat_away_past_the_grace_period_is_played_and_handed_back(
 
     async def run() -> None:
         ann, bob = Seat(server.url, code, host["token"]), Seat(server.url, code, bob_token)
-        for s in (ann, bob):
-            await s.connect()
-            await s.until(lambda t: bool(t))
-        await ann.send({"do": "start"})
-        await bob.until(lambda t: t["game"] is not None)
+        await start_game([ann, bob])
         b = bob.table["you"]
         await bob.close()
         await ann.until(lambda t: t["seats"][b]["away"] and not t["seats"][b]["bot"])
@@ -180,9 +171,7 @@ def test_the_lobby_names_places_and_sides_and_finished_hands_are_shown_face_up(
 
     async def run() -> dict[str, Any]:
         seat = Seat(server.url, code, host["token"])
-        await seat.connect()
-        await seat.until(lambda t: bool(t))
-        await seat.send({"do": "start"})
+        await start_game([seat])
         await play_game([seat], until_phase="hand_over")
         await seat.close()
         return seat.table
@@ -217,10 +206,7 @@ def test_the_table_messages_name_the_people_as_their_plates_do(
 
     async def run() -> tuple[Seat, Seat]:
         ann, bob = Seat(server.url, code, host["token"]), Seat(server.url, code, bob_token)
-        for s in (ann, bob):
-            await s.connect()
-            await s.until(lambda t: bool(t))
-        await ann.send({"do": "start"})
+        await start_game([ann, bob])
         await play_game([ann, bob], until_phase="hand_over")
         for s in (ann, bob):
             await s.close()

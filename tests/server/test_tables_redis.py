@@ -10,7 +10,7 @@ import httpx
 
 from server.conftest import query
 from server.processes import redis_server, server_process
-from server.tables_client import Seat, join, open_table, play_game, run_async
+from server.tables_client import Seat, close_at, join, open_table, play_game, run_async, start_game
 from server.test_store import count
 
 
@@ -33,16 +33,9 @@ def test_people_on_two_processes_see_each_others_moves_in_one_order(tmp_path: Pa
         async def run() -> list[Seat]:
             seats = [Seat(a, code, host["token"])] + [Seat(b if i % 2 == 0 else a, code, o["token"])
                                                      for i, o in enumerate(others)]
-            for s in seats:
-                await s.connect()
-                await s.until(lambda t: bool(t))
-            await seats[0].send({"do": "start"})
-            for s in seats:
-                await s.until(lambda t: t["game"] is not None)
+            await start_game(seats)
             await play_game(seats, until_phase="hand_over")
-            for s in seats:
-                await s.until(lambda t: t["game"]["phase"] == "hand_over")
-                await s.close()
+            await close_at(seats, "hand_over")
             return seats
 
         seats = run_async(run())
