@@ -4,6 +4,7 @@ answered move, old databases upgrade and bad ones are refused at start."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import random
@@ -337,3 +338,31 @@ def test_a_full_disk_refuses_the_move_and_a_read_only_one_the_start(small_disk: 
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     message = serve_fails(db)
     assert "readonly" in message or "read-only" in message, message
+
+
+def test_sqlite_writers_of_any_process_wait_their_turn_on_the_lock_file(tmp_path: Path) -> None:
+    """A write waits while another process holds the writers' lock file, and goes on once it is let go."""
+    store = open_store(str(tmp_path / "g.sqlite3"))
+    store.check()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl, os, sys; f = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); "
+        "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); sys.stdin.readline()"),
+        f"{tmp_path / 'g.sqlite3'}-writer"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdin is not None
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done = threading.Event()
+        writer = threading.Thread(target=lambda: (store.add_player(token="T" * 32), done.set()))
+        writer.start()
+        assert not done.wait(0.5), "the write went ahead while another process held the writers' lock"
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        assert done.wait(30)
+        assert store.has_player(token="T" * 32)
+        with open(f"{tmp_path / 'g.sqlite3'}-writer") as f:  # let go again: anyone may take it
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        holder.kill()
+        holder.wait()
+        store.close()

@@ -1,9 +1,10 @@
 """SQLite, the default: one file, WAL, a connection per thread; reads never wait.
 
-Writes take turns on a lock of the process before SQLite's own write lock: SQLite makes a writer
-that finds the file locked sleep (1, 2, 5, 10... ms) and retry, which under load costs more than
-the writes themselves; threads of one process queue on the lock and start as soon as it is free,
-and only writers of other processes meet SQLite's wait.
+Writes take turns before SQLite's own write lock: SQLite makes a writer that finds the file locked
+sleep (1, 2, 5, 10... ms) and retry, which under load costs more than the writes themselves. The
+threads of one process queue on a lock of the process, and the processes on an advisory lock
+(``flock``) of a file beside the database (``<name>-writer``), so a writer starts as soon as the
+one before it is done, whichever process it is in (on Windows, processes meet SQLite's wait).
 
 Durability: WAL with ``synchronous=NORMAL``. A move is answered after its transaction has
 committed to the WAL file, so an answered move survives the server being killed (kill -9); a
@@ -16,12 +17,16 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from spades.server.store.base import Dialect, Store, StoreError, Tx
+
+if sys.platform != "win32":
+    import fcntl
 
 __all__ = ["SQLiteStore"]
 
@@ -41,6 +46,7 @@ class SQLiteStore(Store):
         self._lock = threading.Lock()
         self._write = threading.Lock()
         """Held by this process's one writer at a time."""
+        self._writer_file: int | None = None
 
     def describe(self) -> str:
         """The file's path."""
@@ -61,7 +67,7 @@ class SQLiteStore(Store):
     def _tx(self, *, write: bool) -> Iterator[Tx]:
         try:
             conn = self._connection()
-            with self._write if write else contextlib.nullcontext():
+            with self._writing() if write else contextlib.nullcontext():
                 try:
                     if write:
                         conn.execute("BEGIN IMMEDIATE")
@@ -74,6 +80,24 @@ class SQLiteStore(Store):
                     raise
         except sqlite3.Error as e:
             raise StoreError(f"{self.describe()}: {e}") from e
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """This process's turn, then the turn among processes (the file lock waits without sleeping)."""
+        with self._write:
+            if sys.platform == "win32":  # no flock: processes meet SQLite's own wait
+                yield
+                return
+            try:
+                if self._writer_file is None:
+                    self._writer_file = os.open(f"{self.path}-writer", os.O_RDWR | os.O_CREAT, 0o644)
+                fcntl.flock(self._writer_file, fcntl.LOCK_EX)
+            except OSError as e:
+                raise StoreError(f"{self.describe()}: its writers' lock file cannot be used ({e}).") from e
+            try:
+                yield
+            finally:
+                fcntl.flock(self._writer_file, fcntl.LOCK_UN)
 
     def _lock_schema(self, tx: Tx) -> None:
         """Nothing to do: a write transaction (BEGIN IMMEDIATE) already holds the file's write lock."""
@@ -117,3 +141,7 @@ class SQLiteStore(Store):
                 conn.close()
             self._connections.clear()
         self._local = threading.local()
+        with self._write:
+            if self._writer_file is not None:
+                os.close(self._writer_file)
+                self._writer_file = None
