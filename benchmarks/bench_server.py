@@ -105,6 +105,8 @@ class Load:
     def __init__(self) -> None:
         self.server_ms: list[float] = []
         self.client_ms: list[float] = []
+        self.kinds: list[str] = []
+        """What each timed request was: a card, a bid, the next hand or a new game."""
         self.errors: list[str] = []
         self.answered: dict[str, dict[str, Any]] = {}
         """Each player's last answered state (for the kill check)."""
@@ -137,6 +139,8 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
                 return
             load.server_ms.append(float(headers["server-timing"].split("dur=")[1]))
             load.client_ms.append(took)
+            load.kinds.append("new game" if path == "/api/games" else "next hand" if path.endswith("/next")
+                              else "bid" if state["phase"] == "bidding" else "card")
             state = out["state"]
             load.answered[token] = state
             if think:
@@ -208,6 +212,11 @@ def report(load: Load, wall: float, cpu: float, args: argparse.Namespace) -> Non
         if values:
             p50, p95, p99 = (percentile(values, q) for q in (50, 95, 99))
             print(f"  {name:>11} per move: p50 {p50:6.1f} ms   p95 {p95:6.1f} ms   p99 {p99:6.1f} ms")
+    by_kind: dict[str, list[float]] = {}
+    for kind, ms in zip(load.kinds, load.server_ms, strict=True):
+        by_kind.setdefault(kind, []).append(ms)
+    print("  server p95 by request: " + ", ".join(f"{kind} {percentile(values, 95):.1f} ms ({len(values)})"
+                                                  for kind, values in sorted(by_kind.items())))
     for e in load.errors[:5]:
         print("  error:", e[:300])
 

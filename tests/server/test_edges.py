@@ -3,6 +3,7 @@ the security headers, the probes."""
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import os
@@ -191,3 +192,11 @@ def test_readyz_says_when_the_database_cannot_be_written(tmp_path: Path) -> None
         r = client.get("/readyz")
         assert r.status_code == 503 and "db.sqlite3" in r.json()["detail"]
         assert client.get("/healthz").status_code == 200
+
+
+def test_a_serving_process_hides_its_lasting_objects_from_the_collector(tmp_path: Path) -> None:
+    """Once the app is up, what it built is frozen out of full collections, which paused moves under load."""
+    with BackgroundServer(tmp_path / "g.sqlite3") as server:
+        assert httpx.get(server.url + "/healthz").status_code == 200
+        assert gc.get_freeze_count() > 10_000
+        assert gc.get_threshold()[0] >= 10_000
