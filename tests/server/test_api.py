@@ -118,8 +118,8 @@ def test_a_restarted_server_brings_back_the_same_table(tmp_path: Any) -> None:
 
 def test_a_finished_game_counts_in_the_stats(client: httpx.Client) -> None:
     p = Player(client, rules={"preset": "standard", "options": {"target": 60}})
-    assert p.call("GET", "/api/stats") == {"played": 0, "won": 0, "win_rate": 0.0, "best_score": None,
-                                           "streak": 0, "best_streak": 0}
+    none = {"played": 0, "won": 0, "win_rate": 0.0, "best_score": None, "streak": 0, "best_streak": 0}
+    assert p.call("GET", "/api/stats") == {**none, "alone": none, "friends": none}
     state = p.new_game(deal=2024)
     assert state["target"] == 60
     hands = 0
@@ -133,6 +133,8 @@ def test_a_finished_game_counts_in_the_stats(client: httpx.Client) -> None:
     stats = p.call("GET", "/api/stats")
     won = state["winner"] == state["human_side"]
     assert stats["played"] == 1 and stats["won"] == int(won) and stats["streak"] == int(won)
+    assert stats["alone"] == {k: v for k, v in stats.items() if k not in ("alone", "friends")}
+    assert stats["friends"]["played"] == 0
     assert stats["best_score"] == state["sides"][state["human_side"]]["score"]
     assert state["sheet"][-1][state["human_side"]]["total"] == stats["best_score"]
     assert p.move(state, "play AS", expect=409)["state"]["phase"] == "game_over"

@@ -366,3 +366,18 @@ def test_sqlite_writers_of_any_process_wait_their_turn_on_the_lock_file(tmp_path
         holder.kill()
         holder.wait()
         store.close()
+
+
+def test_a_store_before_friends_results_upgrades_and_counts_them(tmp_path: Path) -> None:
+    db = tmp_path / "v5.sqlite3"
+    store = open_store(db)
+    store.check()
+    store.close()
+    query(str(db), "DROP TABLE friend_results")  # as schema version 5 left it
+    query(str(db), "UPDATE schema_version SET version = 5")
+    with BackgroundServer(db) as server, httpx.Client(base_url=server.url) as c:
+        token = c.post("/api/players").json()["token"]
+        r = c.get("/api/stats", headers={"X-Player-Token": token})
+        assert r.status_code == 200 and r.json()["friends"]["played"] == 0, r.text
+    assert query(str(db), "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+    assert "player" in [r[1] for r in query(str(db), "PRAGMA table_info(friend_results)")]

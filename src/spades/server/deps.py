@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from spades.server.service import Service
 
-__all__ = ["ServiceDep", "TokenDep"]
+__all__ = ["MaybeTokenDep", "ServiceDep", "TokenDep"]
 
 
 async def get_service(request: Request) -> Service:
@@ -38,3 +38,15 @@ async def get_token(
 
 
 TokenDep = Annotated[str, Depends(get_token)]
+
+
+async def get_maybe_token(
+    service: ServiceDep,
+    token: Annotated[str | None, Header(alias="X-Player-Token", max_length=64,
+                                        description="the token from POST /api/players, if any")] = None,
+) -> str | None:
+    """The caller's checked player token where it is optional (None when the request carries none)."""
+    return None if token is None else await get_token(service, token)
+
+
+MaybeTokenDep = Annotated[str | None, Depends(get_maybe_token)]

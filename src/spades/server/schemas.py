@@ -36,6 +36,7 @@ __all__ = [
     "PlayedCard",
     "PlayerOut",
     "PresetOut",
+    "Record",
     "RulesChoice",
     "RulesOut",
     "SeatOut",
@@ -339,8 +340,8 @@ class HintOut(BaseModel):
     reason: str
 
 
-class StatsOut(BaseModel):
-    """The player's record over finished games."""
+class Record(BaseModel):
+    """Games played to their end and won, the best final score, and the win streaks."""
 
     played: int
     won: int
@@ -348,6 +349,14 @@ class StatsOut(BaseModel):
     best_score: int | None
     streak: int
     best_streak: int
+
+
+class StatsOut(Record):
+    """The player's record over every finished game, and apart: alone, and at friends' tables (those
+    where they sat with this player token)."""
+
+    alone: Record
+    friends: Record
 
 
 class RulesChoice(_In):

@@ -45,10 +45,12 @@ from spades.server.schemas import (
     HandReview,
     HintOut,
     MoveOut,
+    Record,
     SettingsIn,
     StatsOut,
 )
-from spades.server.store import GameRow, LogEntry, Result, Store, StoreError
+from spades.server.store import GameRow, LogEntry, Played, Result, Store, StoreError
+from spades.server.tables.table import hash_token
 
 __all__ = ["MoveRejected", "NotFound", "Service", "Table", "UnknownPlayer"]
 
@@ -161,18 +163,10 @@ class Service:
         return settings
 
     def stats(self, token: str) -> StatsOut:
-        """Games played and won, the best final score, and the win streaks."""
-        games = self.store.finished_games(token=token)
-        won = sum(1 for g in games if g.won)
-        streak = best = 0
-        for g in games:
-            streak = streak + 1 if g.won else 0
-            best = max(best, streak)
-        scores = [g.final_score for g in games if g.final_score is not None]
-        return StatsOut(
-            played=len(games), won=won, win_rate=won / len(games) if games else 0.0,
-            best_score=max(scores) if scores else None, streak=streak, best_streak=best,
-        )
+        """Games played and won, the best final score, and the win streaks: in all, alone and with friends."""
+        games = self.store.played(token=token, player=hash_token(token))
+        return StatsOut(**_record(games).model_dump(), alone=_record([g for g in games if not g.friends]),
+                        friends=_record([g for g in games if g.friends]))
 
     # -- games ---------------------------------------------------------------------------
 
@@ -458,6 +452,18 @@ def _replayed(row: GameRow, game: Game | None, entries: list[LogEntry]) -> Game:
     except SpadesError as e:
         raise StoreError(f"Game {row.id}'s stored moves do not replay: {e}") from e
     return work
+
+
+def _record(games: list[Played]) -> Record:
+    """The figures of some finished games, oldest first."""
+    won = sum(1 for g in games if g.won)
+    streak = best = 0
+    for g in games:
+        streak = streak + 1 if g.won else 0
+        best = max(best, streak)
+    scores = [g.final_score for g in games if g.final_score is not None]
+    return Record(played=len(games), won=won, win_rate=won / len(games) if games else 0.0,
+                  best_score=max(scores) if scores else None, streak=streak, best_streak=best)
 
 
 def rules_of(settings: SettingsIn) -> Rules:

@@ -1,8 +1,9 @@
 """Friends' tables over HTTP and a WebSocket: open, look up a code, sit down, act, live updates.
 
 A seat is proven by its secret token in the ``X-Seat-Token`` header (over the WebSocket, in the
-first message). ``install`` adds the routes, the errors' statuses and the live connections'
-clock to an app.
+first message). Opening or joining with an ``X-Player-Token`` links the seat to that player, whose
+stats then count the table's games. ``install`` adds the routes, the errors' statuses and the live
+connections' clock to an app.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from fastapi.responses import JSONResponse
 from spades.bots import hint
 from spades.game import Phase
 from spades.moves import MakeBid, Play
+from spades.server.deps import MaybeTokenDep
 from spades.server.present import review_of
 from spades.server.schemas import ErrorOut, HandReview, HintOut
 from spades.server.store import Store
@@ -26,7 +28,7 @@ from spades.server.tables.events import make_bus
 from spades.server.tables.hub import TableHub, normal_code
 from spades.server.tables.live import Live, run_command
 from spades.server.tables.log import TableLog
-from spades.server.tables.table import FriendsTable, TableError, TableNotFound, WrongTime
+from spades.server.tables.table import FriendsTable, TableError, TableNotFound, WrongTime, hash_token
 from spades.server.tables.views import Command, JoinIn, JoinOut, LobbyView, NewTableIn, TableView, view_of
 
 __all__ = ["install", "router"]
@@ -34,6 +36,7 @@ __all__ = ["install", "router"]
 _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
                                             for status, text in {
     400: "The table cannot do that as asked (rules that contradict, no such seat): the detail says why.",
+    401: "The X-Player-Token given is not known here (ask POST /api/players for one).",
     403: "The seat token is not valid at this table, or only the host may do that.",
     404: "No table has this code (or it has expired).",
     409: "Not now: a full table, a stale or illegal move, the wrong moment; the detail says why.",
@@ -55,10 +58,15 @@ SeatToken = Annotated[str, Header(alias="X-Seat-Token", max_length=64,
                                   description="the secret seat token from opening or joining the table")]
 
 
+def _player(token: str | None) -> str | None:
+    """What a seat keeps of the player token it is linked to (its hash), if one was given."""
+    return None if token is None else hash_token(token)
+
+
 @router.post("", status_code=201)
-def open_table(body: NewTableIn, hub: HubDep) -> JoinOut:
+def open_table(body: NewTableIn, hub: HubDep, player: MaybeTokenDep) -> JoinOut:
     """Open a table with the host's rules; the host sits South. Share the code (or the link)."""
-    return hub.open(body)
+    return hub.open(body, _player(player))
 
 
 @router.get("/{code}")
@@ -68,9 +76,9 @@ def lobby(code: str, hub: HubDep) -> LobbyView:
 
 
 @router.post("/{code}/seats", status_code=201)
-def join(code: str, body: JoinIn, hub: HubDep) -> JoinOut:
+def join(code: str, body: JoinIn, hub: HubDep, player: MaybeTokenDep) -> JoinOut:
     """Take a free seat (or the first free one) with a display name."""
-    token, seat = hub.act(code, lambda t: t.join(body.name, body.seat))
+    token, seat = hub.act(code, lambda t: t.join(body.name, body.seat, player=_player(player)))
     return JoinOut(code=normal_code(code), seat=seat, token=token)
 
 

@@ -8,10 +8,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spades.server.store.base import SCHEMA_VERSION, GameRow, LogEntry, Result, Store, StoreError
+from spades.server.store.base import (
+    SCHEMA_VERSION,
+    FriendResult,
+    GameRow,
+    LogEntry,
+    Played,
+    Result,
+    Store,
+    StoreError,
+)
 from spades.server.store.sqlite import SQLiteStore
 
-__all__ = ["SCHEMA_VERSION", "GameRow", "LogEntry", "Result", "Store", "StoreError", "open_store"]
+__all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "Result", "Store", "StoreError",
+           "open_store"]
 
 
 def open_store(where: str | Path) -> Store:

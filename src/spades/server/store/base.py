@@ -5,7 +5,9 @@ row per move, numbered from 0. A move appends to the log and moves the version o
 transaction that only succeeds on the version the move was made on (a compare-and-set, backed
 by the log's unique (game, seq) key), so any number of server processes can share one store.
 A friends' table has the same shape: a row (its code, options, version and when it was last
-touched) and its log, an entry per row, appended on the same compare-and-set. The coach's
+touched) and its log, an entry per row, appended on the same compare-and-set; the append that ends
+one of its games also writes, in the same transaction, a row of ``friend_results`` for each person
+who linked their player token to a seat, which the stats count beside the solo games. The coach's
 review of a finished hand is a row of ``coach_reviews``; the process analysing one holds a row of
 ``coach_claims``, taken by insert-if-absent (or over a stale one), so that only one process does.
 """
@@ -21,7 +23,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-__all__ = ["SCHEMA_VERSION", "Dialect", "GameRow", "LogEntry", "Result", "Store", "StoreError", "Tx"]
+__all__ = ["SCHEMA_VERSION", "Dialect", "FriendResult", "GameRow", "LogEntry", "Played", "Result", "Store",
+           "StoreError", "Tx"]
 
 LogEntry = tuple[int, str] | None
 """A logged move as (seat, move text), or None where the next hand was dealt."""
@@ -73,6 +76,28 @@ class Result:
 
     won: bool
     final_score: int
+
+
+@dataclass(frozen=True)
+class FriendResult:
+    """How a friends' table's game ended for one seated person who linked their player token."""
+
+    game: int
+    """The game's number at its table (1, then 2 after a rematch...)."""
+    seat: int
+    player: str
+    """The hash of the person's player token (the table's log keeps no token itself)."""
+    won: bool
+    final_score: int
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished game in a player's record: solo, or at a friends' table."""
+
+    won: bool
+    final_score: int | None
+    friends: bool
 
 
 class Tx:
@@ -196,8 +221,19 @@ def _v5_coach_claims(tx: Tx, dialect: Dialect) -> None:
         PRIMARY KEY (game_id, hand)){dialect.compact}""")
 
 
+def _v6_friend_results(tx: Tx, dialect: Dialect) -> None:
+    """The results of friends' tables' games, one row per person who linked their player token to a
+    seat, so that the stats count them (found by the token's hash)."""
+    tx.run(f"""CREATE TABLE friend_results (
+        code TEXT NOT NULL REFERENCES friend_tables(code), game INTEGER NOT NULL, seat INTEGER NOT NULL,
+        player TEXT NOT NULL, won INTEGER NOT NULL, final_score INTEGER NOT NULL, finished TEXT NOT NULL,
+        PRIMARY KEY (code, game, seat)){dialect.compact}""")
+    tx.run("CREATE INDEX friend_results_by_player ON friend_results(player)")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
-                                                          _v4_coach_reviews, _v5_coach_claims)
+                                                          _v4_coach_reviews, _v5_coach_claims,
+                                                          _v6_friend_results)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -425,16 +461,17 @@ class Store(ABC):
             return tx.run("DELETE FROM coach_reviews WHERE game_id = ? AND hand = ? AND review = ?",
                           (game_id, hand, review)) == 1
 
-    def finished_games(self, *, token: str) -> list[GameRow]:
-        """The player's finished games, oldest first."""
+    def played(self, *, token: str, player: str) -> list[Played]:
+        """The player's finished games, solo (by ``token``) and at friends' tables (by ``player``,
+        the token's hash), oldest first."""
         with self._tx(write=False) as tx:
             rows = tx.all(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE token = ? AND status = 'finished'"
-                " ORDER BY finished, id",
-                (token,),
+                "SELECT won, final_score, 0, finished, id FROM games WHERE token = ? AND status = 'finished'"
+                " UNION ALL SELECT won, final_score, 1, finished, game FROM friend_results WHERE player = ?"
+                " ORDER BY 4, 5",
+                (token, player),
             )
-        return [_game_row(r) for r in rows]
-
+        return [Played(won=bool(r[0]), final_score=r[1], friends=bool(r[2])) for r in rows]
 
     # -- friends' tables -----------------------------------------------------------------------
 
@@ -446,15 +483,19 @@ class Store(ABC):
                            " VALUES (?, ?, ?, ?, 0) ON CONFLICT (code) DO NOTHING", (code, options, now, now))
         return added == 1
 
-    def append_table(self, *, code: str, version: int, entries: Sequence[str]) -> bool:
-        """Add entries (JSON texts) to the log of a table at ``version``; False (nothing written)
-        when it is at another version."""
+    def append_table(self, *, code: str, version: int, entries: Sequence[str],
+                     results: Sequence[FriendResult] = ()) -> bool:
+        """Add entries (JSON texts) to the log of a table at ``version``, with the results of the game
+        they end if they end one; False (nothing written) when it is at another version."""
         with self._tx(write=True) as tx:
             if tx.run("UPDATE friend_tables SET version = ?, touched = ? WHERE code = ? AND version = ?",
                       (version + len(entries), time.time(), code, version)) != 1:
                 return False
             tx.many("INSERT INTO friend_entries (code, seq, entry) VALUES (?, ?, ?)",
                     [(code, version + i, e) for i, e in enumerate(entries)])
+            tx.many("INSERT INTO friend_results (code, game, seat, player, won, final_score, finished)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    [(code, r.game, r.seat, r.player, int(r.won), r.final_score, _now()) for r in results])
         return True
 
     def table(self, *, code: str, since: int = 0,

@@ -79,8 +79,8 @@ class TableHub:
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def open(self, body: NewTableIn) -> JoinOut:
-        """Open a table with the host's choices and sit the host down."""
+    def open(self, body: NewTableIn, player: str | None = None) -> JoinOut:
+        """Open a table with the host's choices and sit the host down (``player``: as in ``join``)."""
         try:
             rules = Rules.from_dict({"preset": body.preset, **body.options})
         except SpadesError as e:
@@ -91,7 +91,7 @@ class TableHub:
         for _ in range(_RETRIES):
             code = new_code()
             if self.log.create(code, options.to_json()):
-                token, seat = self.act(code, lambda t: t.join(body.name))
+                token, seat = self.act(code, lambda t: t.join(body.name, player=player))
                 return JoinOut(code=code, seat=seat, token=token)
         raise TableError("No free table code was found: try again.")
 
@@ -112,7 +112,7 @@ class TableHub:
                 if table.seq == before:
                     return result
                 try:
-                    self.log.append(code, before, table.entries[before:])
+                    self.log.append(code, before, table.entries[before:], table.results(before))
                 except StaleVersion:
                     self._forget(code)
                     continue

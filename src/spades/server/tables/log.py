@@ -9,9 +9,10 @@ share one table.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from spades.server.store import Store
+from spades.server.store import FriendResult, Store
 from spades.server.tables.table import Entry, StaleVersion, TableNotFound
 
 __all__ = ["StoredTable", "TableLog"]
@@ -30,9 +31,11 @@ class TableLog:
         """Store a new table; False if the code is already in use."""
         return self.store.add_table(code=code, options=json.dumps(options))
 
-    def append(self, code: str, seq: int, entries: list[Entry]) -> None:
-        """Append entries after the first ``seq`` at once; StaleVersion if another got there first."""
-        if not self.store.append_table(code=code, version=seq, entries=[json.dumps(e) for e in entries]):
+    def append(self, code: str, seq: int, entries: list[Entry], results: Sequence[FriendResult] = ()) -> None:
+        """Append entries after the first ``seq`` at once, with the results of a game they end;
+        StaleVersion if another got there first."""
+        if not self.store.append_table(code=code, version=seq, entries=[json.dumps(e) for e in entries],
+                                       results=results):
             raise StaleVersion(f"Table {code} has moved past version {seq}.")
 
     def load(self, code: str, since: int = 0, max_idle: float | None = None) -> StoredTable:

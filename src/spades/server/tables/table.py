@@ -31,6 +31,7 @@ from spades.moves import Move, parse_move
 from spades.rules import Rules
 from spades.server.present import event_of
 from spades.server.schemas import EventOut
+from spades.server.store.base import FriendResult
 
 __all__ = [
     "CHAT_BURST",
@@ -175,6 +176,8 @@ class Seat:
     name: str | None = None
     token: str | None = None
     """The hash of the person's secret seat token."""
+    player: str | None = None
+    """The hash of the person's player token, if they linked it: their stats count the table's games."""
     conn: str | None = None
     """The person's latest connection, so a late goodbye from an older one is not taken for leaving."""
     away_since: float | None = None
@@ -239,6 +242,8 @@ class FriendsTable:
     """The deal numbers of this table's finished games, oldest first (they may be shown)."""
     turn_since: float = 0.0
     """When the seat to move got its turn (for the turn timer)."""
+    ended: int = -1
+    """The version of the entry that ended the latest game (-1: none has ended)."""
     entries: list[Entry] = field(default_factory=list)
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=_CHAT_KEPT))
     recent: deque[tuple[int, Entry, tuple[EventOut, ...] | None]] = field(
@@ -279,6 +284,17 @@ class FriendsTable:
         """How many seats the table has."""
         return len(self.seats)
 
+    def results(self, since: int) -> list[FriendResult]:
+        """If an entry from version ``since`` on ended the game: how it ended for each person at the
+        table who linked their player token (what their stats count)."""
+        game = self.game
+        if game is None or game.phase is not Phase.GAME_OVER or self.ended < since:
+            return []
+        rules = game.rules
+        return [FriendResult(game=len(self.past_seeds) + 1, seat=i, player=s.player,
+                             won=game.winner == rules.side_of(i), final_score=game.scores[rules.side_of(i)])
+                for i, s in enumerate(self.seats) if s.person and s.player is not None]
+
     def seat_of(self, token: str) -> int:
         """The seat a secret token holds (BadSeatToken if none)."""
         if isinstance(token, str) and token:
@@ -303,8 +319,12 @@ class FriendsTable:
 
     # -- commands --------------------------------------------------------------------------
 
-    def join(self, name: str, seat: int | None = None, conn: str | None = None) -> tuple[str, int]:
-        """Sit a person down (in ``seat``, or the first free one); return their secret token and seat."""
+    def join(self, name: str, seat: int | None = None, conn: str | None = None,
+             player: str | None = None) -> tuple[str, int]:
+        """Sit a person down (in ``seat``, or the first free one); return their secret token and seat.
+
+        ``player``: the hash of the person's player token, so that their stats count this table's games.
+        """
         name = clean_text(name, what="display name", limit=MAX_NAME)
         free = [i for i, s in enumerate(self.seats) if not s.person and not s.kept]
         if not free:
@@ -317,7 +337,8 @@ class FriendsTable:
             raise WrongTime(f"{seat_name(self.players, seat)} is taken: choose a free seat.")
         self._check_not_kept(seat)
         token = secrets.token_urlsafe(18)
-        self._commit({"k": "join", "seat": seat, "name": name, "tok": hash_token(token), "conn": conn})
+        self._commit({"k": "join", "seat": seat, "name": name, "tok": hash_token(token), "conn": conn,
+                      "player": player})
         return token, seat
 
     def sit(self, by: int, to: int) -> None:
@@ -517,7 +538,8 @@ class FriendsTable:
         seat: int = e.get("seat", -1)
         events: tuple[EventOut, ...] | None = None
         if kind == "join":
-            self.seats[seat] = Seat(name=e["name"], token=e["tok"], conn=e.get("conn"))
+            self.seats[seat] = Seat(name=e["name"], token=e["tok"], player=e.get("player"),
+                                    conn=e.get("conn"))
             if self.host is None:
                 self.host = seat
         elif kind == "sit":
@@ -536,6 +558,8 @@ class FriendsTable:
             move = parse_move(e["m"])
             self.game.apply(seat, move)
             self.turn_since = at
+            if self.game.phase is Phase.GAME_OVER:
+                self.ended = len(self.entries) - 1
             names = self.seat_labels()
             events = tuple(event_of(self.game, seat, move, v, names) for v in range(self.players))
         elif kind == "next":

@@ -11,7 +11,6 @@ import { fillRules, readRuleOptions } from "./settings.js";
 
 const SEATS_KEY = "spades.tables";   // {code: seat token}: the seats this browser holds, the keys to them
 const NAME_KEY = "spades.name";      // the display name last used
-const RESULTS_KEY = "spades.friends-results";  // {"code:deal": {won, score, at}}: finished friends' games
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits before reconnecting, then the last one again
 
 function stored(key) {
@@ -334,7 +333,6 @@ async function applyUpdate(msg) {
     await busyWhile(() => show(t.game, newGame ? [] : events));
   }
   drawStatus();
-  if (t.game.phase === "game_over") keepResult(t);
 }
 
 // The line under the header: the connection, who is away, and a computer player in your own seat.
@@ -378,21 +376,6 @@ function openTableDialog() {
   $("table-error").textContent = "";
   drawTableDialog();
   $("dlg-table").showModal();
-}
-
-// -- results for the stats -------------------------------------------------------------------------
-
-// A finished friends' game, as this browser's person saw it end: counted in Stats beside the solo games.
-function keepResult(t) {
-  const g = t.game;
-  const key = `${t.code}:${t.deal}`;
-  if (stored(RESULTS_KEY)[key]) return;
-  store(RESULTS_KEY, (r) => { r[key] = { won: g.winner === g.human_side, score: g.sides[g.human_side].score, at: Date.now() }; });
-}
-
-/** The friends' games this browser finished, oldest first: {won, score, at}. */
-export function friendsResults() {
-  return Object.values(stored(RESULTS_KEY)).sort((a, b) => a.at - b.at);
 }
 
 // -- wiring ----------------------------------------------------------------------------------------

@@ -6,35 +6,24 @@ import { showLast } from "./table.js";
 import { fillSheet, openSheet } from "./sheet.js";
 import { afterState, animate, confirmLeave, gameGet, newGame, newGameRestart, nextHand, run, showHint, syncAddress } from "./actions.js";
 import { wireInput } from "./input.js";
-import { enterTable, friendsResults, wireFriends } from "./friends.js";
+import { enterTable, wireFriends } from "./friends.js";
 import { applySettings, openSettings, saveSettings, wireRuleForm } from "./settings.js";
 
-// Stats: every game played to its end, solo or with friends, counts; a second table tells them apart.
+// Stats: every game played to its end, solo or with friends (the server counts both), and the two apart.
 async function showStats() {
-  const solo = await api.get("/api/stats");
-  const friends = tally(friendsResults());
-  const best = [solo.best_score, friends.best_score].filter((n) => n !== null);
-  const all = { played: solo.played + friends.played, won: solo.won + friends.won, best_score: best.length ? Math.max(...best) : null };
+  const all = await api.get("/api/stats");
   const rate = (s) => s.played ? `${Math.round(s.won / s.played * 100)}%` : "–";
   $("stats-body").innerHTML = `
     <dt>Games played</dt><dd data-stat="played">${all.played}</dd>
     <dt>Games won</dt><dd data-stat="won">${all.won}</dd>
     <dt>Win rate</dt><dd data-stat="win_rate">${rate(all)}</dd>
     <dt>Best final score</dt><dd data-stat="best_score">${all.best_score ?? "–"}</dd>`;
-  const row = (label, key, f) => `<tr><th scope="row">${label}</th><td data-stat="solo-${key}">${f(solo)}</td><td data-stat="friends-${key}">${f(friends)}</td></tr>`;
+  const row = (label, key, f) => `<tr><th scope="row">${label}</th><td data-stat="solo-${key}">${f(all.alone)}</td><td data-stat="friends-${key}">${f(all.friends)}</td></tr>`;
   $("stats-split").innerHTML = `<thead><tr><td></td><th scope="col">Alone</th><th scope="col">With friends</th></tr></thead><tbody>
     ${row("Played", "played", (s) => s.played)}${row("Won", "won", (s) => s.won)}${row("Win rate", "win_rate", rate)}
     ${row("Best final score", "best_score", (s) => s.best_score ?? "–")}
     ${row("Current win streak", "streak", (s) => s.streak)}${row("Best win streak", "best_streak", (s) => s.best_streak)}</tbody>`;
   $("dlg-stats").showModal();
-}
-
-// The friends' games' figures, as the server counts the solo ones.
-function tally(results) {
-  let streak = 0, best = 0;
-  for (const r of results) { streak = r.won ? streak + 1 : 0; best = Math.max(best, streak); }
-  const scores = results.map((r) => r.score);
-  return { played: results.length, won: results.filter((r) => r.won).length, best_score: scores.length ? Math.max(...scores) : null, streak, best_streak: best };
 }
 
 function localDate() {
