@@ -303,3 +303,52 @@ def test_two_friends_and_two_computer_players_play_a_game_through_a_closed_tab_a
     expect(bob.page.locator("[data-stat=played]")).to_have_text("1")
     expect(bob.page.locator("[data-stat=friends-played]")).to_have_text("1")
     expect(bob.page.locator("[data-stat=solo-played]")).to_have_text("0")
+
+
+def face_up(server: BackgroundServer, code: str) -> tuple[int, set[str]]:
+    """The hand being played and the cards played in it so far (all a spectator may see), from the server."""
+    def read(t: Any) -> tuple[int, set[str]]:
+        g = t.game
+        if g is None or g.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            return -1, set()
+        v = g.view(0)
+        return g.hand_number, {str(c) for tr in v.tricks for _, c in tr.cards} | {str(c) for _, c in v.trick}
+    result: tuple[int, set[str]] = app_state(server).tables.read(code, read)
+    return result
+
+
+def test_a_spectator_watches_by_the_link_with_no_hand_and_no_moves(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, carl = Person(fresh_page, "Ann"), Person(fresh_page, "Carl")
+    code = open_friends_table(ann)
+    ann.page.locator("#btn-start").click()
+    expect(ann.page.locator("#hand .card")).to_have_count(13)
+    carl.page.goto(f"/?table={code}")
+    expect(carl.page.locator("#lobby-note")).to_contain_text("The game is under way")
+    carl.page.get_by_role("button", name="Watch").click()
+    expect(carl.page.locator("#lobby")).to_be_hidden()
+    expect(carl.page.locator(".seat .nameplate")).to_have_count(4)
+    expect(carl.page.locator("#table-status")).to_contain_text("You are watching")
+    expect(carl.page.locator("#chat-form")).to_be_hidden()
+    assert_clean(carl.page, "a spectator's table")
+    checked = cards = 0
+    for _ in range(400):  # Ann plays the hand; the spectator's page shows only the cards played
+        if ann.page.locator("#dlg-sheet").is_visible():
+            break
+        settle(ann.page)
+        take_turn_at_table(ann.page)
+        settle(carl.page)
+        expect(carl.page.locator("#hand [data-card]")).to_have_count(0)
+        expect(carl.page.locator(".bid-btn")).to_have_count(0)
+        shown = set(carl.page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+        hand_number, played = face_up(server, code)
+        game = carl.last_table()["game"]
+        if game and hand_number == game["hand_number"]:
+            assert shown <= played, f"the spectator sees {shown - played}"
+            checked += 1
+            cards += len(shown)
+    assert checked > 5 and cards > 0
+    expect(carl.page.locator("#dlg-sheet")).to_be_visible()  # the score sheet, as for everyone
+    expect(carl.page.locator("#btn-next")).to_be_hidden()  # but only the people deal on
+    assert check_frames([ann, carl], server, code) > 50
+    assert carl.last_table()["you"] == 4 and carl.page.evaluate("window.__violations") == []

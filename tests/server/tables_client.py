@@ -76,18 +76,19 @@ def join(client: httpx.Client, code: str, name: str, **body: Any) -> dict[str, A
 
 @dataclass
 class Seat:
-    """One person's connection: every message it received, kept for the checks."""
+    """One person's connection (``token`` None: a spectator's); every message it received, for the checks."""
 
     base: str
     code: str
-    token: str
+    token: str | None
     received: list[dict[str, Any]] = field(default_factory=list)
     ws: ClientConnection | None = None
     table: dict[str, Any] = field(default_factory=dict)
 
     async def connect(self, since: int = -1) -> None:
         self.ws = await connect(ws_url(self.base, self.code))
-        await self.send({"token": self.token, "since": since})
+        hello = {"watch": True} if self.token is None else {"token": self.token}
+        await self.send({**hello, "since": since})
 
     async def send(self, data: dict[str, Any]) -> None:
         assert self.ws is not None
@@ -160,7 +161,8 @@ async def play_game(seats: list[Seat], until_phase: str = "game_over") -> None:
 
 
 def check_no_hidden_cards(log: TableLog, code: str, seats: dict[int, list[dict[str, Any]]]) -> int:
-    """No message to a seat holds a card another seat hides at the message's version; the checks made."""
+    """No message to a seat holds a card another seat hides at the message's version, and none to a
+    spectator (keyed by the number of seats) a card not yet played this hand; the checks made."""
     options, entries = log.load(code)
     checks: dict[int, list[tuple[int, set[str]]]] = {}
     for seat, messages in seats.items():
@@ -179,9 +181,14 @@ def check_no_hidden_cards(log: TableLog, code: str, seats: dict[int, list[dict[s
         if game is None or game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
             continue  # nothing hidden: the hand is over, or not dealt yet
         for seat, cards in checks.get(seq, []):
-            v = game.view(seat)
-            hidden = v.unseen & ~sum(1 << c for c in v.offered) & ~v.passed
-            leaked = {c for c in cards if hidden >> Card.parse(c) & 1}
+            if seat == table.players:
+                v = game.view(0)
+                played = {str(c) for t in v.tricks for _, c in t.cards} | {str(c) for _, c in v.trick}
+                leaked = cards - played
+            else:
+                v = game.view(seat)
+                hidden = v.unseen & ~sum(1 << c for c in v.offered) & ~v.passed
+                leaked = {c for c in cards if hidden >> Card.parse(c) & 1}
             assert not leaked, f"seat {seat} was shown {leaked} at version {seq}"
             made += 1
     return made

@@ -43,15 +43,23 @@ def test_people_play_whole_games_and_see_only_their_own_cards(
 
     async def run() -> dict[int, list[dict[str, Any]]]:
         seats = [Seat(server.url, code, t) for t in tokens]
+        watcher = Seat(server.url, code, None)  # a spectator, there from the start
+        await watcher.connect()
         await start_game(seats)
-        await play_game(seats)
-        await close_at(seats, "game_over")
+        await play_game([*seats, watcher])
+        await close_at([*seats, watcher], "game_over")
         ends = [s.table for s in seats]
         assert len({json.dumps(e["game"]["sheet"]) for e in ends}) == 1  # one game, seen from every seat
         assert all(e["deal"] and e["game"]["deal"] == e["deal"] for e in ends)  # the secret deal, shown now
-        return {s.table["you"]: s.received for s in seats}
+        seen = [m["table"]["game"] for m in watcher.received if m["type"] == "update" and m["table"]["game"]]
+        assert watcher.table["you"] == players and len(seen) > 10
+        assert all(g["hand"] == [] and g["human"] == players and g["human_side"] == -1 for g in seen)
+        assert not any("You" in e["text"] or "you" in e["text"].split() for m in watcher.received
+                       if m["type"] == "update" for e in m["events"])  # a spectator is no one at the table
+        return {s.table["you"]: s.received for s in [*seats, watcher]}
 
     received = run_async(run())
+    assert players in received
     assert check_no_hidden_cards(app_state(server).tables.log, code, received) > 100
 
 
@@ -77,6 +85,7 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
 
     r = client.get("/api/tables/ZZZZZZ")
     assert r.status_code == 404 and "No table" in r.json()["detail"]
+    assert client.get("/api/tables/ZZZZZZ/watch").status_code == 404
     r = client.get("/api/tables/not-a-code!")
     assert r.status_code == 404 and "not a table code" in r.json()["detail"]
     r = client.post("/api/tables", json={"name": "\u0000bad"})
@@ -92,6 +101,8 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
                        headers={"X-Seat-Token": token}).status_code == 200
     state = view()
     g = state["game"]
+    watched = client.get(f"/api/tables/{code}/watch").json()  # by the link alone: only what is face up
+    assert watched["game"]["hand"] == [] and watched["game"]["legal_bids"] == [] and watched["you"] == 4
     me, other = (token, bob["token"]) if g["turn"] == state["you"] else (bob["token"], token)
     refused(409, "turn", "POST", "/commands", tok=other, do="move", move="bid 3", version=g["version"])
     refused(409, "moved on", "POST", "/commands", tok=me, do="move", move="bid 3", version=g["version"] + 7)
@@ -127,7 +138,19 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
         await forged.connect()
         msg = await forged.recv()
         assert msg["type"] == "error" and msg["status"] == 403
-
+        watcher = Seat(server.url, code, None)
+        await watcher.connect()
+        await watcher.until(lambda t: bool(t))
+        assert watcher.table["game"]["hand"] == [] and watcher.table["you"] == 4
+        for do in ({"do": "chat", "text": "hi"}, {"do": "move", "move": "bid 3", "version": 0}):
+            await watcher.send(do)
+            msg = await watcher.recv()
+            assert msg["type"] == "error" and msg["status"] == 403 and "watching" in msg["detail"]
+        await watcher.close()
+        nowhere = Seat(server.url, "ZZZZZZ", None)
+        await nowhere.connect()
+        msg = await nowhere.recv()
+        assert msg["type"] == "error" and msg["status"] == 404
     run_async(ws_run())
 
 

@@ -1,7 +1,9 @@
 """Turns the engine's state into the API's schemas, showing only what the player's seat may see.
 
 Everything here starts from ``game.view(seat)``, the engine's legal moves and reasons, and the
-finished hands' results; other seats' cards appear only in the review of a hand that is over.
+finished hands' results; other seats' cards appear only in the review of a hand that is over. A
+spectator at a friends' table (the viewer numbered as the seat after the last) sees only what is
+face up: no one's cards, no moves.
 """
 
 from __future__ import annotations
@@ -156,7 +158,7 @@ def _message(game: Game, v: SeatView, human: int, names: Names) -> str:
     n = game.players
     if v.phase is Phase.GAME_OVER:
         assert v.winner is not None
-        if v.winner == game.rules.side_of(human):
+        if human < n and v.winner == game.rules.side_of(human):
             return "You win the game!"
         verb = "win" if len(game.rules.seats_of(v.winner)) > 1 else "wins"
         return f"{side_name(game.rules, v.winner, human, names)} {verb} the game."
@@ -188,21 +190,30 @@ def _bid_rule(rules: Rules) -> str:
     return "" if rule is None else f" {rule}."
 
 
+_HELD: dict[str, object] = {"hand": [], "legal": [], "reasons": {}, "legal_bids": [], "can_look": False,
+                            "can_misdeal": False, "pass_count": 0, "passed": [], "received": [],
+                            "offered": []}
+"""What a state says of the viewer's own cards and moves: all empty for a spectator."""
+
+
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
              viewer: int | None = None, names: Names = None, coach: bool = False) -> GameState:
-    """The state the viewer's seat (South by default) may see, its legal moves and why others are not;
-    ``names`` gives the people's names at a friends' table, ``coach`` whether the coach reviews its hands."""
+    """The state the viewer's seat (South by default; ``game.players``: a spectator, who holds no seat)
+    may see, its legal moves and why others are not; ``names`` gives the people's names at a friends'
+    table, ``coach`` whether the coach reviews its hands."""
     rules = game.rules
     n = game.players
-    human = _viewer(n, viewer)
+    me = _viewer(n, viewer)
+    watching = me == n
+    human = human_seat(n) if watching else me  # the seat at the bottom of the table
     spec = game.spec
     v = game.view(human)
     positions = _POSITIONS[n]
     broken = broken_nils(rules, v.bids, v.tricks_won)
     seats = [
         SeatOut(
-            seat=s, name=seat_label(n, s, human, names), position=positions[(s - human) % n],  # type: ignore[arg-type]
-            human=s == human, side=rules.side_of(s), bid=_bid_text(rules, v.bids[s]), tricks=v.tricks_won[s],
+            seat=s, name=seat_label(n, s, me, names), position=positions[(s - human) % n],  # type: ignore[arg-type]
+            human=s == me, side=rules.side_of(s), bid=_bid_text(rules, v.bids[s]), tricks=v.tricks_won[s],
             cards=game.hands[s].bit_count(), nil_broken=s in broken,
         )
         for s in range(n)
@@ -210,7 +221,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     bidding_done = v.phase in (Phase.PASS, Phase.PLAY) and all(b is not None for b in v.bids)
     contracts = [side_contract(rules, i, v.bids) for i in range(rules.sides)]
     sides = [
-        SideOut(side=i, name=side_name(rules, i, human, names), score=v.scores[i], bags=v.bags[i],
+        SideOut(side=i, name=side_name(rules, i, me, names), score=v.scores[i], bags=v.bags[i],
                 bags_to_penalty=rules.bag_limit - v.bags[i] if rules.bag_penalty else None,
                 contract=contracts[i][0] if all(v.bids[s] is not None for s in rules.seats_of(i)) else None,
                 ten_for_two_hundred=contracts[i][1], seats=list(rules.seats_of(i)),
@@ -224,24 +235,26 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
             if why:
                 reasons[str(c)] = why
     over = v.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
-    return GameState(
+    state = GameState(
         id=game_id, version=len(game.log), deal=deal, daily=daily, level=level,
-        rules=rules.to_dict(), rules_name=rules.name, players=n, human=human, phase=v.phase.value,
+        rules=rules.to_dict(), rules_name=rules.name, players=n, human=me, phase=v.phase.value,
         turn=v.turn, dealer=v.dealer, hand_number=v.hand_number, seats=seats, sides=sides,
         side_order=sorted(range(rules.sides), key=lambda i: min((s - human) % n for s in rules.seats_of(i))),
         spare_tricks=rules.hand_size - sum(c for c, _ in contracts) if bidding_done else None,
-        human_side=rules.side_of(human), hand=_sorted(spec, v.hand), legal=_sorted(spec, v.legal_plays),
+        human_side=-1 if watching else rules.side_of(me), hand=_sorted(spec, v.hand),
+        legal=_sorted(spec, v.legal_plays),
         reasons=reasons, legal_bids=[b.written(rules) for b in v.legal_bids], can_look=v.can_look,
         can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),
         received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
         stock=v.stock_left,
         two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
         last_trick=_trick(v.tricks[-1]) if v.tricks else None,
-        broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history, human, names),
+        broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history, me, names),
         sheet_legend=_sheet_legend(rules),
         review=review_of(spec, v.history[-1]) if over and v.history else None,
-        winner=v.winner, message=_message(game, v, human, names), coach=coach,
+        winner=v.winner, message=_message(game, v, me, names), coach=coach,
     )
+    return state.model_copy(update=_HELD) if watching else state
 
 
 def event_of(game: Game, seat: int, move: Move, viewer: int | None = None, names: Names = None) -> EventOut:

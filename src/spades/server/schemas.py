@@ -259,6 +259,7 @@ class GameState(BaseModel):
     rules_name: str
     players: int
     human: int
+    """Your seat (at a friends' table, ``players`` for a spectator, who holds none)."""
     phase: str
     turn: int | None
     dealer: int
@@ -270,6 +271,7 @@ class GameState(BaseModel):
     spare_tricks: int | None = None
     """Once every seat has bid: the tricks no side has bid (negative when the bids add up to more)."""
     human_side: int
+    """Your side (-1 for a spectator)."""
     hand: list[str]
     legal: list[str]
     reasons: dict[str, str]

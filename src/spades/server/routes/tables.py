@@ -88,6 +88,12 @@ def table_view(code: str, hub: HubDep, token: SeatToken) -> TableView:
     return hub.view(code, token)
 
 
+@router.get("/{code}/watch")
+def watch(code: str, hub: HubDep) -> TableView:
+    """The table as a spectator sees it: only what is face up (``you`` is the number of seats)."""
+    return hub.view(code, None)
+
+
 @router.post("/{code}/commands")
 def command(code: str, body: Command, hub: HubDep, token: SeatToken) -> TableView:
     """Do something at the table (a move, start, chat...): the same commands as over the WebSocket."""

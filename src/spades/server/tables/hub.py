@@ -134,14 +134,16 @@ class TableHub:
         """The table as the code shows it, before joining."""
         return self.read(code, lobby_of)
 
-    def view(self, code: str, token: str) -> TableView:
-        """The table as the token's seat sees it."""
-        return self.read(code, lambda t: view_of(t, t.seat_of(token)))
+    def view(self, code: str, token: str | None) -> TableView:
+        """The table as the token's seat sees it (no token: as a spectator does)."""
+        return self.read(code, lambda t: view_of(t, t.viewer(token)))
 
-    def update(self, code: str, token: str, since: int) -> tuple[int, list[TableEvent] | None, TableView]:
-        """For a page at version ``since`` (-1: none): the version, events since (None: resync), the view."""
+    def update(self, code: str, token: str | None,
+               since: int) -> tuple[int, list[TableEvent] | None, TableView]:
+        """For a page at version ``since`` (-1: none): the version, events since (None: resync), the view
+        (no token: a spectator's)."""
         def read(t: FriendsTable) -> tuple[int, list[TableEvent] | None, TableView]:
-            seat = t.seat_of(token)
+            seat = t.viewer(token)
             return t.seq, None if since < 0 else table_events(t, seat, since), view_of(t, seat)
         return self.read(code, read)
 

@@ -2,7 +2,9 @@
 
 A connection starts with ``{"token": ..., "since": version}``; it then receives ``update``
 messages (the table's version, the events since the version it had, as its seat sees them, and
-the table as its seat sees it) and may send the same commands as ``POST .../commands``. Events
+the table as its seat sees it) and may send the same commands as ``POST .../commands``. A
+spectator starts with ``{"watch": true, "since": version}`` instead: it receives what is face up
+and may only ask for a ``sync``. Events
 that are too old to tell again come as a resync (``events`` empty, ``resync`` true). The clock
 task lets grace periods and turn timers act.
 """
@@ -25,7 +27,7 @@ from starlette.websockets import WebSocketState
 
 from spades.server.store import StoreError
 from spades.server.tables.hub import TableHub
-from spades.server.tables.table import FriendsTable, TableError, TooFast
+from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
 from spades.server.tables.views import Command
 
 __all__ = ["MAX_MESSAGE", "Live", "run_command"]
@@ -74,7 +76,7 @@ def run_command(table: FriendsTable, seat: int, c: Command) -> None:
 class _Conn:
     """One connection: its seat's token, the version it has seen, and the signal to look again."""
 
-    def __init__(self, ws: WebSocket, code: str, token: str) -> None:
+    def __init__(self, ws: WebSocket, code: str, token: str | None) -> None:
         self.ws = ws
         self.code = code
         self.token = token
@@ -120,8 +122,11 @@ class Live:
         try:
             token, since = _hello(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
             conn = _Conn(ws, code, token)
-            await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
-                                           lambda t, s: t.connected(s, conn.id))
+            if token is None:
+                await anyio.to_thread.run_sync(self.hub.lobby, code)  # a table to watch
+            else:
+                await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
+                                               lambda t, s: t.connected(s, conn.id))
         except (TableError, ValueError) as e:
             await _refuse(ws, e)
             return
@@ -141,9 +146,10 @@ class Live:
             self._conns[code].discard(conn)
             if not self._conns[code]:
                 del self._conns[code]
-            with contextlib.suppress(TableError):
-                await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
-                                               lambda t, s: t.disconnected(s, conn.id))
+            if token is not None:
+                with contextlib.suppress(TableError):
+                    await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
+                                                   lambda t, s: t.disconnected(s, conn.id))
 
     async def _send(self, conn: _Conn) -> None:
         """Send the seat's update whenever the table is past the version the connection has."""
@@ -195,7 +201,10 @@ class Live:
                     conn.sent = -1
                     conn.wake.set()
                     continue
-                await anyio.to_thread.run_sync(self.hub.seat_act, conn.code, conn.token, _runner(command))
+                token = conn.token
+                if token is None:
+                    raise NotAllowed("You are watching this table: take a free seat to play or talk.")
+                await anyio.to_thread.run_sync(self.hub.seat_act, conn.code, token, _runner(command))
             except TableError as e:
                 await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": e.status,
                                                     "detail": str(e)}))
@@ -228,17 +237,20 @@ def _command(data: Any) -> Command:
         raise TableError(f"Invalid command: {what}{first.get('msg', 'invalid')}.") from None
 
 
-def _hello(text: str) -> tuple[str, int]:
-    """The first message: the seat token, and the version the page already has (-1: none)."""
+def _hello(text: str) -> tuple[str | None, int]:
+    """The first message: the seat token (None for a spectator), and the version the page already has
+    (-1: none)."""
     if len(text) > MAX_MESSAGE:
         raise TableError("The first message is too long.")
     data = _json(text)
-    if not isinstance(data, dict) or not isinstance(data.get("token"), str):
-        raise TableError('Say hello first: {"token": "<your seat token>", "since": <version or -1>}.')
+    watch = isinstance(data, dict) and data.get("watch") is True and "token" not in data
+    if not isinstance(data, dict) or not (watch or isinstance(data.get("token"), str)):
+        raise TableError('Say hello first: {"token": "<your seat token>", "since": <version or -1>}, or '
+                         '{"watch": true, "since": <version or -1>} to watch.')
     since = data.get("since", -1)
     if isinstance(since, bool) or not isinstance(since, int) or since < -1:
         raise TableError("'since' is a table version (or -1).")
-    return data["token"], since
+    return None if watch else data["token"], since
 
 
 async def _refuse(ws: WebSocket, e: Exception) -> None:

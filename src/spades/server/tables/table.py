@@ -248,7 +248,8 @@ class FriendsTable:
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=_CHAT_KEPT))
     recent: deque[tuple[int, Entry, tuple[EventOut, ...] | None]] = field(
         default_factory=lambda: deque(maxlen=_RECENT))
-    """The latest entries with their version and, for a move, its event as each seat sees it."""
+    """The latest entries with their version and, for a move, its event as each seat sees it, then as a
+    spectator does (at index ``players``)."""
     _bots: dict[int, Player] = field(default_factory=dict)
     _said: dict[int, deque[float]] = field(default_factory=dict)
 
@@ -303,6 +304,11 @@ class FriendsTable:
                 if s.token == h:
                     return i
         raise BadSeatToken("This seat token is not valid at this table: join again with the link.")
+
+    def viewer(self, token: str | None) -> int:
+        """Whom a view is for: the seat a token holds, or for no token a spectator, numbered ``players``
+        (who watches without a seat and sees only what is face up)."""
+        return self.players if token is None else self.seat_of(token)
 
     def seat_label(self, seat: int) -> str:
         """A seat's name for people: the person's name, or the computer player and the seat."""
@@ -561,7 +567,7 @@ class FriendsTable:
             if self.game.phase is Phase.GAME_OVER:
                 self.ended = len(self.entries) - 1
             names = self.seat_labels()
-            events = tuple(event_of(self.game, seat, move, v, names) for v in range(self.players))
+            events = tuple(event_of(self.game, seat, move, v, names) for v in range(self.players + 1))
         elif kind == "next":
             assert self.game is not None
             self.game.next_hand()

@@ -23,6 +23,11 @@ function store(key, change) {
   localStorage.setItem(key, JSON.stringify(value));
 }
 
+// A spectator's view: `you` is the number of seats, for the spectator holds none.
+function watching(t) {
+  return t.you === t.players;
+}
+
 export function tableLink(code) {
   return `${location.origin}/?table=${code}`;
 }
@@ -94,6 +99,7 @@ function showProblem(text) {
   for (const id of ["lobby-share", "lobby-seats"]) $(id).innerHTML = "";
   $("lobby-name-row").hidden = true;
   $("btn-start").hidden = true;
+  $("btn-watch").hidden = true;
   $("btn-leave-lobby").textContent = "Back to my game";
   $("lobby-error").textContent = text;
 }
@@ -190,6 +196,7 @@ function drawLobby(t, you) {
   $("lobby-name-row").hidden = you !== null || !free;
   if (you === null && !$("lobby-name").value) $("lobby-name").value = localStorage.getItem(NAME_KEY) || "";
   $("btn-start").hidden = you === null || t.host !== you;
+  $("btn-watch").hidden = you !== null || state.remote !== null || (free && !t.started);  // a full or started table
   $("btn-leave-lobby").textContent = you === null ? "Back to my game" : "Leave the table";
   const host = t.seats.find((s) => s.host);
   $("lobby-note").textContent = you === null
@@ -223,7 +230,8 @@ class Connection {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = this.ws = new WebSocket(`${scheme}://${location.host}/api/tables/${this.code}/live`);
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ token: this.token, since: state.table ? state.table.seq : -1 }));
+      const hello = this.token ? { token: this.token } : { watch: true };  // no token: a spectator
+      ws.send(JSON.stringify({ ...hello, since: state.table ? state.table.seq : -1 }));
     });
     ws.addEventListener("message", (e) => this.heard(JSON.parse(e.data)));
     ws.addEventListener("close", (e) => this.closed(e));
@@ -281,13 +289,20 @@ class Connection {
   // Before the start leaving frees the seat, so its token is worth nothing; after it the seat stays
   // the person's (a computer player keeps it), and opening the link again takes it back.
   leave() {
-    this.send({ do: "leave" });
+    if (this.token) this.send({ do: "leave" });  // a spectator just goes
     this.ended = true;
     if (!state.table || !state.table.started) store(SEATS_KEY, (s) => { delete s[this.code]; });
+  }
+
+  /** No more of this connection (a spectator who sits down opens their seat's own). */
+  close() {
+    this.ended = true;
+    if (this.ws) this.ws.close();
   }
 }
 
 function connect(code, token) {
+  if (state.remote) state.remote.close();
   state.remote = new Connection(code, token);
   connectionNote("Connecting to the table…");
   state.remote.open();
@@ -308,9 +323,10 @@ async function applyUpdate(msg) {
   connectionText = "";
   drawChat(t);
   if ($("dlg-table").open) drawTableDialog();
+  document.body.classList.toggle("watching", watching(t));
   if (!t.game) {
     state.game = null;
-    drawLobby(t, t.you);
+    drawLobby(t, watching(t) ? null : t.you);
     drawStatus();
     return;
   }
@@ -346,7 +362,8 @@ function drawStatus() {
       else if (s.away) parts.push(`${esc(s.name)} is away: a computer player takes the seat after ${t.grace} s.`);
     }
     const me = t.seats[t.you];
-    if (me.bot) parts.push(`A computer player has your seat. <button type="button" data-act="back">Take my seat back</button>`);
+    if (!me) parts.push("You are watching: you see what is face up, as everyone at the table does.");
+    else if (me.bot) parts.push(`A computer player has your seat. <button type="button" data-act="back">Take my seat back</button>`);
     else if (t.turn_seconds && myTurn()) parts.push(`You have ${t.turn_seconds} s for this move, then the computer moves for you.`);
   }
   $("table-status").innerHTML = parts.join(" ");
@@ -368,7 +385,7 @@ function drawTableDialog() {
   const t = state.table;
   $("table-title").textContent = `Table ${t.code}`;
   $("table-share").innerHTML = shareHtml(t.code);
-  $("table-seats").innerHTML = seatsHtml(t, t.you);
+  $("table-seats").innerHTML = seatsHtml(t, watching(t) ? null : t.you);
 }
 
 function openTableDialog() {
@@ -402,7 +419,8 @@ function onAct(e) {
   else if (what === "leave") {
     if (live) live.leave();
     setTimeout(() => location.assign("/"), live ? 300 : 0);  // the goodbye leaves first
-  } else if (what === "sit") live ? live.send({ do: "sit", to: seat }) : sitDown(seat);
+  } else if (what === "sit") live && live.token ? live.send({ do: "sit", to: seat }) : sitDown(seat);
+  else if (what === "watch") { clearTimeout(visiting); connect(visited.code, null); }
   else if (what === "swap") live.send({ do: "move_person", seat, to: state.table.you });
   else if (what === "start") live.send({ do: "start" });
   else if (what === "host" || what === "keep" || what === "open") live.send({ do: what, seat });
