@@ -259,8 +259,11 @@ def test_two_friends_and_two_computer_players_play_a_game_through_a_closed_tab_a
     expect(ann.page.locator(".score.mine .team")).to_have_text("You & Bob")  # the sides by their people
 
     bob.page.close()  # mid-hand: a computer player takes the seat after the grace period, and play goes on
-    expect(ann.page.locator("#table-status")).to_contain_text("Bob is away")
     status = ann.page.locator("#table-status")
+    expect(status).to_contain_text(re.compile(r"Bob is away — a computer player takes over in \d s\."))
+    first = int(status.locator("[data-countdown]").inner_text())  # the 5 s grace, counting down
+    assert 1 <= first <= 5
+    expect(status.locator("[data-countdown]")).to_have_text(re.compile(f"^[0-{first - 1}]$"))
     expect(status).to_contain_text("A computer player plays for Bob", timeout=20000)
     for _ in range(6):
         settle(ann.page)

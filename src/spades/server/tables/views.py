@@ -88,6 +88,9 @@ class SeatInfo(BaseModel):
     person: bool
     """A person holds the seat (else a computer player fills it)."""
     away: bool
+    away_since: float | None
+    """When the person went away (the server's clock, seconds since 1970): a computer player takes the
+    seat ``grace`` seconds later."""
     bot: bool
     """A computer player makes the seat's moves now."""
     kept: bool
@@ -147,6 +150,7 @@ def _seats(table: FriendsTable) -> list[SeatInfo]:
     rules = table.options.rules
     return [SeatInfo(seat=i, where=seat_name(table.players, i), side=rules.side_of(i),
                      name=table.seat_label(i), person=s.person, away=s.away_since is not None,
+                     away_since=s.away_since,
                      bot=s.played_by_bot, kept=s.kept, host=i == table.host)
             for i, s in enumerate(table.seats)]
 

@@ -351,7 +351,8 @@ async function applyUpdate(msg) {
   drawStatus();
 }
 
-// The line under the header: the connection, who is away, and a computer player in your own seat.
+// The line under the header: the connection, who is away (counting down to the computer player
+// taking over), and a computer player in your own seat.
 function drawStatus() {
   const t = state.table;
   const parts = connectionText ? [esc(connectionText)] : [];
@@ -359,7 +360,9 @@ function drawStatus() {
     for (const s of t.seats) {
       if (!s.person || s.seat === t.you) continue;
       if (s.bot) parts.push(`A computer player plays for ${esc(s.name)}.`);
-      else if (s.away) parts.push(`${esc(s.name)} is away: a computer player takes the seat after ${t.grace} s.`);
+      else if (s.away) {
+        parts.push(`${esc(s.name)} is away — a computer player takes over in <span data-countdown="${s.seat}" aria-live="off">${secondsLeft(t, s)}</span> s.`);
+      }
     }
     const me = t.seats[t.you];
     if (!me) parts.push("You are watching: you see what is face up, as everyone at the table does.");
@@ -368,6 +371,23 @@ function drawStatus() {
   }
   $("table-status").innerHTML = parts.join(" ");
   $("table-bar").hidden = !parts.length;
+  countDown();
+}
+
+// The seconds before a computer player takes an away person's seat, by the server's clock.
+function secondsLeft(t, s) {
+  return Math.min(t.grace, Math.max(0, Math.ceil(s.away_since + t.grace - Date.now() / 1000)));
+}
+
+// Each second the countdowns' numbers change in place (not read out each time: the line is).
+let countdown = null;
+
+function countDown() {
+  clearTimeout(countdown);
+  const spans = document.querySelectorAll("#table-status [data-countdown]");
+  if (!spans.length) return;
+  for (const span of spans) span.textContent = secondsLeft(state.table, state.table.seats[Number(span.dataset.countdown)]);
+  countdown = setTimeout(countDown, 1000);
 }
 
 function drawChat(t) {
