@@ -104,13 +104,18 @@ def hand(page: Page) -> list[str]:
 
 
 def take_turn(page: Page) -> str:
-    """Do the next thing a person would: bid 3, play a playable card, or deal on. Says what it did."""
+    """Do the next thing a person would: draw (keep what is offered), bid 3, play a playable card, or deal
+    on. Says what it did."""
     settle(page)
     if page.locator("#dlg-end").is_visible():
         return "end"
     if page.locator("#btn-next").is_visible():
         page.locator("#btn-next").click()
         return "next"
+    keep = page.locator("#panel .draw button").first
+    if keep.count():
+        keep.click()
+        return "draw"
     bids = page.locator(".bid-btn")
     if bids.count():
         three = page.locator(".bid-btn[data-bid='3']")

@@ -1,0 +1,78 @@
+"""More friends' tables in headless Chromium, clicked as people click: the host lets a computer play
+an idle seat, and tables of two and of three (cutthroat) play a whole hand."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from browser.table import NewPage, change_settings, settle, tool
+from browser.test_friends import Person, check_frames, open_friends_table, play_round, sit, take_turn_at_table
+from spades.server.run import BackgroundServer
+
+
+def test_the_host_lets_a_computer_play_an_idle_seat_until_its_person_takes_it_back(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, bob = Person(fresh_page, "Ann"), Person(fresh_page, "Bob")
+    code = open_friends_table(ann, grace=600)  # Bob stays connected: idle, not away
+    bob.page.goto(f"/?table={code}")
+    sit(bob, "South")
+    ann.page.locator("#btn-start").click()
+    expect(bob.page.locator("#hand .card")).to_have_count(13)
+    expect(bob.page.get_by_role("button", name="Take my seat back")).to_have_count(0)
+
+    tool(ann.page, "Table").click()
+    dialog = ann.page.locator("#dlg-table")
+    dialog.get_by_role("button", name="Let a computer play: South").click()
+    south = dialog.locator(".seat-item[data-seat='2'] .who")
+    expect(south).to_contain_text("a computer player plays for now")
+    expect(dialog.get_by_role("button", name="Let a computer play: South")).to_have_count(0)
+    dialog.get_by_role("button", name="Close").click()
+    expect(ann.page.locator("#table-status")).to_contain_text("A computer player plays for Bob.")
+    expect(bob.page.locator("#table-status")).to_contain_text("A computer player has your seat.")
+
+    cards = bob.page.locator("#hand .card")
+    for _ in range(200):  # Ann plays her turns; the computer player plays Bob's cards, Bob does nothing
+        if cards.count() < 13:
+            break
+        settle(ann.page)
+        take_turn_at_table(ann.page)
+    expect(cards).not_to_have_count(13)
+    expect(bob.page.locator(".bid-btn")).to_have_count(0)
+    expect(bob.page.locator("#hand .card.legal")).to_have_count(0)  # not his to play while it is covered
+
+    bob.page.locator("#table-status").get_by_role("button", name="Take my seat back").click()
+    expect(ann.page.locator("#table-status")).not_to_contain_text("Bob")
+    expect(bob.page.locator("#table-status")).not_to_contain_text("your seat")
+    assert check_frames([ann, bob], server, code) > 10
+
+
+@pytest.mark.parametrize(("preset", "names"), [("two-player", ("Ann", "Bob")),
+                                               ("three-player", ("Ann", "Bob", "Cy"))])
+def test_tables_of_two_and_of_three_play_a_whole_hand(
+        preset: str, names: tuple[str, ...], fresh_page: NewPage, server: BackgroundServer) -> None:
+    people = [Person(fresh_page, n) for n in names]
+    ann = people[0]
+    change_settings(ann.page, preset=preset)  # the table takes the host's rules
+    code = open_friends_table(ann)
+    for p in people[1:]:
+        p.page.goto(f"/?table={code}")
+        sit(p)
+    seats = ann.page.locator("#lobby-seats .seat-item")
+    expect(seats).to_have_count(len(people))
+    expect(ann.page.locator("#lobby-seats h3")).to_have_count(len(people))  # no partners: a side each
+    expect(ann.page.locator("#lobby-seats .seat-item .who")).to_have_text(
+        [f"{n} (you, host)" if n == "Ann" else n for n in names])
+    ann.page.locator("#btn-start").click()
+    for p in people:
+        expect(p.page.locator("#lobby")).to_be_hidden()
+        expect(p.page.locator("#scores .score")).to_have_count(len(people))
+
+    assert play_round(people, "sheet", server, code, limit=1500) > 3
+    for p in people:
+        sheet = p.page.locator("#dlg-sheet")
+        expect(sheet.locator(".sheet th[scope=colgroup]")).to_have_count(len(people))  # a column group a side
+        expect(sheet.locator(".hand-link")).to_have_count(1)  # the one hand played
+        sheet.get_by_role("button", name="Review hand 1").click()
+        expect(sheet.locator(".review-hand .mini")).not_to_have_count(0)  # over: the hands face up
+    assert check_frames(people, server, code) > 50
