@@ -334,6 +334,10 @@ def test_a_spectator_watches_by_the_link_with_no_hand_and_no_moves(
     expect(carl.page.locator("#table-status")).to_contain_text("You are watching")
     expect(carl.page.locator("#chat-form")).to_be_hidden()
     assert_clean(carl.page, "a spectator's table")
+    tool(carl.page, "Table").click()  # the seats, and nothing for a spectator to press there
+    expect(carl.page.locator("#table-seats .seat-item")).to_have_count(4)
+    expect(carl.page.locator("#table-seats").get_by_role("button")).to_have_count(0)
+    carl.page.locator("#dlg-table").get_by_role("button", name="Close").click()
     checked = cards = 0
     for _ in range(400):  # Ann plays the hand; the spectator's page shows only the cards played
         if ann.page.locator("#dlg-sheet").is_visible():

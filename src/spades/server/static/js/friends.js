@@ -151,8 +151,9 @@ function shareHtml(code) {
     <span>Code: <strong class="code">${esc(code)}</strong></span><span class="copied" role="status"></span>`;
 }
 
-// The seats side by side (partners together), each with what this person may do there.
-function seatsHtml(t, you) {
+// The seats side by side (partners together), each with what this person may do there (a visitor
+// sits down only where there is a name to sit with: the lobby).
+function seatsHtml(t, you, canSit = true) {
   const seated = you !== null;
   const host = seated && t.host === you;
   const sides = [...new Set(t.seats.map((s) => s.side))];
@@ -165,7 +166,7 @@ function seatsHtml(t, you) {
       const notes = [mine ? "you" : "", s.host ? "host" : "", s.person && s.away && !s.bot ? "away" : "",
         s.person && s.bot && t.started ? "a computer player plays for now" : ""].filter(Boolean);
       const buttons = [];
-      if (open && !seated) buttons.push(act("sit", "Sit here", s));
+      if (open && !seated && canSit) buttons.push(act("sit", "Sit here", s));
       if (open && seated && !t.started) buttons.push(act("sit", "Move here", s));
       if (host && !s.person && !t.started) buttons.push(s.kept ? act("open", "Open to a friend", s) : act("keep", "Keep for a computer", s));
       if (host && s.person && !mine && !t.started) buttons.push(act("swap", "Swap seats with me", s));
@@ -405,7 +406,7 @@ function drawTableDialog() {
   const t = state.table;
   $("table-title").textContent = `Table ${t.code}`;
   $("table-share").innerHTML = shareHtml(t.code);
-  $("table-seats").innerHTML = seatsHtml(t, watching(t) ? null : t.you);
+  $("table-seats").innerHTML = seatsHtml(t, watching(t) ? null : t.you, false);  // a spectator sits down from the lobby
 }
 
 function openTableDialog() {
