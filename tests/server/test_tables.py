@@ -9,6 +9,7 @@ import pytest
 from spades.bots import hint
 from spades.game import Phase
 from spades.rules import Rules
+from spades.server.store import FriendResult
 from spades.server.tables.table import (
     CHAT_BURST,
     BadSeatToken,
@@ -229,19 +230,28 @@ def test_chat_is_short_plain_and_rate_limited() -> None:
 @pytest.mark.parametrize("players", [4, 3, 2])
 def test_a_whole_game_then_a_rematch_with_the_same_seats(players: int) -> None:
     t, clock = make(players)
-    ann, a = t.join("Ann")
+    ann, a = t.join("Ann", player="ann's player hash")
+    _, b = t.join("Bob")  # no player token linked: nothing for the stats
     t.start(a)
+    t.give_to_bot(a, b)
     game = t.game
     assert game is not None
     with pytest.raises(WrongTime):
         t.rematch(a)
     while game.phase is not Phase.GAME_OVER:
+        assert t.results(0) == []  # nothing before the end
         clock.now += 1
+        before = t.seq
         person_move(t, a)
+    side = t.options.rules.side_of(a)
+    assert t.results(before) == t.results(0) == [FriendResult(
+        game=1, seat=a, player="ann's player hash", won=game.winner == side, final_score=game.scores[side])]
+    assert t.results(t.seq) == []  # told once: by the entries that ended the game
     view = view_of(t, a)
     assert view.deal == t.seed and view.game is not None and view.game.deal == t.seed
     first = t.seed
     t.rematch(a)
     assert t.past_seeds == [first] and t.game is not game and t.seat_of(ann) == a
+    assert t.results(0) == []  # the new game is not over
     again = FriendsTable.replay(t.code, t.options, json.loads(json.dumps(t.entries)), clock)
     assert view_of(again, a) == view_of(t, a)  # the log is the whole table
