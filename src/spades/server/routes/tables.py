@@ -65,7 +65,8 @@ def _player(token: str | None) -> str | None:
 
 @router.post("", status_code=201)
 def open_table(body: NewTableIn, hub: HubDep, player: MaybeTokenDep) -> JoinOut:
-    """Open a table with the host's rules; the host sits South. Share the code (or the link)."""
+    """Open a table with the host's rules; the host takes the first seat (North; East at a table of
+    three). Share the code (or the link)."""
     return hub.open(body, _player(player))
 
 

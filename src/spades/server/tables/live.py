@@ -4,9 +4,8 @@ A connection starts with ``{"token": ..., "since": version}``; it then receives 
 messages (the table's version, the events since the version it had, as its seat sees them, and
 the table as its seat sees it) and may send the same commands as ``POST .../commands``. A
 spectator starts with ``{"watch": true, "since": version}`` instead: it receives what is face up
-and may only ask for a ``sync``. Events
-that are too old to tell again come as a resync (``events`` empty, ``resync`` true). The clock
-task lets grace periods and turn timers act.
+and may only ask for a ``sync``. Events that are too old to tell again come as a resync
+(``events`` empty, ``resync`` true). The clock task lets grace periods and turn timers act.
 """
 
 from __future__ import annotations
