@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from spades.bots import hint
+from spades.cards import cards_of
 from spades.game import Phase
 from spades.rules import Rules
-from spades.server.store import FriendResult
+from spades.server.store import FriendResult, open_store
+from spades.server.tables.hub import TableHub
+from spades.server.tables.log import TableLog
 from spades.server.tables.table import (
     CHAT_BURST,
     BadSeatToken,
@@ -24,7 +28,7 @@ from spades.server.tables.table import (
     TooFast,
     WrongTime,
 )
-from spades.server.tables.views import view_of
+from spades.server.tables.views import NewTableIn, view_of
 
 
 class Clock:
@@ -255,3 +259,33 @@ def test_a_whole_game_then_a_rematch_with_the_same_seats(players: int) -> None:
     assert t.results(0) == []  # the new game is not over
     again = FriendsTable.replay(t.code, t.options, json.loads(json.dumps(t.entries)), clock)
     assert view_of(again, a) == view_of(t, a)  # the log is the whole table
+
+
+def test_one_look_makes_every_seats_update_on_the_loop_or_in_a_thread(tmp_path: Path) -> None:
+    """The hub's batched updates: each seat its own view (no card of another's hand), a token without
+    a seat its error; made at once only when the table is cached that far and no command runs on it."""
+    store = open_store(str(tmp_path / "t.sqlite3"))
+    store.check()
+    hub = TableHub(TableLog(store))
+    joined = hub.open(NewTableIn(name="Ann"))
+    code = joined.code
+    tokens = [joined.token] + [hub.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di")]
+    hub.act(code, lambda t: t.start(0))
+    seq, hands = hub.read(code, lambda t: (t.seq, t.game.hands if t.game else ()))
+    asks = [(token, 0) for token in tokens] + [("no-such-token", 0)]
+    made = hub.updates(code, asks, seq)
+    for seat, update in enumerate(made[:4]):
+        assert isinstance(update, tuple) and update[0] == seq
+        message = json.loads(update[1])
+        assert message["table"]["you"] == seat and not message["resync"]
+        shown = set(message["table"]["game"]["hand"])
+        assert shown == {str(c) for c in cards_of(hands[seat])}
+        assert not shown & {str(c) for s in range(4) if s != seat for c in cards_of(hands[s])}
+    assert isinstance(made[4], TableError)
+    assert hub.updates(code, [(tokens[0], seq)], seq) == [None]  # up to date: nothing to send
+    at_once = hub.updates_at_once(code, asks, seq)
+    assert at_once is not None and at_once[:4] == made[:4] and str(at_once[4]) == str(made[4])
+    assert hub.updates_at_once(code, asks, seq + 1) is None  # announced further than the cached copy
+    with hub._table_lock(code):  # a command is running on the table
+        assert hub.updates_at_once(code, asks, seq) is None
+    store.close()

@@ -33,16 +33,21 @@ from spades.server.tables.views import (
     JoinOut,
     LobbyView,
     NewTableIn,
-    TableEvent,
     TableView,
     lobby_of,
-    table_events,
+    shared_view,
+    update_message,
     view_of,
 )
 
-__all__ = ["CODE_ALPHABET", "TableHub", "new_code"]
+__all__ = ["CODE_ALPHABET", "Ask", "TableHub", "Update", "new_code"]
 
 T = TypeVar("T")
+Ask = tuple[str | None, int]
+"""A connection's seat token (None: a spectator's) and the table version its page has (-1: none)."""
+Update = tuple[int, str] | TableError | None
+"""What a connection is sent: the version and the update message that brings it there, the reason
+it has no seat, or nothing (it is up to date)."""
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits that cannot be mistaken for each other when read aloud or typed (no I, O, 0, 1)."""
@@ -124,11 +129,11 @@ class TableHub:
         """Run a command for the seat a token holds."""
         return self.act(code, lambda t: command(t, t.seat_of(token)))
 
-    def read(self, code: str, reader: Callable[[FriendsTable], T]) -> T:
-        """Read the table, caught up with the log."""
+    def read(self, code: str, reader: Callable[[FriendsTable], T], known: int | None = None) -> T:
+        """Read the table, caught up with the log (or with version ``known``, if it is that far)."""
         code = normal_code(code)
         with self._table_lock(code):
-            return reader(self._fresh(code))
+            return reader(self._fresh(code, known))
 
     def lobby(self, code: str) -> LobbyView:
         """The table as the code shows it, before joining."""
@@ -138,14 +143,25 @@ class TableHub:
         """The table as the token's seat sees it (no token: as a spectator does)."""
         return self.read(code, lambda t: view_of(t, t.viewer(token)))
 
-    def update(self, code: str, token: str | None,
-               since: int) -> tuple[int, list[TableEvent] | None, TableView]:
-        """For a page at version ``since`` (-1: none): the version, events since (None: resync), the view
-        (no token: a spectator's)."""
-        def read(t: FriendsTable) -> tuple[int, list[TableEvent] | None, TableView]:
-            seat = t.viewer(token)
-            return t.seq, None if since < 0 else table_events(t, seat, since), view_of(t, seat)
-        return self.read(code, read)
+    def updates(self, code: str, asks: list[Ask], known: int | None = None) -> list[Update]:
+        """For each page's seat token (None: a spectator) and version (-1: none): the message with what
+        it lacks. One look at the table serves every connection of a process; ``known`` is a version
+        the table is known to have reached (a cached copy that far along is then not checked against
+        the store)."""
+        return self.read(code, lambda t: _updates(t, asks), known)
+
+    def updates_at_once(self, code: str, asks: list[Ask], known: int) -> list[Update] | None:
+        """``updates`` if they can be made without waiting: the table cached at version ``known``
+        and no command running on it (else None). For the event loop, spared a trip to a thread."""
+        with self._lock:
+            table = self._tables.get(code)
+            lock = self._locks.get(code)
+        if table is None or lock is None or table.seq < known or not lock.acquire(blocking=False):
+            return None
+        try:
+            return _updates(table, asks)
+        finally:
+            lock.release()
 
     def tick(self) -> list[str]:
         """Let the clock act at the cached tables that wait for it; the codes of those that changed."""
@@ -169,8 +185,9 @@ class TableHub:
                 lock = self._locks[code] = threading.Lock()
             return lock
 
-    def _fresh(self, code: str) -> FriendsTable:
-        """The cached table caught up with the log (loaded and replayed if not cached)."""
+    def _fresh(self, code: str, known: int | None = None) -> FriendsTable:
+        """The cached table caught up with the log (loaded and replayed if not cached); a cached table
+        already at version ``known`` is taken as it is."""
         with self._lock:
             table = self._tables.get(code)
             if table is not None:
@@ -184,6 +201,8 @@ class TableHub:
                     old, _ = self._tables.popitem(last=False)
                     self._locks.pop(old, None)
             return table
+        if known is not None and table.seq >= known:
+            return table
         _, entries = self.log.load(code, since=table.seq)
         table.extend(entries)
         return table
@@ -191,6 +210,19 @@ class TableHub:
     def _forget(self, code: str) -> None:
         with self._lock:
             self._tables.pop(code, None)
+
+
+def _updates(t: FriendsTable, asks: list[Ask]) -> list[Update]:
+    out: list[Update] = []
+    shared = shared_view(t)
+    for token, since in asks:
+        try:
+            seat = t.viewer(token)
+        except TableError as e:
+            out.append(e)
+            continue
+        out.append(None if since == t.seq else (t.seq, update_message(t, seat, since, shared)))
+    return out
 
 
 def _waits_for_clock(t: FriendsTable) -> bool:

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
 from spades.server.store import StoreError
-from spades.server.tables.hub import TableHub
+from spades.server.tables.hub import TableHub, Update
 from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
 from spades.server.tables.views import Command
 
@@ -35,6 +35,8 @@ MAX_MESSAGE = 2000
 """The longest message a connection may send, in characters."""
 _HELLO_WAIT = 15.0
 _TICK = 0.5
+_OUTBOX = 64
+"""Messages a connection may have waiting; one further behind gets the whole table instead."""
 
 
 def run_command(table: FriendsTable, seat: int, c: Command) -> None:
@@ -73,20 +75,31 @@ def run_command(table: FriendsTable, seat: int, c: Command) -> None:
 
 
 class _Conn:
-    """One connection: its seat's token, the version it has seen, and the signal to look again."""
+    """One connection: its seat's token, the version it has (or will have once its messages are
+    sent), the messages waiting to go, and the signal to send them."""
 
-    def __init__(self, ws: WebSocket, code: str, token: str | None) -> None:
+    def __init__(self, ws: WebSocket, code: str, token: str | None, since: int) -> None:
         self.ws = ws
         self.code = code
         self.token = token
         self.id = secrets.token_hex(8)
-        self.wake = asyncio.Event()
-        self.sent = -1
+        self.sent = since
+        self.resync = since < 0
+        """The page asked for the whole table again (or has none yet)."""
+        self.outbox: deque[str] = deque()
+        self.refused: TableError | None = None
+        self.ready = asyncio.Event()
         self.said: deque[float] = deque()
 
 
 class Live:
-    """This process's connections by table, woken by the event bus from any process."""
+    """This process's connections by table, woken by the event bus from any process.
+
+    A change at a table is looked at once for all of this process's connections to it (one look at
+    the table, each seat's message made there: on the event loop when the table is cached that far
+    and free, else in a worker thread); each connection then sends its own messages, so a slow one
+    holds up no other.
+    """
 
     def __init__(self, hub: TableHub, burst: int = 30, window: float = 5.0) -> None:
         self.hub = hub
@@ -94,6 +107,10 @@ class Live:
         self.window = window
         """At most ``burst`` messages from a connection in any ``window`` seconds (people send far fewer)."""
         self._conns: dict[str, set[_Conn]] = {}
+        self._known: dict[str, int] = {}
+        """The latest version the bus announced for each table with connections here."""
+        self._looking: set[str] = set()
+        self._again: set[str] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         hub.bus.listen(self._heard)
 
@@ -108,11 +125,66 @@ class Live:
         """A table changed (called from any thread)."""
         loop = self._loop
         if loop is not None and code in self._conns:
-            loop.call_soon_threadsafe(self._wake, code)
+            loop.call_soon_threadsafe(self._changed, code, seq)
 
-    def _wake(self, code: str) -> None:
-        for c in self._conns.get(code, ()):
-            c.wake.set()
+    def _changed(self, code: str, seq: int) -> None:
+        if code in self._conns:
+            self._known[code] = max(seq, self._known.get(code, -1))
+            self._look(code)
+
+    def _look(self, code: str) -> None:
+        """Have the table's connections brought up to date (again, if a look is under way)."""
+        if code in self._looking:
+            self._again.add(code)
+        else:
+            self._looking.add(code)
+            asyncio.get_running_loop().create_task(self._bring_up_to_date(code))
+
+    async def _bring_up_to_date(self, code: str) -> None:
+        """Queue for each connection to the table the message it lacks, until nothing changed meanwhile."""
+        try:
+            while True:
+                self._again.discard(code)
+                conns = list(self._conns.get(code, ()))
+                if not conns:
+                    return
+                asks = []
+                for c in conns:
+                    asks.append((c.token, -1 if c.resync else c.sent))
+                    c.resync = False
+                known = self._known.get(code)
+                try:
+                    found = None if known is None else self.hub.updates_at_once(code, asks, known)
+                    if found is None:
+                        found = await anyio.to_thread.run_sync(self.hub.updates, code, asks, known)
+                except TableError as e:  # the table itself is gone
+                    found = [e] * len(conns)
+                except StoreError:  # the database failed for a moment: try again shortly
+                    for c in conns:
+                        c.resync = True
+                    await asyncio.sleep(_TICK)
+                    continue
+                for c, update in zip(conns, found, strict=True):
+                    self._queue(c, update)
+                if code not in self._again:
+                    return
+        finally:
+            self._looking.discard(code)
+
+    def _queue(self, conn: _Conn, update: Update) -> None:
+        if isinstance(update, TableError):
+            conn.refused = update
+        elif update is not None:
+            if len(conn.outbox) >= _OUTBOX:  # far behind: one whole table will do instead
+                conn.outbox.clear()
+                conn.resync = True
+                self._look(conn.code)
+            else:
+                conn.sent, message = update
+                conn.outbox.append(message)
+        else:
+            return
+        conn.ready.set()
 
     async def serve(self, ws: WebSocket, code: str) -> None:
         """A connection's whole life: hello, updates out, commands in, goodbye."""
@@ -120,7 +192,7 @@ class Live:
         await ws.accept()
         try:
             token, since = _hello(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
-            conn = _Conn(ws, code, token)
+            conn = _Conn(ws, code, token, since)
             if token is None:
                 await anyio.to_thread.run_sync(self.hub.lobby, code)  # a table to watch
             else:
@@ -131,8 +203,8 @@ class Live:
             return
         except (TimeoutError, WebSocketDisconnect):
             return
-        conn.sent = since
         self._conns.setdefault(code, set()).add(conn)
+        self._look(code)
         sender = asyncio.create_task(self._send(conn))
         try:
             await self._receive(conn)
@@ -145,35 +217,22 @@ class Live:
             self._conns[code].discard(conn)
             if not self._conns[code]:
                 del self._conns[code]
+                self._known.pop(code, None)
             if token is not None:
                 with contextlib.suppress(TableError):
                     await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
                                                    lambda t, s: t.disconnected(s, conn.id))
 
     async def _send(self, conn: _Conn) -> None:
-        """Send the seat's update whenever the table is past the version the connection has."""
-        conn.wake.set()
+        """Send the connection's messages as they are queued; close it if its seat is gone."""
         while True:
-            await conn.wake.wait()
-            conn.wake.clear()
-            try:
-                seq, events, view = await anyio.to_thread.run_sync(self.hub.update, conn.code, conn.token,
-                                                                   conn.sent)
-            except TableError as e:  # the token no longer holds a seat
-                await _refuse(conn.ws, e)
+            await conn.ready.wait()
+            conn.ready.clear()
+            if conn.refused is not None:
+                await _refuse(conn.ws, conn.refused)
                 return
-            except StoreError:  # the database failed for a moment: try again shortly
-                await asyncio.sleep(_TICK)
-                conn.wake.set()
-                continue
-            if seq == conn.sent:
-                continue
-            await conn.ws.send_text(json.dumps({
-                "type": "update", "seq": seq, "resync": events is None,
-                "events": [] if events is None else [e.model_dump(mode="json") for e in events],
-                "table": view.model_dump(mode="json"),
-            }))
-            conn.sent = seq
+            while conn.outbox:
+                await conn.ws.send_text(conn.outbox.popleft())
 
     def _check_rate(self, conn: _Conn) -> None:
         now = time.monotonic()
@@ -197,8 +256,8 @@ class Live:
                 ref = data.pop("id", None) if isinstance(data, dict) else None
                 command = _command(data)
                 if command.do == "sync":
-                    conn.sent = -1
-                    conn.wake.set()
+                    conn.resync = True
+                    self._look(conn.code)
                     continue
                 token = conn.token
                 if token is None:

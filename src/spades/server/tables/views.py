@@ -27,7 +27,9 @@ __all__ = [
     "TableEvent",
     "TableView",
     "lobby_of",
+    "shared_view",
     "table_events",
+    "update_message",
     "view_of",
 ]
 
@@ -163,20 +165,35 @@ def lobby_of(table: FriendsTable) -> LobbyView:
                      seats=_seats(table), reactions=REACTIONS)
 
 
-def view_of(table: FriendsTable, seat: int) -> TableView:
-    """Everything ``seat`` may see now."""
+def shared_view(table: FriendsTable) -> dict[str, Any]:
+    """What every seat's view of the table holds alike (all but ``you`` and ``game``): made once
+    when several seats' views are made at one version."""
+    game = table.game
+    over = game is not None and game.phase is Phase.GAME_OVER
+    return {**dict(lobby_of(table)), "seq": table.seq, "host": table.host,
+            "chat": [ChatOut(seat=c.seat, name=c.name, text=c.text, reaction=c.reaction) for c in table.chat],
+            "deal": table.seed if over else None, "past_deals": list(table.past_seeds)}
+
+
+def view_of(table: FriendsTable, seat: int, shared: dict[str, Any] | None = None) -> TableView:
+    """Everything ``seat`` may see now (``shared``: the table's ``shared_view`` at this version)."""
     game = table.game
     state: GameState | None = None
-    over = game is not None and game.phase is Phase.GAME_OVER
     if game is not None:
-        deal = table.seed if over and table.seed else 0
+        deal = table.seed if game.phase is Phase.GAME_OVER and table.seed else 0
         state = state_of(game, game_id=len(table.past_seeds) + 1, deal=deal, daily=None,
                          level=table.options.level, viewer=seat, names=table.seat_labels())
-    return TableView(
-        **lobby_of(table).model_dump(), seq=table.seq, you=seat, host=table.host,
-        chat=[ChatOut(seat=c.seat, name=c.name, text=c.text, reaction=c.reaction) for c in table.chat],
-        game=state, deal=table.seed if over else None, past_deals=list(table.past_seeds),
-    )
+    alike = shared_view(table) if shared is None else shared
+    return TableView.model_construct(**alike, you=seat, game=state)
+
+
+def update_message(table: FriendsTable, seat: int, since: int, shared: dict[str, Any] | None = None) -> str:
+    """The ``update`` message (JSON text) for a page of ``seat`` at version ``since`` (-1: none): the
+    table's version, the events since (``resync`` if they are too old to tell) and the seat's view."""
+    events = None if since < 0 else table_events(table, seat, since)
+    told = ",".join(e.model_dump_json() for e in events or ())
+    return (f'{{"type":"update","seq":{table.seq},"resync":{"true" if events is None else "false"},'
+            f'"events":[{told}],"table":{view_of(table, seat, shared).model_dump_json()}}}')
 
 
 def table_events(table: FriendsTable, seat: int, since: int) -> list[TableEvent] | None:
