@@ -49,6 +49,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
 from server.pgcluster import Cluster
+from server.processes import tree_cpu_seconds
 from spades.server.run import free_port
 
 
@@ -174,16 +175,7 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """The CPU time (user and system) the server's processes have used so far."""
-        total, todo = 0.0, [self.proc.pid]
-        while todo:
-            pid = todo.pop()
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-                todo += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-            except OSError:  # gone meanwhile
-                continue
-        return total
+        return tree_cpu_seconds(self.proc.pid)
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         """Stop every process of the server (kill -9 with SIGKILL)."""

@@ -2,7 +2,8 @@
 
 Measures the time from a move being sent to the last seat of its table receiving it (an update
 whose game version is past the move), as p50/p95/p99, on one server process or on two sharing a
-real Redis (seats of one table alternate between the processes). Starts its own servers (and
+real Redis (seats of one table alternate between the processes), and the CPU time the servers (and
+Redis) spent per move, a figure a busy machine disturbs far less. Starts its own servers (and
 redis-server) in a temporary folder and stops them.
 
     .venv/bin/python benchmarks/bench_tables.py --tables 50 --seconds 40
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -28,7 +30,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from server.api_client import simple_move
-from server.processes import redis_server, server_process
+from server.processes import redis_server, server_process, tree_cpu_seconds
 
 ACTIVE = ("bid", "play", "pass", "draw")
 
@@ -42,6 +44,8 @@ class Bench:
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.measuring = False
+        self.cpu = 0.0
+        """CPU seconds the servers (and Redis) used while measuring."""
 
     def sent(self, code: str, version: int) -> None:
         """A move from game ``version`` leaves now."""
@@ -149,8 +153,10 @@ async def run(tables: list[tuple[str, list[tuple[str, str]]]], bench: Bench, war
                          headers={"X-Seat-Token": token})
     await asyncio.sleep(warmup)
     bench.measuring = True
+    cpu = tree_cpu_seconds(os.getpid(), itself=False)
     await asyncio.sleep(seconds)
     bench.measuring = False
+    bench.cpu = tree_cpu_seconds(os.getpid(), itself=False) - cpu
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -180,7 +186,8 @@ def main() -> None:
           f"think {args.think:g} s, {args.seconds:g} s measured: {len(lat)} moves "
           f"({len(lat) / args.seconds:.0f}/s), move to last seat p50 {q[49] * 1000:.0f} ms, "
           f"p95 {q[94] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, max {lat[-1] * 1000:.0f} ms; "
-          f"errors {len(bench.errors)}{': ' + bench.errors[0] if bench.errors else ''}")
+          f"errors {len(bench.errors)}{': ' + bench.errors[0] if bench.errors else ''}; "
+          f"server CPU {1000 * bench.cpu / len(lat):.2f} ms a move")
 
 
 if __name__ == "__main__":

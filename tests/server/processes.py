@@ -73,3 +73,20 @@ def server_process(db: Path | str, redis_url: str | None,
     finally:
         proc.terminate()
         proc.wait(timeout=15)
+
+
+def tree_cpu_seconds(pid: int, *, itself: bool = True) -> float:
+    """The CPU time (user and system) a process and all its descendants have used so far (without the
+    process's own with ``itself=False``); processes gone meanwhile count for nothing."""
+    total, todo, first = 0.0, [pid], True
+    while todo:
+        p = todo.pop()
+        try:
+            if itself or not first:
+                fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            todo += [int(c) for c in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+        except OSError:
+            pass
+        first = False
+    return total
