@@ -44,6 +44,23 @@ def query(database: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[A
         return [tuple(r) for r in cur.fetchall()] if cur.description else []
 
 
+def back_to_schema_6(database: str) -> None:
+    """Turn a database of this Spades back into schema version 6: the coach's reviews and claims keyed by
+    a solo game's id (the kept reviews moved back), as an older Spades left them."""
+    for sql in (
+            "CREATE TABLE old_reviews (game_id BIGINT NOT NULL, hand INTEGER NOT NULL, review TEXT NOT NULL,"
+            " created TEXT NOT NULL, PRIMARY KEY (game_id, hand))",
+            "INSERT INTO old_reviews SELECT CAST(substr(subject, 6) AS BIGINT), hand, review, created"
+            " FROM coach_reviews",
+            "DROP TABLE coach_reviews", "ALTER TABLE old_reviews RENAME TO coach_reviews",
+            "DROP TABLE coach_claims",
+            "CREATE TABLE coach_claims (game_id BIGINT NOT NULL, hand INTEGER NOT NULL, owner TEXT NOT NULL,"
+            " claimed DOUBLE PRECISION NOT NULL, done INTEGER NOT NULL, total INTEGER NOT NULL,"
+            " PRIMARY KEY (game_id, hand))",
+            "UPDATE schema_version SET version = 6"):
+        query(database, sql)
+
+
 @pytest.fixture
 def server(database: str) -> Iterator[BackgroundServer]:
     with BackgroundServer(database) as s:

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from server.api_client import Player, simple_move
-from server.conftest import query
+from server.conftest import back_to_schema_6, query
 from server.processes import server_process
 from spades.server.run import BackgroundServer
 
@@ -74,7 +74,7 @@ def test_a_finished_hand_is_reviewed_in_the_background_and_kept(database: str) -
             assert (d["reason"] == "") == (d["best"] == d["made"])
             assert not d["flagged"] or d["loss"] > 10
         assert review["mistakes"] == sum(d["flagged"] for d in review["decisions"])
-        assert query(database, "SELECT game_id, hand FROM coach_reviews") == [(game, 0)]
+        assert query(database, "SELECT subject, hand FROM coach_reviews") == [(f"game {game}", 0)]
         assert server.app is not None and server.app.state.service.coach.analyses == 1
         for unknown in (f"/api/games/{game}/hands/1/coach", f"/api/games/{game}/hands/99/coach",
                         f"/api/games/{game + 1000}/hands/0/coach"):
@@ -110,8 +110,8 @@ def test_a_review_lost_to_a_stop_is_made_when_asked_for_and_a_stop_leaves_no_pro
         r = client.get(f"/api/games/{second['id']}/hands/0/coach", headers=other.headers)
         assert r.status_code == 202
         assert r.json() == {"status": "waiting", "done": 0, "total": 0, "ahead": 1, "review": None}
-        query(database, "INSERT INTO coach_claims (game_id, hand, owner, claimed, done, total)"
-              " VALUES (?, 0, 'another process', ?, 3, 14)", (second["id"], time.time()))
+        query(database, "INSERT INTO coach_claims (subject, hand, owner, claimed, done, total)"
+              " VALUES (?, 0, 'another process', ?, 3, 14)", (f"game {second['id']}", time.time()))
         r = client.get(f"/api/games/{second['id']}/hands/0/coach", headers=other.headers)
         assert r.json()["status"] == "running" and (r.json()["done"], r.json()["total"]) == (3, 14)
         query(database, "DELETE FROM coach_claims WHERE owner = 'another process'")
@@ -178,7 +178,7 @@ def test_an_unreadable_kept_review_is_dropped_logged_and_made_again(
         _, done = wait_for_review(client, p, path)
         for corrupt in ('{"hand": 0, "seat": 2, "mistakes"', '{"hand": "first"}', "[]"):
             query(database, "UPDATE coach_reviews SET review = ?", (corrupt,))
-            with caplog.at_level(logging.WARNING, logger="spades.service"):
+            with caplog.at_level(logging.WARNING, logger="spades.coach"):
                 r = client.get(path, headers=p.headers)
             assert r.status_code == 202 and r.json()["status"] in ("waiting", "starting", "running"), r.text
             assert repr(corrupt) in caplog.text  # the host can see what was dropped
@@ -213,7 +213,7 @@ def test_two_server_processes_analyse_a_hand_once(database: str) -> None:
             r = on_b.get(path, headers=p.headers)  # b reports a's progress, from a's claim
             assert r.status_code == 202 and r.json()["status"] == "running", r.text
             assert r.json()["total"] == running["total"] and r.json()["done"] >= 0
-            assert b.app.state.service.coach.progress(state["id"], 0) is None  # b queued nothing
+            assert b.app.state.service.coach.progress(f"game {state['id']}", 0) is None  # b queued nothing
             time.sleep(0.3)
         assert len(query(database, "SELECT owner FROM coach_claims")) == 1
         assert not multiprocessing.active_children()  # b started no analysis
@@ -234,13 +234,31 @@ def test_a_claim_not_renewed_is_taken_over(tmp_path: Path) -> None:
         p = Player(client)
         state = p.new_game(deal=7)
         path = f"/api/games/{state['id']}/hands/0/coach"
-        query(database, "INSERT INTO coach_claims (game_id, hand, owner, claimed, done, total)"
-              " VALUES (?, 0, 'a process since killed', ?, 3, 14)", (state["id"], time.time()))
+        query(database, "INSERT INTO coach_claims (subject, hand, owner, claimed, done, total)"
+              " VALUES (?, 0, 'a process since killed', ?, 3, 14)", (f"game {state['id']}", time.time()))
         finish_hand(p, state)
         r = client.get(path, headers=p.headers)
         assert r.json() == {"status": "running", "done": 3, "total": 14, "ahead": 0, "review": None}
-        assert coach.progress(state["id"], 0) is None and coach.analyses == 0  # claimed elsewhere: left alone
+        assert coach.progress(f"game {state['id']}", 0) is None and coach.analyses == 0  # claimed elsewhere
         query(database, "UPDATE coach_claims SET claimed = ?", (time.time() - coach.stale_after - 1,))
         _, done = wait_for_review(client, p, path)  # stale: taken over
         assert done["review"]["hand"] == 0 and coach.analyses == 1
         assert query(database, "SELECT count(*) FROM coach_claims") == [(0,)]
+
+
+def test_reviews_kept_before_schema_7_are_served_after_the_upgrade(database: str) -> None:
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        p = Player(client)
+        state = finish_hand(p, p.new_game(deal=7))
+        path = f"/api/games/{state['id']}/hands/0/coach"
+        _, done = wait_for_review(client, p, path)
+    back_to_schema_6(database)
+    assert query(database, "SELECT game_id, hand FROM coach_reviews") == [(state["id"], 0)]
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        again = client.get(path, headers=p.headers)
+        assert again.status_code == 200 and again.json() == done  # moved over: not analysed again
+        assert server.app is not None and server.app.state.service.coach.analyses == 0
+    assert query(database, "SELECT subject, hand FROM coach_reviews") == [(f"game {state['id']}", 0)]
+    assert query(database, "SELECT version FROM schema_version") == [(7,)]

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from server.api_client import Player, simple_move
-from server.conftest import query
+from server.conftest import back_to_schema_6, query
 from server.serve import Served
 from spades.bots import make_player
 from spades.cards import cards_of
@@ -373,6 +373,7 @@ def test_a_store_before_friends_results_upgrades_and_counts_them(tmp_path: Path)
     store = open_store(db)
     store.check()
     store.close()
+    back_to_schema_6(str(db))
     query(str(db), "DROP TABLE friend_results")  # as schema version 5 left it
     query(str(db), "UPDATE schema_version SET version = 5")
     with BackgroundServer(db) as server, httpx.Client(base_url=server.url) as c:

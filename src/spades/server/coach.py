@@ -29,14 +29,35 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Literal
 
+from pydantic import ValidationError
+
+from spades.bots import coach as judged
 from spades.errors import SpadesError
+from spades.server.schemas import (
+    CoachCostliestOut,
+    CoachGameOut,
+    CoachHandSummaryOut,
+    CoachOut,
+    CoachReviewOut,
+)
 from spades.server.store import Store, StoreError
 
-__all__ = ["Coach", "CoachUnavailable", "Progress"]
+__all__ = ["Coach", "CoachUnavailable", "Progress", "Reviews", "game_subject", "table_subject"]
 
 _log = logging.getLogger("spades.coach")
 _POLL = 0.2
 """Seconds between a worker's looks at its running analysis (and at whether the server is stopping)."""
+
+
+def game_subject(game_id: int) -> str:
+    """What a solo game's reviews are kept under: the person's seat in that game."""
+    return f"game {game_id}"
+
+
+def table_subject(code: str, game: int, seat: int) -> str:
+    """What the reviews of one seat in a friends' table's game (numbered from 1 at the table) are kept
+    under: each person at the table has their own, and none can be a solo game's."""
+    return f"table {code} game {game} seat {seat}"
 
 
 class CoachUnavailable(SpadesError):
@@ -58,7 +79,8 @@ class Progress:
 
 @dataclass(frozen=True)
 class _Job:
-    game_id: int
+    subject: str
+    """What is reviewed (``game_subject``, ``table_subject``): with the hand, the review's key."""
     hand: int
     record: str
     """The game's record as JSON (it may run past the hand: only the hand's decisions are judged)."""
@@ -98,11 +120,11 @@ class Coach:
         self.analyses = 0
         """How many analyses this process has run to the end (kept or not)."""
         self._queue: queue.Queue[_Job | None] = queue.Queue(maxsize=waiting)
-        self._progress: dict[tuple[int, int], Progress] = {}
+        self._progress: dict[tuple[str, int], Progress] = {}
         """The hands being analysed here (starting or running)."""
-        self._waiting: list[tuple[int, int]] = []
+        self._waiting: list[tuple[str, int]] = []
         """The hands queued here, in their order."""
-        self._failed: dict[tuple[int, int], str] = {}
+        self._failed: dict[tuple[str, int], str] = {}
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._context = multiprocessing.get_context("spawn")  # fresh: none of the server's locks
@@ -111,21 +133,21 @@ class Coach:
         for t in self._threads:
             t.start()
 
-    def request(self, game_id: int, hand: int, record: str, seat: int) -> Progress | None:
+    def request(self, subject: str, hand: int, record: str, seat: int) -> Progress | None:
         """Queue the hand's analysis unless it is queued or running already: where it stands, or
         None when its review is kept (it may have been kept a moment ago).
 
         Raises ``CoachUnavailable`` when the queue is full, the server is stopping, or an analysis
         of this hand failed (with its message)."""
-        key = (game_id, hand)
+        key = (subject, hand)
         with self._lock:
             if key in self._failed:
                 raise CoachUnavailable(f"The coach could not review this hand: {self._failed[key]}")
             if key in self._progress:
                 return self._progress[key]
-            if self.store.review(game_id=game_id, hand=hand) is not None:
+            if self.store.review(subject=subject, hand=hand) is not None:
                 return None
-            claim = self.store.claim(game_id=game_id, hand=hand)
+            claim = self.store.claim(subject=subject, hand=hand)
             if claim is not None and claim[0] != self.owner and claim[1] < self.stale_after:
                 _, _, done, total = claim  # another process is analysing it (if queued here, it is dropped)
                 return Progress("running", done=done, total=total) if total else Progress("starting")
@@ -134,19 +156,19 @@ class Coach:
             if self._stopping.is_set():
                 raise CoachUnavailable("The server is stopping: the coach takes no more hands.")
             try:
-                self._queue.put_nowait(_Job(game_id, hand, record, seat))
+                self._queue.put_nowait(_Job(subject, hand, record, seat))
             except queue.Full:
                 raise CoachUnavailable("The coach has too many hands to review right now: ask again in a "
                                 "minute.") from None
             self._waiting.append(key)
             return self._where(key)
 
-    def progress(self, game_id: int, hand: int) -> Progress | None:
+    def progress(self, subject: str, hand: int) -> Progress | None:
         """Where the hand's analysis stands in this process, or None if it is not queued here."""
         with self._lock:
-            return self._where((game_id, hand))
+            return self._where((subject, hand))
 
-    def _where(self, key: tuple[int, int]) -> Progress | None:
+    def _where(self, key: tuple[str, int]) -> Progress | None:
         """Where a hand stands here (the lock held): being analysed, or waiting behind the others."""
         if key in self._progress:
             return self._progress[key]
@@ -174,35 +196,35 @@ class Coach:
         while (job := self._queue.get()) is not None:
             if self._stopping.is_set():
                 continue
-            key = (job.game_id, job.hand)
+            key = (job.subject, job.hand)
             with self._lock:
                 if key in self._waiting:  # (close() may have just emptied it)
                     self._waiting.remove(key)
                 self._progress[key] = Progress("starting")
             try:
-                claimed = self.store.claim_review(game_id=job.game_id, hand=job.hand, owner=self.owner,
+                claimed = self.store.claim_review(subject=job.subject, hand=job.hand, owner=self.owner,
                                                   stale_after=self.stale_after)
                 # not claimed: kept meanwhile, or another process is on it (asking reports its progress)
                 outcome = self._run(job) if claimed else ""
             except Exception as e:  # whatever one hand's analysis meets, the worker goes on to the next
-                _log.exception("coach: game %s hand %s failed", job.game_id, job.hand + 1)
+                _log.exception("coach: %s hand %s failed", job.subject, job.hand + 1)
                 outcome = f"{type(e).__name__}: {e}"
             with suppress(StoreError):  # (a claim left behind goes stale)
-                self.store.release_claim(game_id=job.game_id, hand=job.hand, owner=self.owner)
+                self.store.release_claim(subject=job.subject, hand=job.hand, owner=self.owner)
             with self._lock:
                 self._progress.pop(key, None)
                 if outcome:
                     self._failed[key] = outcome
             if outcome:
-                _log.warning("coach: game %s hand %s not reviewed: %s", job.game_id, job.hand + 1, outcome)
+                _log.warning("coach: %s hand %s not reviewed: %s", job.subject, job.hand + 1, outcome)
 
     def _run(self, job: _Job) -> str:
         """Run one analysis in a child process and keep its review; an error message, or ''."""
-        key = (job.game_id, job.hand)
+        key = (job.subject, job.hand)
         started = time.monotonic()
         mine, theirs = self._context.Pipe(duplex=False)
         child = self._context.Process(target=_analyse, args=(job, self.samples, theirs), daemon=True,
-                                      name=f"coach game {job.game_id} hand {job.hand + 1}")
+                                      name=f"coach {job.subject} hand {job.hand + 1}")
         child.start()
         theirs.close()
         renewed = time.monotonic()
@@ -226,8 +248,8 @@ class Coach:
                     self.analyses += 1
                 if message[0] == "error":
                     return str(message[1])
-                self.store.save_review(game_id=job.game_id, hand=job.hand, review=json.dumps(message[1]))
-                _log.info("coach: game %s hand %s reviewed in %.1f s", job.game_id, job.hand + 1,
+                self.store.save_review(subject=job.subject, hand=job.hand, review=json.dumps(message[1]))
+                _log.info("coach: %s hand %s reviewed in %.1f s", job.subject, job.hand + 1,
                           time.monotonic() - started)
                 return ""
             return ""  # the server is stopping: the analysis is dropped unkept
@@ -240,5 +262,89 @@ class Coach:
     def _renew(self, job: _Job, progress: Progress) -> None:
         """Renew this coach's claim on the hand, with its progress for the other processes to show."""
         with suppress(StoreError):  # a missed renewal is made up by the next; the claim lasts stale_after
-            self.store.renew_claim(game_id=job.game_id, hand=job.hand, owner=self.owner, done=progress.done,
+            self.store.renew_claim(subject=job.subject, hand=job.hand, owner=self.owner, done=progress.done,
                                    total=progress.total)
+
+
+_PENDING = ("waiting", "starting", "running")
+
+
+class Reviews:
+    """The coach's reviews as the routes serve them, for solo games and friends' tables alike: a kept
+    review from the store, else its analysis queued with the coach (None: this server has none) and
+    where it stands."""
+
+    def __init__(self, store: Store, coach: Coach | None) -> None:
+        self.store = store
+        self.coach = coach
+
+    def hand(self, subject: str, number: int, record: str, seat: int) -> CoachOut:
+        """The review of ``seat``'s decisions in finished hand ``number`` of the game ``record`` holds,
+        or where its analysis stands (queued now if it was neither kept nor queued)."""
+        return self._hand(subject, number, record, seat, self.store.review(subject=subject, hand=number))
+
+    def game(self, subject: str, finished: int, record: str, seat: int) -> tuple[CoachGameOut, bool]:
+        """The summary of the reviews of the game's ``finished`` hands (their analyses queued as for each
+        hand), and whether some are still being analysed."""
+        kept = self.store.reviews(subject=subject)
+        hands: list[CoachHandSummaryOut] = []
+        reviews: list[judged.HandReview] = []
+        for number in range(finished):
+            try:
+                out = self._hand(subject, number, record, seat, kept.get(number))
+            except CoachUnavailable as e:
+                if self.coach is None:
+                    raise
+                hands.append(CoachHandSummaryOut(hand=number, status="unavailable", decisions=0, mistakes=0,
+                                                 points_lost=0.0, detail=str(e)))
+                continue
+            if out.review is None:
+                hands.append(CoachHandSummaryOut(hand=number, status=out.status, decisions=0, mistakes=0,
+                                                 points_lost=0.0))
+                continue
+            review = judged.HandReview.from_dict(out.review.model_dump())
+            reviews.append(review)
+            hands.append(CoachHandSummaryOut(hand=number, status="done", decisions=len(review.decisions),
+                                             mistakes=len(review.mistakes),
+                                             points_lost=round(review.points_lost, 1)))
+        game = judged.GameReview(seat, tuple(reviews))
+        worst = game.costliest
+        costliest = None if worst is None else CoachCostliestOut(
+            hand=worst.hand, phase=worst.phase, trick=worst.trick, made_short=judged.short(worst.made),
+            best_short=judged.short(worst.best), loss=worst.loss, reason=worst.reason)
+        summary = CoachGameOut(hands=hands, reviewed=len(reviews), decisions=game.decisions,
+                               mistakes=game.mistakes, points_lost=round(game.points_lost, 1),
+                               costliest=costliest)
+        return summary, any(h.status in _PENDING for h in hands)
+
+    def _hand(self, subject: str, number: int, record: str, seat: int, kept: str | None) -> CoachOut:
+        """A finished hand's review from its kept row, or where its analysis stands (queued if need be)."""
+        review = self._kept(subject, number, kept)
+        if review is None:
+            if self.coach is None:
+                raise CoachUnavailable("This server runs without the coach.")
+            progress = self.coach.request(subject, number, record, seat)
+            if progress is not None:
+                return CoachOut(status=progress.status, done=progress.done, total=progress.total,
+                                ahead=progress.ahead)
+            review = self._kept(subject, number, self.store.review(subject=subject, hand=number))
+            if review is None:
+                raise CoachUnavailable("The coach's review of this hand was just found unreadable and "
+                                       "dropped: ask again to have it made anew.")
+        return CoachOut(status="done", done=len(review.decisions), total=len(review.decisions), review=review)
+
+    def _kept(self, subject: str, number: int, kept: str | None) -> CoachReviewOut | None:
+        """A kept review as read from the store; None if there is none, or if it cannot be read.
+
+        An unreadable row (a damaged file, a hand edit) is logged in full and dropped, so that asking
+        again makes it anew: a review is derived from the game's record, which is kept, and the
+        coach is deterministic, so the new one is the review that was lost."""
+        if kept is None:
+            return None
+        try:
+            return CoachReviewOut.model_validate_json(kept)
+        except ValidationError as e:
+            _log.warning("coach: the kept review of %s hand %s cannot be read (%s); dropped to be made "
+                         "again. It was: %r", subject, number + 1, e.errors()[0]["msg"], kept)
+            self.store.drop_review(subject=subject, hand=number, review=kept)
+            return None

@@ -21,10 +21,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import date
 
-from pydantic import ValidationError
-
 from spades.bots import Player, hint, make_player
-from spades.bots import coach as judged
 from spades.cards import Card
 from spades.deal import check_deal_number, daily_deal
 from spades.errors import IllegalMoveError, SpadesError
@@ -32,14 +29,11 @@ from spades.game import Game, Phase
 from spades.moves import MakeBid, Move, Play, parse_move
 from spades.record import dump_record, extend, load_record, replay
 from spades.rules import Rules
-from spades.server.coach import Coach, CoachUnavailable
+from spades.server.coach import Coach, CoachUnavailable, Reviews, game_subject
 from spades.server.present import event_of, human_seat, review_of, state_of
 from spades.server.schemas import (
-    CoachCostliestOut,
     CoachGameOut,
-    CoachHandSummaryOut,
     CoachOut,
-    CoachReviewOut,
     EventOut,
     GameState,
     HandReview,
@@ -115,6 +109,8 @@ class Service:
         self.store = store
         self.coach = coach
         """The coach that reviews each finished hand in the background (None: no coach here)."""
+        self.reviews = Reviews(store, coach)
+        """The coach's reviews as the routes serve them (the friends' tables' routes use it too)."""
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._known: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
@@ -263,76 +259,14 @@ class Service:
             if not 0 <= number < len(table.game.history):
                 raise NotFound(f"Hand {number + 1} of game {game_id} is not finished.")
             record, seat = dump_record(table.game), table.human
-        kept = self.store.review(game_id=game_id, hand=number)
-        return self._coach_hand(game_id, number, record, seat, kept)
+        return self.reviews.hand(game_subject(game_id), number, record, seat)
 
     def coach_game(self, token: str, game_id: int) -> tuple[CoachGameOut, bool]:
         """The coach's summary of the game's finished hands (their analyses queued as for each hand),
         and whether some are still being analysed."""
         with self._table(token, game_id) as table:
             finished, record, seat = len(table.game.history), dump_record(table.game), table.human
-        kept = self.store.reviews(game_id=game_id)
-        hands: list[CoachHandSummaryOut] = []
-        reviews: list[judged.HandReview] = []
-        for number in range(finished):
-            try:
-                out = self._coach_hand(game_id, number, record, seat, kept.get(number))
-            except CoachUnavailable as e:
-                if self.coach is None:
-                    raise
-                hands.append(CoachHandSummaryOut(hand=number, status="unavailable", decisions=0, mistakes=0,
-                                                 points_lost=0.0, detail=str(e)))
-                continue
-            if out.review is None:
-                hands.append(CoachHandSummaryOut(hand=number, status=out.status, decisions=0, mistakes=0,
-                                                 points_lost=0.0))
-                continue
-            review = judged.HandReview.from_dict(out.review.model_dump())
-            reviews.append(review)
-            hands.append(CoachHandSummaryOut(hand=number, status="done", decisions=len(review.decisions),
-                                             mistakes=len(review.mistakes),
-                                             points_lost=round(review.points_lost, 1)))
-        game = judged.GameReview(seat, tuple(reviews))
-        worst = game.costliest
-        costliest = None if worst is None else CoachCostliestOut(
-            hand=worst.hand, phase=worst.phase, trick=worst.trick, made_short=judged.short(worst.made),
-            best_short=judged.short(worst.best), loss=worst.loss, reason=worst.reason)
-        summary = CoachGameOut(hands=hands, reviewed=len(reviews), decisions=game.decisions,
-                               mistakes=game.mistakes, points_lost=round(game.points_lost, 1),
-                               costliest=costliest)
-        return summary, any(h.status in ("waiting", "starting", "running") for h in hands)
-
-    def _coach_hand(self, game_id: int, number: int, record: str, seat: int, kept: str | None) -> CoachOut:
-        """A finished hand's review from its kept row, or where its analysis stands (queued if need be)."""
-        review = self._kept_review(game_id, number, kept)
-        if review is None:
-            if self.coach is None:
-                raise CoachUnavailable("This server runs without the coach.")
-            progress = self.coach.request(game_id, number, record, seat)
-            if progress is not None:
-                return CoachOut(status=progress.status, done=progress.done, total=progress.total,
-                                ahead=progress.ahead)
-            review = self._kept_review(game_id, number, self.store.review(game_id=game_id, hand=number))
-            if review is None:
-                raise CoachUnavailable("The coach's review of this hand was just found unreadable and "
-                                       "dropped: ask again to have it made anew.")
-        return CoachOut(status="done", done=len(review.decisions), total=len(review.decisions), review=review)
-
-    def _kept_review(self, game_id: int, number: int, kept: str | None) -> CoachReviewOut | None:
-        """A kept review as read from the store; None if there is none, or if it cannot be read.
-
-        An unreadable row (a damaged file, a hand edit) is logged in full and dropped, so that asking
-        again makes it anew: a review is derived from the game's record, which is kept, and the
-        coach is deterministic, so the new one is the review that was lost."""
-        if kept is None:
-            return None
-        try:
-            return CoachReviewOut.model_validate_json(kept)
-        except ValidationError as e:
-            _log.warning("coach: the kept review of game %s hand %s cannot be read (%s); dropped to be "
-                         "made again. It was: %r", game_id, number + 1, e.errors()[0]["msg"], kept)
-            self.store.drop_review(game_id=game_id, hand=number, review=kept)
-            return None
+        return self.reviews.game(game_subject(game_id), finished, record, seat)
 
     def hint(self, token: str, game_id: int) -> HintOut:
         """The move the computer would make for the person now, and why."""
@@ -395,7 +329,7 @@ class Service:
             record = dump_record(work)
             for number in ended:
                 with suppress(CoachUnavailable):  # too busy now: asking for the review queues it again
-                    self.coach.request(table.row.id, number, record, table.human)
+                    self.coach.request(game_subject(table.row.id), number, record, table.human)
 
     def _refresh(self, table: Table) -> None:
         """Make on the cached game the moves stored after it (another process made them)."""

@@ -8,8 +8,9 @@ A friends' table has the same shape: a row (its code, options, version and when 
 touched) and its log, an entry per row, appended on the same compare-and-set; the append that ends
 one of its games also writes, in the same transaction, a row of ``friend_results`` for each person
 who linked their player token to a seat, which the stats count beside the solo games. The coach's
-review of a finished hand is a row of ``coach_reviews``; the process analysing one holds a row of
-``coach_claims``, taken by insert-if-absent (or over a stale one), so that only one process does.
+review of a finished hand is a row of ``coach_reviews``, keyed by its subject (a solo game, or a seat
+in a table's game) and the hand; the process analysing one holds a row of ``coach_claims``, taken by
+insert-if-absent (or over a stale one), so that only one process does.
 """
 
 from __future__ import annotations
@@ -231,9 +232,26 @@ def _v6_friend_results(tx: Tx, dialect: Dialect) -> None:
     tx.run("CREATE INDEX friend_results_by_player ON friend_results(player)")
 
 
+def _v7_coach_subjects(tx: Tx, dialect: Dialect) -> None:
+    """The coach's reviews and claims keyed by what is reviewed (``coach.subject``: a solo game, or one
+    seat in a friends' table's game) rather than by a solo game's id; the kept reviews move over, and
+    the claims, which last seconds, are dropped (a hand being analysed then is analysed again if asked)."""
+    tx.run(f"""CREATE TABLE coach_reviews_by_subject (
+        subject TEXT NOT NULL, hand INTEGER NOT NULL, review TEXT NOT NULL, created TEXT NOT NULL,
+        PRIMARY KEY (subject, hand)){dialect.compact}""")
+    tx.run("INSERT INTO coach_reviews_by_subject (subject, hand, review, created)"
+           " SELECT 'game ' || game_id, hand, review, created FROM coach_reviews")
+    tx.run("DROP TABLE coach_reviews")
+    tx.run("ALTER TABLE coach_reviews_by_subject RENAME TO coach_reviews")
+    tx.run("DROP TABLE coach_claims")
+    tx.run(f"""CREATE TABLE coach_claims (
+        subject TEXT NOT NULL, hand INTEGER NOT NULL, owner TEXT NOT NULL, claimed DOUBLE PRECISION NOT NULL,
+        done INTEGER NOT NULL, total INTEGER NOT NULL, PRIMARY KEY (subject, hand)){dialect.compact}""")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
-                                                          _v6_friend_results)
+                                                          _v6_friend_results, _v7_coach_subjects)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -399,67 +417,67 @@ class Store(ABC):
                      for i, e in enumerate(entries)])
         return True
 
-    def save_review(self, *, game_id: int, hand: int, review: str) -> bool:
+    def save_review(self, *, subject: str, hand: int, review: str) -> bool:
         """Keep the coach's review of a finished hand (JSON) and end the claim on its analysis; False
         if one was kept already (the first stays: a review is deterministic, so any copy is the same)."""
         with self._tx(write=True) as tx:
-            tx.run("DELETE FROM coach_claims WHERE game_id = ? AND hand = ?", (game_id, hand))
-            return tx.run("INSERT INTO coach_reviews (game_id, hand, review, created) VALUES (?, ?, ?, ?)"
-                          " ON CONFLICT DO NOTHING", (game_id, hand, review, _now())) == 1
+            tx.run("DELETE FROM coach_claims WHERE subject = ? AND hand = ?", (subject, hand))
+            return tx.run("INSERT INTO coach_reviews (subject, hand, review, created) VALUES (?, ?, ?, ?)"
+                          " ON CONFLICT DO NOTHING", (subject, hand, review, _now())) == 1
 
-    def claim_review(self, *, game_id: int, hand: int, owner: str, stale_after: float) -> bool:
+    def claim_review(self, *, subject: str, hand: int, owner: str, stale_after: float) -> bool:
         """Claim the analysis of a hand for ``owner``: True if it was not kept and no one else holds
         a claim on it renewed in the last ``stale_after`` seconds (that one is taken over)."""
         now = time.time()
         with self._tx(write=True) as tx:
-            if tx.one("SELECT 1 FROM coach_reviews WHERE game_id = ? AND hand = ?", (game_id, hand)):
+            if tx.one("SELECT 1 FROM coach_reviews WHERE subject = ? AND hand = ?", (subject, hand)):
                 return False
-            if tx.run("INSERT INTO coach_claims (game_id, hand, owner, claimed, done, total)"
-                      " VALUES (?, ?, ?, ?, 0, 0) ON CONFLICT DO NOTHING", (game_id, hand, owner, now)) == 1:
+            if tx.run("INSERT INTO coach_claims (subject, hand, owner, claimed, done, total)"
+                      " VALUES (?, ?, ?, ?, 0, 0) ON CONFLICT DO NOTHING", (subject, hand, owner, now)) == 1:
                 return True
             return tx.run("UPDATE coach_claims SET owner = ?, claimed = ?, done = 0, total = 0"
-                          " WHERE game_id = ? AND hand = ? AND (owner = ? OR claimed < ?)",
-                          (owner, now, game_id, hand, owner, now - stale_after)) == 1
+                          " WHERE subject = ? AND hand = ? AND (owner = ? OR claimed < ?)",
+                          (owner, now, subject, hand, owner, now - stale_after)) == 1
 
-    def renew_claim(self, *, game_id: int, hand: int, owner: str, done: int, total: int) -> bool:
+    def renew_claim(self, *, subject: str, hand: int, owner: str, done: int, total: int) -> bool:
         """Renew ``owner``'s claim on a hand's analysis, with how far it got; False if it is not theirs."""
         with self._tx(write=True) as tx:
             return tx.run("UPDATE coach_claims SET claimed = ?, done = ?, total = ?"
-                          " WHERE game_id = ? AND hand = ? AND owner = ?",
-                          (time.time(), done, total, game_id, hand, owner)) == 1
+                          " WHERE subject = ? AND hand = ? AND owner = ?",
+                          (time.time(), done, total, subject, hand, owner)) == 1
 
-    def release_claim(self, *, game_id: int, hand: int, owner: str) -> None:
+    def release_claim(self, *, subject: str, hand: int, owner: str) -> None:
         """End ``owner``'s claim on a hand's analysis (stopped or failed), if it still holds it."""
         with self._tx(write=True) as tx:
-            tx.run("DELETE FROM coach_claims WHERE game_id = ? AND hand = ? AND owner = ?",
-                   (game_id, hand, owner))
+            tx.run("DELETE FROM coach_claims WHERE subject = ? AND hand = ? AND owner = ?",
+                   (subject, hand, owner))
 
-    def claim(self, *, game_id: int, hand: int) -> tuple[str, float, int, int] | None:
+    def claim(self, *, subject: str, hand: int) -> tuple[str, float, int, int] | None:
         """The claim on a hand's analysis: its owner, seconds since it was renewed, decisions judged
         and to judge; or None."""
         with self._tx(write=False) as tx:
             row = tx.one("SELECT owner, claimed, done, total FROM coach_claims"
-                         " WHERE game_id = ? AND hand = ?", (game_id, hand))
+                         " WHERE subject = ? AND hand = ?", (subject, hand))
         return None if row is None else (str(row[0]), time.time() - float(row[1]), int(row[2]), int(row[3]))
 
-    def review(self, *, game_id: int, hand: int) -> str | None:
+    def review(self, *, subject: str, hand: int) -> str | None:
         """The coach's kept review of a hand (JSON), or None."""
         with self._tx(write=False) as tx:
-            row = tx.one("SELECT review FROM coach_reviews WHERE game_id = ? AND hand = ?", (game_id, hand))
+            row = tx.one("SELECT review FROM coach_reviews WHERE subject = ? AND hand = ?", (subject, hand))
         return None if row is None else str(row[0])
 
-    def reviews(self, *, game_id: int) -> dict[int, str]:
+    def reviews(self, *, subject: str) -> dict[int, str]:
         """The coach's kept reviews of a game's hands (JSON), by hand number."""
         with self._tx(write=False) as tx:
-            rows = tx.all("SELECT hand, review FROM coach_reviews WHERE game_id = ?", (game_id,))
+            rows = tx.all("SELECT hand, review FROM coach_reviews WHERE subject = ?", (subject,))
         return {int(hand): str(review) for hand, review in rows}
 
-    def drop_review(self, *, game_id: int, hand: int, review: str) -> bool:
+    def drop_review(self, *, subject: str, hand: int, review: str) -> bool:
         """Remove a kept review that cannot be read, if it still holds exactly ``review`` (another
         process may have replaced it meanwhile); whether it was removed."""
         with self._tx(write=True) as tx:
-            return tx.run("DELETE FROM coach_reviews WHERE game_id = ? AND hand = ? AND review = ?",
-                          (game_id, hand, review)) == 1
+            return tx.run("DELETE FROM coach_reviews WHERE subject = ? AND hand = ? AND review = ?",
+                          (subject, hand, review)) == 1
 
     def played(self, *, token: str, player: str) -> list[Played]:
         """The player's finished games, solo (by ``token``) and at friends' tables (by ``player``,
