@@ -102,17 +102,19 @@ def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int, names: Na
     return [_sheet_line(rules, h, viewer, kept_names) for h in history]
 
 
-_LINES: dict[int, tuple[HandResult, Rules, int, tuple[str, ...] | None, list[SheetRow]]] = {}
-"""Score sheet lines already made, by their hand's result: a game's finished hands do not change,
-and a state is made for every move. Each is kept with its result, so that its id stays its own."""
+_LINES: dict[tuple[int, int, tuple[str, ...] | None], tuple[HandResult, Rules, list[SheetRow]]] = {}
+"""Score sheet lines already made, by their hand's result and for whom (each seat of a friends' table
+sees its own): a game's finished hands do not change, and a state is made for every move. Each is
+kept with its result, so that its id stays its own."""
 _LINES_KEPT = 8192
 
 
 def _sheet_line(rules: Rules, h: HandResult, viewer: int, names: tuple[str, ...] | None) -> list[SheetRow]:
     """A finished hand's line of the score sheet, a row a side, as the viewer's seat names them."""
-    kept = _LINES.get(id(h))
-    if kept is not None and kept[0] is h and kept[1] is rules and kept[2] == viewer and kept[3] == names:
-        return kept[4]
+    key = (id(h), viewer, names)
+    kept = _LINES.get(key)
+    if kept is not None and kept[0] is h and kept[1] is rules:
+        return kept[2]
     line = []
     for s in h.score.sides:
         bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side, viewer)]
@@ -125,7 +127,7 @@ def _sheet_line(rules: Rules, h: HandResult, viewer: int, names: tuple[str, ...]
         ))
     if len(_LINES) >= _LINES_KEPT:
         _LINES.clear()
-    _LINES[id(h)] = (h, rules, viewer, names, line)
+    _LINES[key] = (h, rules, line)
     return line
 
 
