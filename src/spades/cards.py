@@ -157,6 +157,10 @@ class Card(int):
         return _RANK_TEXT[self.rank] + self.suit.symbol
 
     def __str__(self) -> str:
+        return _TEXTS[self]
+
+    def _text(self) -> str:
+        """The card as written (``AS``, ``10H``, ``BJ``), made once per card for ``__str__``."""
         if self.is_joker:
             return "BJ" if self == BIG_JOKER_ID else "LJ"
         return _RANK_TEXT[self.rank] + self.suit.letter
@@ -166,6 +170,7 @@ class Card(int):
 
 
 _CARDS: list[Card] = [int.__new__(Card, n) for n in range(BIG_JOKER_ID + 1)]
+_TEXTS: list[str] = [c._text() for c in _CARDS]
 ALL_CARDS: tuple[Card, ...] = tuple(_CARDS)
 LITTLE_JOKER = _CARDS[LITTLE_JOKER_ID]
 BIG_JOKER = _CARDS[BIG_JOKER_ID]
