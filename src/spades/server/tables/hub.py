@@ -214,14 +214,18 @@ class TableHub:
 
 def _updates(t: FriendsTable, asks: list[Ask]) -> list[Update]:
     out: list[Update] = []
-    shared = shared_view(t)
+    shared = None
     for token, since in asks:
         try:
             seat = t.viewer(token)
         except TableError as e:
             out.append(e)
             continue
-        out.append(None if since == t.seq else (t.seq, update_message(t, seat, since, shared)))
+        if since == t.seq:
+            out.append(None)
+            continue
+        shared = shared or shared_view(t)
+        out.append((t.seq, update_message(t, seat, since, shared)))
     return out
 
 

@@ -146,13 +146,13 @@ class Live:
             while True:
                 self._again.discard(code)
                 conns = list(self._conns.get(code, ()))
-                if not conns:
-                    return
+                known = self._known.get(code)
+                if not conns or (known is not None and all(c.sent >= known and not c.resync for c in conns)):
+                    return  # every connection has the change already
                 asks = []
                 for c in conns:
                     asks.append((c.token, -1 if c.resync else c.sent))
                     c.resync = False
-                known = self._known.get(code)
                 try:
                     found = None if known is None else self.hub.updates_at_once(code, asks, known)
                     if found is None:
