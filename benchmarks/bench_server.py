@@ -26,6 +26,9 @@ measured here.
 collapsed stacks, one line a stack with its count; ``benchmarks/profile_shares.py`` sums them by
 function).
 
+``--redis`` turns the rate limits on (far above what the clients send) and has them counted in a
+throwaway redis-server, as several processes of one server count them: the cost of that count.
+
 ``--kill N`` instead kills the server (kill -9) N times at random moments under that load,
 restarts it, and checks that every answered move is in the database.
 """
@@ -49,7 +52,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
 from server.pgcluster import Cluster
-from server.processes import tree_cpu_seconds
+from server.processes import redis_server, tree_cpu_seconds
 from spades.server.run import free_port
 
 
@@ -156,10 +159,14 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
 class Server:
     """``spades serve`` in its own process(es) on a database."""
 
-    def __init__(self, database: str, workers: int, port: int, coach: bool = False) -> None:
+    def __init__(self, database: str, workers: int, port: int, coach: bool = False,
+                 redis_url: str | None = None) -> None:
         self.port = port
         env = {**os.environ, "SPADES_RATE_PER_TOKEN": "0", "SPADES_RATE_PER_ADDRESS": "0",
                "SPADES_ACCESS_LOG": "0", "SPADES_WORKERS": str(workers), "SPADES_PORT": str(port)}
+        if redis_url:  # the rate limits on, counted in Redis, too high to refuse these clients
+            env.update(SPADES_REDIS_URL=redis_url, SPADES_RATE_PER_TOKEN="1000",
+                       SPADES_RATE_PER_ADDRESS="100000")
         if not coach:
             env["SPADES_COACH_WORKERS"] = "0"
         env["SPADES_DATABASE_URL" if "://" in database else "SPADES_DB"] = database
@@ -197,8 +204,10 @@ async def run_load(port: int, games: int, level: str, think: float, seconds: flo
 def report(load: Load, wall: float, cpu: float, args: argparse.Namespace) -> None:
     """Print the figures."""
     moves = len(load.server_ms)
-    print(f"{args.store}, {args.workers} process(es), {args.games} games at once, think {args.think} s, "
-          f"level {args.level}: {moves} moves in {wall:.1f} s ({moves / wall:.0f} moves/s), "
+    limits = " + Redis rate limits" if args.redis else ""
+    print(f"{args.store}{limits}, {args.workers} process(es), {args.games} games at once, "
+          f"think {args.think} s, level {args.level}: {moves} moves in {wall:.1f} s "
+          f"({moves / wall:.0f} moves/s), "
           f"{len(load.errors)} errors; server CPU {1000 * cpu / max(1, moves):.2f} ms a move")
     for name, values in (("server time", load.server_ms), ("round trip", load.client_ms)):
         if values:
@@ -261,6 +270,8 @@ def main() -> int:
     ap.add_argument("--coach", action="store_true",
                     help="keep the coach's background reviews of finished hands on (off by default: they "
                          "take CPU beside the moves, in processes of their own)")
+    ap.add_argument("--redis", action="store_true",
+                    help="count the rate limits in a throwaway redis-server (their cost per request)")
     ap.add_argument("--profile", metavar="FILE", help="sample the server with py-spy into FILE")
     ap.add_argument("--kill", type=int, default=0, help="kill -9 the server this many times and check")
     args = ap.parse_args()
@@ -272,7 +283,9 @@ def main() -> int:
         if args.kill:
             return check_kills(database, args)
         port = free_port()
-        server = Server(database, args.workers, port, args.coach)
+        redis_url = stack.enter_context(redis_server(Path(stack.enter_context(
+            tempfile.TemporaryDirectory())))) if args.redis else None
+        server = Server(database, args.workers, port, args.coach, redis_url)
         try:
             spy = None if args.profile is None else subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(server.proc.pid),
