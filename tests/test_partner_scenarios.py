@@ -103,6 +103,15 @@ def test_expert_bids_what_reaches_the_target_and_no_more(hand: str, bid: int, se
     assert EXPERT.choose(game.view(2), random.Random(seed)) == MakeBid(Bid(bid))
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_expert_bids_no_more_than_the_tricks_it_counts(seed: int) -> None:
+    """First to bid with two aces and little else: 2, not the 3 the playouts found a few points
+    better: their defenders are weaker than real ones, and raises like it were contracts set a
+    third of the time against IS-MCTS (issue 13)."""
+    game = _table(STANDARD, {2: "10C JC QC 6D 8D 9D QD 7H 10H AH 5S 8S AS"}, 1, seed, [])
+    assert EXPERT.choose(game.view(2), random.Random(seed)) == MakeBid(Bid(2))
+
+
 BREAK_THE_NIL = {3: "3H 10H 4H 3D 3C 5C 7C 6S AS KS QS JS 5S", 0: "AH KH 5D 7D 8D 9D 10D JD QD KD 2D 6D 4D",
                  1: "5H 7H JH 4C 6C 8C 9C 10C 2S 3S 4S 9H 2C", 2: "6H 8H AD AC KC QC JC 7S 8S 9S 10S QH 2H"}
 """The whole deal (South dealt): West bids 4, North 4, East nil, South 3."""

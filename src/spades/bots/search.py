@@ -36,6 +36,10 @@ NIL_DANGER = 2.0
 """The most ``nil_danger`` a hand may have for the search to weigh a nil the heuristic did not bid."""
 WIN_VALUE = 300.0
 """What winning (or losing) the game is worth, in points, when a hand would end it."""
+RAISE_HANDICAP = 10.0
+"""Points a bid above the heuristic's must give up in the bid search: the playouts' defenders are
+weaker than real ones, so the raises they find were contracts set a third of the time against
+IS-MCTS (issue 13); a raise that wins the game or clearly pays still clears it."""
 QUICK_DRAWS = 12
 """Quick draws ``sample_hands`` tries before it places the cards one by one."""
 
@@ -512,6 +516,9 @@ class SearchPlayer:
             for bid in candidates:
                 values[bid].append(self.value(view, *self.bid_outcome(view, hands, bid)))
             done += 1
+        for bid, vals in values.items():
+            if bid.tricks > mid:
+                values[bid] = [v - RAISE_HANDICAP for v in vals]
         best, gain = _significant_best(values, base.bid)
         if best == base.bid:
             return base, why
