@@ -103,6 +103,13 @@ class TableHub:
     def act(self, code: str, command: Callable[[FriendsTable], T]) -> T:
         """Run a command on the table and store (and announce) the entries it made."""
         code = normal_code(code)
+        result, seq = self._act(code, command)
+        if seq is not None:  # announced once the table is free, so listeners find it so
+            self.bus.publish(code, seq)
+        return result
+
+    def _act(self, code: str, command: Callable[[FriendsTable], T]) -> tuple[T, int | None]:
+        """The command's result, and the table's new version if it made entries (they are stored)."""
         with self._table_lock(code):
             for _ in range(_RETRIES):
                 table = self._fresh(code)
@@ -115,14 +122,13 @@ class TableHub:
                     self._forget(code)  # anything else may have left the copy half changed
                     raise
                 if table.seq == before:
-                    return result
+                    return result, None
                 try:
                     self.log.append(code, before, table.entries[before:], table.results(before))
                 except StaleVersion:
                     self._forget(code)
                     continue
-                self.bus.publish(code, table.seq)
-                return result
+                return result, table.seq
         raise TableError("The table is very busy: try again.")
 
     def seat_act(self, code: str, token: str, command: Callable[[FriendsTable, int], T]) -> T:
