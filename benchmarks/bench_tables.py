@@ -40,25 +40,30 @@ class Bench:
 
     def __init__(self, think: float) -> None:
         self.think = think
-        self.pending: dict[tuple[str, int], tuple[float, set[int]]] = {}
+        self.pending: dict[str, dict[int, tuple[float, set[int]]]] = {}
+        """By table, the moves in flight by the game version they were made on: when each left, and
+        the seats that have seen it."""
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.measuring = False
         self.cpu = 0.0
         """CPU seconds the servers (and Redis) used while measuring."""
+        self.client_cpu = 0.0
+        """CPU seconds this load generator used meanwhile (on the same cores)."""
 
     def sent(self, code: str, version: int) -> None:
         """A move from game ``version`` leaves now."""
-        self.pending[(code, version)] = (time.perf_counter(), set())
+        self.pending.setdefault(code, {})[version] = (time.perf_counter(), set())
 
     def seen(self, code: str, seat: int, version: int, seats: int) -> None:
         """A seat's update reached game ``version``: every move of the table below it has arrived there."""
         now = time.perf_counter()
-        for key in [k for k in self.pending if k[0] == code and k[1] < version]:
-            start, got = self.pending[key]
+        pending = self.pending.get(code, {})
+        for key in [v for v in pending if v < version]:
+            start, got = pending[key]
             got.add(seat)
             if len(got) == seats:
-                del self.pending[key]
+                del pending[key]
                 if self.measuring:
                     self.latencies.append(now - start)
 
@@ -153,10 +158,11 @@ async def run(tables: list[tuple[str, list[tuple[str, str]]]], bench: Bench, war
                          headers={"X-Seat-Token": token})
     await asyncio.sleep(warmup)
     bench.measuring = True
-    cpu = tree_cpu_seconds(os.getpid(), itself=False)
+    cpu, own = tree_cpu_seconds(os.getpid(), itself=False), time.process_time()
     await asyncio.sleep(seconds)
     bench.measuring = False
     bench.cpu = tree_cpu_seconds(os.getpid(), itself=False) - cpu
+    bench.client_cpu = time.process_time() - own
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -187,7 +193,8 @@ def main() -> None:
           f"({len(lat) / args.seconds:.0f}/s), move to last seat p50 {q[49] * 1000:.0f} ms, "
           f"p95 {q[94] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, max {lat[-1] * 1000:.0f} ms; "
           f"errors {len(bench.errors)}{': ' + bench.errors[0] if bench.errors else ''}; "
-          f"server CPU {1000 * bench.cpu / len(lat):.2f} ms a move")
+          f"server CPU {1000 * bench.cpu / len(lat):.2f} ms a move; the clients used "
+          f"{100 * bench.client_cpu / args.seconds:.0f}% of a core")
 
 
 if __name__ == "__main__":
