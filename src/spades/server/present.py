@@ -9,6 +9,7 @@ face up: no one's cards, no moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from spades.bidding import BidRules
 from spades.cards import Card, cards_of
@@ -90,6 +91,23 @@ def _played(cards: tuple[tuple[int, Card], ...]) -> list[PlayedCard]:
 
 def _trick(t: Trick) -> TrickOut:
     return TrickOut(leader=t.leader, cards=_played(t.cards), winner=t.winner)
+
+
+_RULES: dict[int, tuple[Rules, dict[str, Any]]] = {}
+"""Rules as JSON already made, by the rules' identity: a game's rules never change, and a state is
+made for every move (the models that take them copy them as they check them)."""
+_RULES_KEPT = 4096
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """``rules.to_dict()``, made once for each rules object; not to be changed by the caller."""
+    kept = _RULES.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if len(_RULES) >= _RULES_KEPT:
+        _RULES.clear()
+    made = _RULES[id(rules)] = (rules, rules.to_dict())
+    return made[1]
 
 
 def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
@@ -239,7 +257,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     over = v.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
     state = GameState(
         id=game_id, version=len(game.log), deal=deal, daily=daily, level=level,
-        rules=rules.to_dict(), rules_name=rules.name, players=n, human=me, phase=v.phase.value,
+        rules=rules_json(rules), rules_name=rules.name, players=n, human=me, phase=v.phase.value,
         turn=v.turn, dealer=v.dealer, hand_number=v.hand_number, seats=seats, sides=sides,
         side_order=sorted(range(rules.sides), key=lambda i: min((s - human) % n for s in rules.seats_of(i))),
         spare_tricks=rules.hand_size - sum(c for c, _ in contracts) if bidding_done else None,

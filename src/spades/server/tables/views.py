@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from spades.game import Phase, seat_name
-from spades.server.present import state_of
+from spades.server.present import rules_json, state_of
 from spades.server.schemas import EventOut, GameState
 from spades.server.tables.table import MAX_CHAT, REACTIONS, Entry, FriendsTable, TableOptions
 
@@ -160,9 +160,9 @@ def _seats(table: FriendsTable) -> list[SeatInfo]:
 def lobby_of(table: FriendsTable) -> LobbyView:
     """What the code shows before joining: no cards, no tokens."""
     o: TableOptions = table.options
-    return LobbyView(code=table.code, players=table.players, rules=o.rules.to_dict(), rules_name=o.rules.name,
-                     level=o.level, grace=o.grace, turn_seconds=o.turn_seconds, started=table.started,
-                     seats=_seats(table), reactions=REACTIONS)
+    return LobbyView(code=table.code, players=table.players, rules=rules_json(o.rules),
+                     rules_name=o.rules.name, level=o.level, grace=o.grace, turn_seconds=o.turn_seconds,
+                     started=table.started, seats=_seats(table), reactions=REACTIONS)
 
 
 def shared_view(table: FriendsTable) -> dict[str, Any]:
