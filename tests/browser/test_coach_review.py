@@ -1,9 +1,10 @@
 """The coach in the hand review: after a hand the review shows its progress, then the flagged decisions
 ("you played X; Y was better by about N points"); after a reload they are there again, read from the
-store, not computed a second time."""
+store, not computed a second time. At a friends' table the same, for the person's own seat."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser.table import NewPage, change_settings, open_table, play_until, settle, tool
+from browser.test_friends import Person, open_friends_table, play_round
+from server.tables_client import app_state
 from spades.server.run import BackgroundServer
 
 
@@ -27,7 +30,7 @@ def coach_flags(page: Page) -> list[str]:
     coach = page.locator("#dlg-sheet #coach")
     expect(coach).to_have_attribute("data-status", "done", timeout=120_000)
     expect(coach.locator("progress")).to_have_count(0)
-    expect(coach.locator(".coach-note")).to_contain_text(" of ")
+    expect(coach.locator(".coach-note")).to_contain_text(re.compile("cost points|No costly mistakes"))
     lines: list[str] = coach.locator(".coach-flag").all_inner_texts()
     return lines
 
@@ -73,3 +76,24 @@ def test_the_review_shows_the_coach_flags_and_a_reload_shows_them_again(
     assert coach_flags(page) == flags
     assert game_summary(page) == (total, rows)
     assert coach.analyses == 1  # kept in the store: the reload did not analyse the hand again
+
+
+def test_at_a_friends_table_the_review_shows_the_coach_for_your_own_seat(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann = Person(fresh_page, "Ann")
+    code = open_friends_table(ann)
+    ann.page.locator("#btn-start").click()  # computer players in the three other seats
+    play_round([ann], "sheet", server, code)
+    sheet = ann.page.locator("#dlg-sheet")
+    sheet.get_by_role("button", name="Show all hands").click()
+    flags = coach_flags(ann.page)
+    seat = ann.last_table()["you"]
+    kept = app_state(server).reviews.store.review(subject=f"table {code} game 1 seat {seat}", hand=0)
+    assert kept is not None  # reviewed for Ann's seat, kept under the table
+    review = json.loads(kept)
+    assert review["seat"] == seat and len(flags) == review["mistakes"]
+    n = len(review["decisions"])  # "2 decisions of 14 cost points", or "No costly mistakes in 14 decisions"
+    expect(sheet.locator("#coach .coach-note")).to_contain_text(re.compile(rf"of {n} cost|in {n} decisions"))
+    assert all(re.match(r"(Bid|Trick \d+):\s+you (bid|played) ", f) for f in flags), flags
+    total, rows = game_summary(ann.page)
+    assert total.startswith(f"{len(flags)} mistake") and len(rows) == 1

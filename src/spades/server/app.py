@@ -113,7 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(scorekeeper_router, responses=errors(400, 413, 422, 429))
     app.include_router(ops.router)
     app.include_router(rules_page_router)
-    install_tables(app, store, settings.redis_url)
+    install_tables(app, store, app.state.service.reviews, settings.redis_url)
     _add_error_handlers(app)
     _add_edges(app, settings, *limits)
 

@@ -1,18 +1,20 @@
 """The coach in the background: a finished hand's review of the person's decisions, one or two at a time.
 
-When a hand of a solo game ends (or a page asks for a hand's review that is not kept yet) its
-analysis is queued. Each analysis runs in a process of its own (the search is CPU-bound: a thread
-would hold the interpreter's lock against the requests), started from a fresh interpreter, and
-reports its progress through a pipe; the review is kept in the store, so it is computed once and
-read on every later visit, by any server process. At most ``workers`` analyses run at once and
-``waiting`` more wait; beyond that a request is refused (``CoachUnavailable``) rather than queued. On
-shutdown the waiting ones are dropped and the running ones stopped, and nothing half-done is kept.
-The coach reads only the person's seat's views (``spades.bots.coach.analyze``). With several server
-processes sharing a store, the process that starts a hand's analysis first claims it in the store
-(``Store.claim_review``) and renews the claim with its progress as it goes; another process asked for
-that hand reports the claim's progress and queues nothing, and one that had queued it too drops it
-when its turn comes. A claim not renewed for ``stale_after`` seconds (its process was killed) is
-taken over by the next process asked for the hand.
+When a hand of a solo game ends (or a page asks for a hand's review that is not kept yet, as a
+friends' table's pages do for their own seat's) its analysis is queued; a review is kept under its
+subject (the solo game, or the table's game and seat) and the hand. Each analysis runs in a process
+of its own (the search is CPU-bound: a thread would hold the interpreter's lock against the
+requests), started from a fresh interpreter, and reports its progress through a pipe; the review is
+kept in the store, so it is computed once and read on every later visit, by any server process. At
+most ``workers`` analyses run at once and ``waiting`` more wait; beyond that a request is refused
+(``CoachUnavailable``) rather than queued. On shutdown the waiting ones are dropped and the running
+ones stopped, and nothing half-done is kept. The coach reads only the person's seat's views
+(``spades.bots.coach.analyze``). With several server processes sharing a store, the process that
+starts a hand's analysis first claims it in the store (``Store.claim_review``) and renews the claim
+with its progress as it goes; another process asked for that hand reports the claim's progress and
+queues nothing, and one that had queued it too drops it when its turn comes. A claim not renewed for
+``stale_after`` seconds (its process was killed) is taken over by the next process asked for the
+hand.
 """
 
 from __future__ import annotations

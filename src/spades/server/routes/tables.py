@@ -2,8 +2,9 @@
 
 A seat is proven by its secret token in the ``X-Seat-Token`` header (over the WebSocket, in the
 first message). Opening or joining with an ``X-Player-Token`` links the seat to that player, whose
-stats then count the table's games. ``install`` adds the routes, the errors' statuses and the live
-connections' clock to an app.
+stats then count the table's games. The coach reviews each seated person's own decisions, asked for
+with the seat's token, and kept under the table, the game and the seat. ``install`` adds the routes,
+the errors' statuses and the live connections' clock to an app.
 """
 
 from __future__ import annotations
@@ -14,21 +15,30 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Request, WebSocket
+from fastapi import APIRouter, Depends, FastAPI, Header, Path, Request, Response, WebSocket
 from fastapi.responses import JSONResponse
 
 from spades.bots import hint
 from spades.game import Phase
 from spades.moves import MakeBid, Play
+from spades.record import dump_record
+from spades.server.coach import Reviews, table_subject
 from spades.server.deps import MaybeTokenDep
 from spades.server.present import review_of
-from spades.server.schemas import ErrorOut, HandReview, HintOut
+from spades.server.schemas import CoachGameOut, CoachOut, ErrorOut, HandReview, HintOut
 from spades.server.store import Store
 from spades.server.tables.events import make_bus
 from spades.server.tables.hub import TableHub, normal_code
 from spades.server.tables.live import Live, run_command
 from spades.server.tables.log import TableLog
-from spades.server.tables.table import FriendsTable, TableError, TableNotFound, WrongTime, hash_token
+from spades.server.tables.table import (
+    FriendsTable,
+    NotAllowed,
+    TableError,
+    TableNotFound,
+    WrongTime,
+    hash_token,
+)
 from spades.server.tables.views import Command, JoinIn, JoinOut, LobbyView, NewTableIn, TableView, view_of
 
 __all__ = ["install", "router"]
@@ -53,9 +63,19 @@ async def _hub(request: Request) -> TableHub:
     return hub
 
 
+async def _reviews(request: Request) -> Reviews:
+    reviews: Reviews = request.app.state.reviews
+    return reviews
+
+
 HubDep = Annotated[TableHub, Depends(_hub)]
+ReviewsDep = Annotated[Reviews, Depends(_reviews)]
 SeatToken = Annotated[str, Header(alias="X-Seat-Token", max_length=64,
                                   description="the secret seat token from opening or joining the table")]
+CoachSeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=64,
+                                              description="the seat token: the coach reviews that seat's "
+                                                          "decisions (a spectator, without one, gets none)")]
+HandNumber = Annotated[int, Path(ge=0, le=10**6, description="the hand, numbered from 0")]
 
 
 def _player(token: str | None) -> str | None:
@@ -133,6 +153,50 @@ def table_hand(code: str, number: int, hub: HubDep, token: SeatToken) -> HandRev
     return hub.read(code, read)
 
 
+def _coached(t: FriendsTable, token: str | None, hands: int) -> tuple[str, str, int, int]:
+    """For the coach: what the token's seat's reviews of the game being played are kept under, the
+    game's record, the seat and its finished hands; refused to a spectator, or if fewer than ``hands``
+    hands are finished."""
+    seat = t.viewer(token)
+    if seat == t.players:
+        raise NotAllowed("The coach reviews a seated person's own decisions: a spectator has none.")
+    if t.game is None:
+        raise TableNotFound("No game has started at this table yet.")
+    finished = len(t.game.history)
+    if finished < hands:
+        raise TableNotFound(f"Hand {hands} of this game is not finished.")
+    return table_subject(t.code, len(t.past_seeds) + 1, seat), dump_record(t.game), seat, finished
+
+
+_COACH_202 = "The analysis is waiting or running: `done` of `total` decisions judged so far. Ask again."
+
+
+@router.get("/{code}/hands/{number}/coach", responses={202: {"model": CoachOut, "description": _COACH_202}})
+def table_coach_review(code: str, number: HandNumber, hub: HubDep, reviews: ReviewsDep, response: Response,
+                       token: CoachSeatToken = None) -> CoachOut:
+    """The coach's review of your seat's decisions in a finished hand of the game being played (as
+    ``GET /api/games/{id}/hands/{n}/coach``, judged only from what your seat knew): 202 while the analysis
+    runs in the background, kept once done; 403 to a spectator."""
+    subject, record, seat, _ = hub.read(code, lambda t: _coached(t, token, number + 1))
+    out = reviews.hand(subject, number, record, seat)
+    if out.status != "done":
+        response.status_code = 202
+    return out
+
+
+@router.get("/{code}/coach", responses={202: {"model": CoachGameOut, "description": "Some hands' analyses "
+                                              "are waiting or running: the summary covers those reviewed."}})
+def table_coach_game(code: str, hub: HubDep, reviews: ReviewsDep, response: Response,
+                     token: CoachSeatToken = None) -> CoachGameOut:
+    """The coach's summary of your seat's game being played (as ``GET /api/games/{id}/coach``): per finished
+    hand the decisions judged, mistakes and points lost, and over the game the same and the costliest."""
+    subject, record, seat, finished = hub.read(code, lambda t: _coached(t, token, 0))
+    summary, pending = reviews.game(subject, finished, record, seat)
+    if pending:
+        response.status_code = 202
+    return summary
+
+
 @router.websocket("/{code}/live")
 async def live(ws: WebSocket, code: str) -> None:
     """Live updates for one seat; send ``{"token": ..., "since": version}`` first, then commands."""
@@ -140,10 +204,12 @@ async def live(ws: WebSocket, code: str) -> None:
     await live.serve(ws, code)
 
 
-def install(app: FastAPI, store: Store, redis_url: str = "") -> None:
-    """Add friends' tables to the app: their log in the store, their events through Redis if given a URL."""
-    hub = TableHub(TableLog(store), make_bus(redis_url or None))
+def install(app: FastAPI, store: Store, reviews: Reviews, redis_url: str = "") -> None:
+    """Add friends' tables to the app: their log in the store, their events through Redis if given a URL,
+    the coach's reviews of each seat's hands (when ``reviews`` has a coach)."""
+    hub = TableHub(TableLog(store), make_bus(redis_url or None), coached=reviews.coach is not None)
     app.state.tables = hub
+    app.state.reviews = reviews
     app.state.live = Live(hub)
     app.include_router(router)
 

@@ -75,8 +75,10 @@ class TableHub:
     """Opens, loads and changes tables; thread-safe; the same for every process sharing a log."""
 
     def __init__(self, log: TableLog, bus: EventBus | None = None, clock: Clock = time.time,
-                 max_idle: float = MAX_IDLE) -> None:
+                 max_idle: float = MAX_IDLE, coached: bool = False) -> None:
         self.log = log
+        self.coached = coached
+        """Whether this server's coach reviews the seats' hands (each table is told, for its views)."""
         self.bus = bus or LocalBus()
         self.clock = clock
         self.max_idle = max_idle
@@ -201,6 +203,7 @@ class TableHub:
         if table is None:
             options, entries = self.log.load(code, max_idle=self.max_idle)
             table = FriendsTable.replay(code, TableOptions.from_json(options), entries, self.clock)
+            table.coached = self.coached
             with self._lock:
                 self._tables[code] = table
                 while len(self._tables) > _CACHE:

@@ -240,6 +240,8 @@ class FriendsTable:
     seed: int | None = None
     past_seeds: list[int] = field(default_factory=list)
     """The deal numbers of this table's finished games, oldest first (they may be shown)."""
+    coached: bool = False
+    """Whether the server's coach reviews the seats' finished hands (the server's setting, not logged)."""
     turn_since: float = 0.0
     """When the seat to move got its turn (for the turn timer)."""
     ended: int = -1

@@ -182,7 +182,8 @@ def view_of(table: FriendsTable, seat: int, shared: dict[str, Any] | None = None
     if game is not None:
         deal = table.seed if game.phase is Phase.GAME_OVER and table.seed else 0
         state = state_of(game, game_id=len(table.past_seeds) + 1, deal=deal, daily=None,
-                         level=table.options.level, viewer=seat, names=table.seat_labels())
+                         level=table.options.level, viewer=seat, names=table.seat_labels(),
+                         coach=table.coached and seat < table.players)
     alike = shared_view(table) if shared is None else shared
     return TableView.model_construct(**alike, you=seat, game=state)
 

@@ -174,7 +174,8 @@ export function sendMove(move) {
   return run(() => api.post(`/api/games/${state.game.id}/moves`, { move, version }));
 }
 
-/** Something about the game being played, over HTTP: its `hint`, or `hands/N` (a finished hand, face up). */
+/** Something about the game being played, over HTTP: its `hint`, `hands/N` (a finished hand, face up),
+ * or the coach's `hands/N/coach` and `coach`. */
 export function gameGet(what) {
   return state.remote ? state.remote.get(what) : api.get(`/api/games/${state.game.id}/${what}`);
 }

@@ -282,7 +282,7 @@ class Connection {
     this.ws.send(JSON.stringify({ ...command, id }));
   }
 
-  /** Something about this seat's game over HTTP (`hint`, `hands/N`). */
+  /** Something about this seat's game over HTTP (`hint`, `hands/N`, the coach's `hands/N/coach` and `coach`). */
   get(what) {
     return api.get(`/api/tables/${this.code}/${what}`, { "X-Seat-Token": this.token });
   }

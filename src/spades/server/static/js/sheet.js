@@ -1,7 +1,7 @@
 // The score sheet, a finished hand's review, and the end of the game.
 
 import { $, seatOf, state } from "./state.js";
-import { api } from "./api.js";
+import { gameGet } from "./actions.js";
 import { esc, num } from "./html.js";
 import { cardFace, cardName, shortName, suitClass } from "./cards.js";
 import { bidLabel } from "./table.js";
@@ -60,20 +60,20 @@ function reviewHtml(r) {
     <section id="coach" class="coach" aria-live="polite" aria-label="The coach's review of your decisions"></section>`;
 }
 
-// The coach's review of your decisions in the hand shown: the server analyses each finished hand in
-// the background, so this asks until it is done (a progress bar meanwhile), then lists the flagged
-// decisions with the better move and why. A review is kept on the server: a reload shows it at once.
+// The coach's review of your decisions in the hand shown (at a friends' table, your seat's): the server
+// analyses each finished hand in the background, so this asks until it is done (a progress bar
+// meanwhile), then lists the flagged decisions with the better move and why. A review is kept on the
+// server: a reload shows it at once.
 const COACH_POLL_MS = 700;
 let coachAsked = 0;  // which request is the latest, so a hand no longer shown stops being asked about
 
 async function showCoach(number) {
   const asked = ++coachAsked;
-  const path = `/api/games/${state.game.id}/hands/${number}/coach`;
   for (;;) {
     if (!$("coach") || asked !== coachAsked || !$("dlg-sheet").open) return;
     let out;
     try {
-      out = await api.get(path);
+      out = await gameGet(`hands/${number}/coach`);
     } catch (err) {
       if (asked === coachAsked && $("coach")) {
         $("coach").dataset.status = "failed";
@@ -132,7 +132,7 @@ async function showGameCoach() {
     if (asked !== gameCoachAsked || !$("dlg-sheet").open) return;
     let out;
     try {
-      out = await api.get(`/api/games/${state.game.id}/coach`);
+      out = await gameGet("coach");
     } catch (err) {
       if (asked !== gameCoachAsked) return;
       box.dataset.status = "failed";
@@ -173,7 +173,7 @@ export function openSheet() {
   const opening = !$("dlg-sheet").open;
   if (opening) $("dlg-sheet").showModal();
   fillSheet();  // once open, so the tables can be measured
-  // the coach only where the server has one (not at a friends' table yet)
+  // the coach only where the server has one, for your own seat (at a friends' table too, not watching)
   if (state.game.coach && state.shownReview) showCoach(state.shownReview.number);
   if (state.game.coach && state.game.sheet.length) showGameCoach();  // shown once it answers
   else $("coach-game").hidden = true;
