@@ -229,7 +229,7 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
     expect(sheet.locator(".sheet tbody tr").first).to_be_visible()
     sheet.get_by_role("button", name="Review hand 1").click()
     expect(sheet.locator(".review-hand .mini")).to_have_count(52)  # over: every hand face up
-    expect(sheet.locator("#coach")).to_be_empty()  # the coach reviews solo games only
+    expect(sheet.locator("#coach")).to_be_empty()  # this server runs without the coach: the page asks nothing
     ann.page.locator("#btn-next").click()
     for p in (bob, cy, di):  # one person deals on for everyone: their sheets close
         expect(p.page.locator("#dlg-sheet")).to_be_hidden()

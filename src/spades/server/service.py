@@ -29,8 +29,9 @@ from spades.game import Game, Phase
 from spades.moves import MakeBid, Move, Play, parse_move
 from spades.record import dump_record, extend, load_record, replay
 from spades.rules import Rules
-from spades.server.coach import Coach, CoachUnavailable, Reviews, game_subject
+from spades.server.coach import Coach, CoachUnavailable
 from spades.server.present import event_of, human_seat, review_of, state_of
+from spades.server.reviews import Reviews, game_subject
 from spades.server.schemas import (
     CoachGameOut,
     CoachOut,

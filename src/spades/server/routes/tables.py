@@ -22,9 +22,9 @@ from spades.bots import hint
 from spades.game import Phase
 from spades.moves import MakeBid, Play
 from spades.record import dump_record
-from spades.server.coach import Reviews, table_subject
 from spades.server.deps import MaybeTokenDep
 from spades.server.present import review_of
+from spades.server.reviews import Reviews, table_subject
 from spades.server.schemas import CoachGameOut, CoachOut, ErrorOut, HandReview, HintOut
 from spades.server.store import Store
 from spades.server.tables.events import make_bus
