@@ -251,3 +251,24 @@ def test_the_table_messages_name_the_people_as_their_plates_do(
     assert len(seen_by_bob) == 1 and seen_by_bob.pop().startswith("Ann bids ")
     side = next(s for s in ann.table["game"]["sides"] if s["side"] == ann.table["seats"][a]["side"])
     assert side["name"].startswith("You & ")  # the score boxes too, yours first
+
+
+def test_a_code_typed_in_lower_case_still_gets_every_change(server: BackgroundServer,
+                                                            client: httpx.Client) -> None:
+    """The live address takes the code as people type it (lower case, dashes): its updates come as
+    the table changes, like those of a connection made with the code as given."""
+    host = open_table(client, "Ann")
+    code = host["code"]
+    typed = f"{code[:3].lower()}-{code[3:].lower()}"
+
+    async def run() -> dict[str, Any]:
+        ann = Seat(server.url, typed, host["token"])
+        await ann.connect()
+        await ann.until(lambda t: bool(t))
+        join(client, code, "Bob")
+        seen = await ann.until(lambda t: any(s["name"] == "Bob" for s in t["seats"]), timeout=10)
+        await ann.close()
+        return seen
+
+    seen = run_async(run())
+    assert seen["code"] == code and [s["name"] for s in seen["seats"]][:2] == ["Ann", "Bob"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections import deque
@@ -25,7 +26,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
 from spades.server.store import StoreError
-from spades.server.tables.hub import TableHub, Update
+from spades.server.tables.hub import TableHub, Update, normal_code
 from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
 from spades.server.tables.views import Command
 
@@ -33,6 +34,7 @@ __all__ = ["MAX_MESSAGE", "Live", "run_command"]
 
 MAX_MESSAGE = 2000
 """The longest message a connection may send, in characters."""
+_log = logging.getLogger("spades.tables")
 _HELLO_WAIT = 15.0
 _TICK = 0.5
 _OUTBOX = 64
@@ -168,6 +170,8 @@ class Live:
                     self._queue(c, update)
                 if code not in self._again:
                     return
+        except Exception:  # a fault of ours: said in the log; the table's next change looks again
+            _log.exception("The updates of table %s could not be made.", code)
         finally:
             self._looking.discard(code)
 
@@ -191,6 +195,7 @@ class Live:
         self._loop = asyncio.get_running_loop()
         await ws.accept()
         try:
+            code = normal_code(code)  # as the hub announces it, however the link was typed
             token, since = _hello(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
             conn = _Conn(ws, code, token, since)
             if token is None:
