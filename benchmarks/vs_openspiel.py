@@ -15,12 +15,15 @@ OpenSpiel numbers cards as the project does (suit * 13 + rank, clubs first) and 
 
 prints A (ours) minus B (IS-MCTS) per hand with its 95% interval, bids made and set, nils, bags
 and both sides' decision times. Search levels run at their sample budget (they have no clock).
+A run of hours is best given ``--log FILE``: a line per deal as it ends (its margin, and the mean
+and 95% interval so far), so a run stopped early still says where it stood.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 from collections.abc import Iterator
@@ -125,24 +128,45 @@ def _setup(level: str, sims: int, uct_c: float) -> None:
     _sides = (make_player(level), IsmctsPlayer(sims, uct_c))
 
 
-def _deal(deal: int) -> tuple[float, int, SideStats, SideStats]:
+Played = tuple[float, int, SideStats, SideStats]
+"""A deal played in duplicate: our margin a hand, the hands played, each side's figures."""
+
+
+def _deal(deal: int) -> Played:
     assert _sides is not None
     ours, theirs = _sides
     return play_duplicate(RULES, deal, [ours], [theirs], hands=1)
 
 
+def _numbered(deal: int) -> tuple[int, Played]:
+    return deal, _deal(deal)
+
+
+def _logged(results: Iterator[tuple[int, Played]], log: Path | None) -> Iterator[Played]:
+    """Each deal's result, its line (deal, margin, mean and 95% interval so far) appended to ``log``."""
+    margins: list[float] = []
+    for deal, played in results:
+        margins.append(played[0])
+        if log is not None:
+            n, mean = len(margins), sum(margins) / len(margins)
+            half = 1.96 * math.sqrt(sum((m - mean) ** 2 for m in margins) / (n - 1) / n) if n > 1 else 0.0
+            with log.open("a") as f:
+                f.write(f"deal {deal}: {played[0]:+.1f}; after {n}: {mean:+.1f} +- {half:.1f} a hand\n")
+        yield played
+
+
 def run(level: str, deals: int, sims: int = 1000, uct_c: float = 200.0, jobs: int = 1, seed: int = 1,
-        progress: bool = False) -> MatchResult:
+        progress: bool = False, log: Path | None = None) -> MatchResult:
     """Play ``deals`` duplicate deals of ``level`` against IS-MCTS with ``sims`` simulations."""
     numbers = [seed * 1_000_003 + i + 1 for i in range(deals)]
     names = ((level,), (f"ismcts-{sims}",))
     show = progress_bar() if progress else None
     if jobs == 1:
         _setup(level, sims, uct_c)
-        return summarise(RULES, map(_deal, numbers), *names, deals, show)
+        return summarise(RULES, _logged(map(_numbered, numbers), log), *names, deals, show)
     with get_context("spawn").Pool(jobs, _setup, (level, sims, uct_c)) as pool:
-        results: Iterator[tuple[float, int, SideStats, SideStats]] = pool.imap_unordered(_deal, numbers)
-        return summarise(RULES, results, *names, deals, show)
+        results: Iterator[tuple[int, Played]] = pool.imap_unordered(_numbered, numbers)
+        return summarise(RULES, _logged(results, log), *names, deals, show)
 
 
 def main() -> None:
@@ -156,8 +180,10 @@ def main() -> None:
     p.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     p.add_argument("--seed", type=int, default=1, help="picks the deal numbers (default 1)")
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    p.add_argument("--log", type=Path, help="append a line to this file as each deal ends")
     args = p.parse_args()
-    result = run(args.level, args.deals, args.sims, args.uct_c, args.jobs, args.seed, progress=True)
+    result = run(args.level, args.deals, args.sims, args.uct_c, args.jobs, args.seed, progress=True,
+                 log=args.log)
     print(format_table(result))
     if args.json:
         out: dict[str, Any] = result.to_dict() | {"sims": args.sims, "uct_c": args.uct_c}
