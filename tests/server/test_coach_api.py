@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,22 @@ def wait_for_review(client: httpx.Client, p: Player, path: str) -> tuple[list[di
         waiting.append(r.json())
         time.sleep(0.1)
     raise AssertionError(f"no review after 120 s: {waiting[-1:]}")
+
+
+Reviewed = tuple[BackgroundServer, httpx.Client, Player, dict[str, Any], str, dict[str, Any]]
+
+
+@contextmanager
+def reviewed_first_hand(database: str) -> Iterator[Reviewed]:
+    """A server with the coach on ``database``, and a player whose first hand of deal 7 is over and
+    reviewed: the server, a client, the player, the hand's last state, its review's path, the review."""
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        p = Player(client)
+        state = finish_hand(p, p.new_game(deal=7))
+        path = f"/api/games/{state['id']}/hands/0/coach"
+        _, done = wait_for_review(client, p, path)
+        yield server, client, p, state, path, done
 
 
 def test_a_finished_hand_is_reviewed_in_the_background_and_kept(database: str) -> None:
@@ -170,12 +188,7 @@ def test_the_game_summary_adds_up_the_hands_reviews(database: str) -> None:
 def test_an_unreadable_kept_review_is_dropped_logged_and_made_again(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     database = str(tmp_path / "spades.sqlite3")
-    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
-            httpx.Client(base_url=server.url, timeout=30) as client:
-        p = Player(client)
-        state = finish_hand(p, p.new_game(deal=7))
-        path = f"/api/games/{state['id']}/hands/0/coach"
-        _, done = wait_for_review(client, p, path)
+    with reviewed_first_hand(database) as (server, client, p, _, path, done):
         for corrupt in ('{"hand": 0, "seat": 2, "mistakes"', '{"hand": "first"}', "[]"):
             query(database, "UPDATE coach_reviews SET review = ?", (corrupt,))
             with caplog.at_level(logging.WARNING, logger="spades.coach"):
@@ -247,12 +260,8 @@ def test_a_claim_not_renewed_is_taken_over(tmp_path: Path) -> None:
 
 
 def test_reviews_kept_before_schema_7_are_served_after_the_upgrade(database: str) -> None:
-    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
-            httpx.Client(base_url=server.url, timeout=30) as client:
-        p = Player(client)
-        state = finish_hand(p, p.new_game(deal=7))
-        path = f"/api/games/{state['id']}/hands/0/coach"
-        _, done = wait_for_review(client, p, path)
+    with reviewed_first_hand(database) as (_, _, p, state, path, done):
+        pass
     back_to_schema_6(database)
     assert query(database, "SELECT game_id, hand FROM coach_reviews") == [(state["id"], 0)]
     with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
