@@ -37,6 +37,8 @@ MAX_MESSAGE = 2000
 _log = logging.getLogger("spades.tables")
 _HELLO_WAIT = 15.0
 _TICK = 0.5
+_QUIET = 3.0
+"""Seconds without a message to a table's connections before the clock has the store looked at."""
 _OUTBOX = 64
 """Messages a connection may have waiting; one further behind gets the whole table instead."""
 
@@ -113,6 +115,12 @@ class Live:
         """The latest version the bus announced for each table with connections here."""
         self._looking: set[str] = set()
         self._again: set[str] = set()
+        self._last_sent: dict[str, float] = {}
+        """When a message was last queued for a connection to each table (the clock's own clock)."""
+        self._checks: set[str] = set()
+        """Tables whose next look reads the store, whatever the bus announced."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        """The looks under way, kept so that none is collected before it is done."""
         self._loop: asyncio.AbstractEventLoop | None = None
         hub.bus.listen(self._heard)
 
@@ -122,6 +130,17 @@ class Live:
         while True:
             await asyncio.sleep(_TICK)
             await anyio.to_thread.run_sync(self.hub.tick)
+            self._check_quiet_tables()
+
+    def _check_quiet_tables(self) -> None:
+        """Look at the store for each table with nothing sent lately: a safety net, so that a change
+        whose announcement went astray reaches its connections within ``_QUIET`` seconds anyway."""
+        now = time.monotonic()
+        for code in list(self._conns):
+            if now - self._last_sent.get(code, 0.0) > _QUIET:
+                self._last_sent[code] = now
+                self._checks.add(code)
+                self._look(code)
 
     def _heard(self, code: str, seq: int) -> None:
         """A table changed (called from any thread)."""
@@ -140,7 +159,9 @@ class Live:
             self._again.add(code)
         else:
             self._looking.add(code)
-            asyncio.get_running_loop().create_task(self._bring_up_to_date(code))
+            task = asyncio.get_running_loop().create_task(self._bring_up_to_date(code))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _bring_up_to_date(self, code: str) -> None:
         """Queue for each connection to the table the message it lacks, until nothing changed meanwhile."""
@@ -148,7 +169,8 @@ class Live:
             while True:
                 self._again.discard(code)
                 conns = list(self._conns.get(code, ()))
-                known = self._known.get(code)
+                known = None if code in self._checks else self._known.get(code)
+                self._checks.discard(code)
                 if not conns or (known is not None and all(c.sent >= known and not c.resync for c in conns)):
                     return  # every connection has the change already
                 asks = []
@@ -186,6 +208,7 @@ class Live:
             else:
                 conn.sent, message = update
                 conn.outbox.append(message)
+                self._last_sent[conn.code] = time.monotonic()
         else:
             return
         conn.ready.set()
@@ -223,6 +246,7 @@ class Live:
             if not self._conns[code]:
                 del self._conns[code]
                 self._known.pop(code, None)
+                self._last_sent.pop(code, None)
             if token is not None:
                 with contextlib.suppress(TableError):
                     await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
