@@ -158,19 +158,6 @@ class TableHub:
         the store)."""
         return self.read(code, lambda t: _updates(t, asks), known)
 
-    def updates_at_once(self, code: str, asks: list[Ask], known: int) -> list[Update] | None:
-        """``updates`` if they can be made without waiting: the table cached at version ``known``
-        and no command running on it (else None). For the event loop, spared a trip to a thread."""
-        with self._lock:
-            table = self._tables.get(code)
-            lock = self._locks.get(code)
-        if table is None or lock is None or table.seq < known or not lock.acquire(blocking=False):
-            return None
-        try:
-            return _updates(table, asks)
-        finally:
-            lock.release()
-
     def tick(self) -> list[str]:
         """Let the clock act at the cached tables that wait for it; the codes of those that changed."""
         changed = []

@@ -99,10 +99,9 @@ class _Conn:
 class Live:
     """This process's connections by table, woken by the event bus from any process.
 
-    A change at a table is looked at once for all of this process's connections to it (one look at
-    the table, each seat's message made there: on the event loop when the table is cached that far
-    and free, else in a worker thread); each connection then sends its own messages, so a slow one
-    holds up no other.
+    A change at a table is looked at once for all of this process's connections to it (one trip to a
+    worker thread, one look at the table, each seat's message made there); each connection then
+    sends its own messages, so a slow one holds up no other.
     """
 
     def __init__(self, hub: TableHub, burst: int = 30, window: float = 5.0) -> None:
@@ -178,9 +177,7 @@ class Live:
                     asks.append((c.token, -1 if c.resync else c.sent))
                     c.resync = False
                 try:
-                    found = None if known is None else self.hub.updates_at_once(code, asks, known)
-                    if found is None:
-                        found = await anyio.to_thread.run_sync(self.hub.updates, code, asks, known)
+                    found = await anyio.to_thread.run_sync(self.hub.updates, code, asks, known)
                 except TableError as e:  # the table itself is gone
                     found = [e] * len(conns)
                 except StoreError:  # the database failed for a moment: try again shortly
