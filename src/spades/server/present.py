@@ -8,6 +8,7 @@ face up: no one's cards, no moves.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,21 +94,11 @@ def _trick(t: Trick) -> TrickOut:
     return TrickOut(leader=t.leader, cards=_played(t.cards), winner=t.winner)
 
 
-_RULES: dict[int, tuple[Rules, dict[str, Any]]] = {}
-"""Rules as JSON already made, by the rules' identity: a game's rules never change, and a state is
-made for every move (the models that take them copy them as they check them)."""
-_RULES_KEPT = 4096
-
-
+@functools.lru_cache(maxsize=256)
 def rules_json(rules: Rules) -> dict[str, Any]:
-    """``rules.to_dict()``, made once for each rules object; not to be changed by the caller."""
-    kept = _RULES.get(id(rules))
-    if kept is not None and kept[0] is rules:
-        return kept[1]
-    if len(_RULES) >= _RULES_KEPT:
-        _RULES.clear()
-    made = _RULES[id(rules)] = (rules, rules.to_dict())
-    return made[1]
+    """``rules.to_dict()``, made once for each set of rules (frozen, so hashable): a state is made for
+    every move. Not to be changed by the caller (the models that take it copy it as they check it)."""
+    return rules.to_dict()
 
 
 def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
