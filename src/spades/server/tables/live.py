@@ -189,25 +189,25 @@ class Live:
                     self._queue(c, update)
                 if code not in self._again:
                     return
-        except Exception:  # a fault of ours: said in the log; the table's next change looks again
+        except Exception:  # a fault of ours: said in the log; the next change or quiet check looks again
             _log.exception("The updates of table %s could not be made.", code)
         finally:
             self._looking.discard(code)
 
     def _queue(self, conn: _Conn, update: Update) -> None:
+        """Hand a look's finding to the connection's sender (nothing if it is up to date)."""
+        if update is None:
+            return
         if isinstance(update, TableError):
             conn.refused = update
-        elif update is not None:
-            if len(conn.outbox) >= _OUTBOX:  # far behind: one whole table will do instead
-                conn.outbox.clear()
-                conn.resync = True
-                self._look(conn.code)
-            else:
-                conn.sent, message = update
-                conn.outbox.append(message)
-                self._last_sent[conn.code] = time.monotonic()
+        elif len(conn.outbox) >= _OUTBOX:  # far behind: one whole table will do instead
+            conn.outbox.clear()
+            conn.resync = True
+            self._look(conn.code)
         else:
-            return
+            conn.sent, message = update
+            conn.outbox.append(message)
+            self._last_sent[conn.code] = time.monotonic()
         conn.ready.set()
 
     async def serve(self, ws: WebSocket, code: str) -> None:
