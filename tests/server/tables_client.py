@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -126,24 +127,27 @@ async def start_game(seats: list[Seat]) -> None:
 
 
 async def close_at(seats: list[Seat], phase: str) -> None:
-    """Wait until every seat has seen the game reach ``phase``, then close their connections."""
+    """Wait until every seat has seen the game reach ``phase`` (or end), then close their connections."""
     for s in seats:
-        await s.until(lambda t: t["game"]["phase"] == phase)
+        await s.until(lambda t: t["game"]["phase"] in (phase, "game_over"))
         await s.close()
 
 
-async def play_game(seats: list[Seat], until_phase: str = "game_over") -> None:
-    """Each person makes a simple legal move on their turn until the game reaches ``until_phase``."""
+async def play_game(seats: list[Seat], until_phase: str = "game_over", seconds: float = 300) -> None:
+    """Each person makes a simple legal move on their turn until the game reaches ``until_phase`` (or
+    ends: a first hand can end a short game); a game still going after ``seconds`` fails the test."""
     done = asyncio.Event()
+    deadline = time.monotonic() + seconds
 
     async def run(seat: Seat) -> None:
         last_sent = None
         while not done.is_set():
             t = seat.table
             g = t.get("game")
-            if g is not None and g["phase"] == until_phase:
+            if g is not None and g["phase"] in (until_phase, "game_over"):
                 done.set()
                 return
+            assert time.monotonic() < deadline, f"the game did not reach {until_phase}: {g}"
             if g is not None and (t["seq"], g["version"]) != last_sent:
                 if g["phase"] in ACTIVE and g["turn"] == t["you"] and not t["seats"][t["you"]]["bot"]:
                     await seat.send({"do": "move", "move": simple_move(g), "version": g["version"]})
