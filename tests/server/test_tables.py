@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,8 @@ from spades.bots import hint
 from spades.cards import cards_of
 from spades.game import Phase
 from spades.rules import Rules
-from spades.server.store import FriendResult, open_store
+from spades.server.store import FriendResult, StoreError, open_store
+from spades.server.store.sqlite import SQLiteStore
 from spades.server.tables.hub import TableHub
 from spades.server.tables.log import TableLog
 from spades.server.tables.table import (
@@ -283,4 +285,25 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
         assert not shown & {str(c) for s in range(4) if s != seat for c in cards_of(hands[s])}
     assert isinstance(made[4], TableError)
     assert hub.updates(code, [(tokens[0], seq)], seq) == [None]  # up to date: nothing to send
+    store.close()
+
+
+def test_a_failed_save_leaves_the_table_as_the_store_has_it(tmp_path: Path) -> None:
+    """A command whose entries cannot be stored (the database is locked by another program) is refused
+    with StoreError, and the table is then as it was for everyone: the hub's copy does not run ahead."""
+    path = tmp_path / "t.sqlite3"
+    store = SQLiteStore(path, busy_timeout=0.2)
+    store.check()
+    hub = TableHub(TableLog(store))
+    joined = hub.open(NewTableIn(name="Ann"))
+    before = hub.read(joined.code, lambda t: (t.seq, [s.name for s in t.seats]))
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another program holds the file's write lock
+    with pytest.raises(StoreError, match="locked"):
+        hub.act(joined.code, lambda t: t.join("Bo"))
+    assert hub.read(joined.code, lambda t: (t.seq, [s.name for s in t.seats])) == before
+    other.execute("ROLLBACK")
+    other.close()
+    hub.act(joined.code, lambda t: t.join("Bo"))  # free again: the same command is taken
+    assert hub.read(joined.code, lambda t: t.seq) > before[0]
     store.close()

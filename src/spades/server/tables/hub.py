@@ -130,6 +130,9 @@ class TableHub:
                 except StaleVersion:
                     self._forget(code)
                     continue
+                except BaseException:
+                    self._forget(code)  # not stored (StoreError): the copy ran ahead, so read it again
+                    raise
                 return result, table.seq
         raise TableError("The table is very busy: try again.")
 
