@@ -38,9 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
@@ -52,8 +50,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
 from server.pgcluster import Cluster
-from server.processes import redis_server, tree_cpu_seconds
-from spades.server.run import free_port
+from server.processes import Served, redis_server, tree_cpu_seconds
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -156,38 +153,14 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
             conn.writer.close()
 
 
-class Server:
-    """``spades serve`` in its own process(es) on a database."""
-
-    def __init__(self, database: str, workers: int, port: int, coach: bool = False,
-                 redis_url: str | None = None) -> None:
-        self.port = port
-        env = {**os.environ, "SPADES_RATE_PER_TOKEN": "0", "SPADES_RATE_PER_ADDRESS": "0",
-               "SPADES_ACCESS_LOG": "0", "SPADES_WORKERS": str(workers), "SPADES_PORT": str(port)}
-        if redis_url:  # the rate limits on, counted in Redis, too high to refuse these clients
-            env.update(SPADES_REDIS_URL=redis_url, SPADES_RATE_PER_TOKEN="1000",
-                       SPADES_RATE_PER_ADDRESS="100000")
-        if not coach:
-            env["SPADES_COACH_WORKERS"] = "0"
-        env["SPADES_DATABASE_URL" if "://" in database else "SPADES_DB"] = database
-        self.proc = subprocess.Popen([sys.executable, "-m", "spades.cli", "serve"], env=env,
-                                     stdout=subprocess.DEVNULL, start_new_session=True)
-        for _ in range(2400):
-            try:
-                asyncio.run(Connection(port).request("GET", "/healthz"))
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not start")
-
-    def cpu_seconds(self) -> float:
-        """The CPU time (user and system) the server's processes have used so far."""
-        return tree_cpu_seconds(self.proc.pid)
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        """Stop every process of the server (kill -9 with SIGKILL)."""
-        os.killpg(self.proc.pid, sig)
-        self.proc.wait(timeout=60)
+def start_server(database: str, workers: int, coach: bool = False, redis_url: str | None = None) -> Served:
+    """``spades serve`` with ``workers`` processes on a database, the coach's background reviews off
+    unless ``coach``; with ``redis_url``, the rate limits on, counted in Redis, too high to refuse
+    these clients."""
+    settings = {} if coach else {"SPADES_COACH_WORKERS": "0"}
+    if redis_url:
+        settings.update(SPADES_RATE_PER_TOKEN="1000", SPADES_RATE_PER_ADDRESS="100000")
+    return Served(database, "--workers", str(workers), redis_url=redis_url, settings=settings)
 
 
 async def run_load(port: int, games: int, level: str, think: float, seconds: float) -> tuple[Load, float]:
@@ -222,13 +195,13 @@ def report(load: Load, wall: float, cpu: float, args: argparse.Namespace) -> Non
         print("  error:", e[:300])
 
 
-async def load_then_kill(server: Server, load: Load, args: argparse.Namespace) -> None:
+async def load_then_kill(server: Served, load: Load, args: argparse.Namespace) -> None:
     """Clients playing as fast as answered (or thinking), and the server killed -9 at a random moment."""
     until = time.monotonic() + 3600
     tasks = [asyncio.create_task(client(server.port, args.level, args.think, until, load, 0))
              for _ in range(args.games)]
     await asyncio.sleep(random.uniform(1.0, args.seconds))
-    server.stop(signal.SIGKILL)
+    server.kill()
     await asyncio.gather(*tasks)
 
 
@@ -247,11 +220,10 @@ def check_kills(database: str, args: argparse.Namespace) -> int:
     lost = 0
     for round_ in range(args.kill):
         load = Load()
-        port = free_port()
-        asyncio.run(load_then_kill(Server(database, args.workers, port), load, args))
-        server = Server(database, 1, port)
-        missing = asyncio.run(missing_moves(port, load))
-        server.stop()
+        killed = start_server(database, args.workers)
+        asyncio.run(load_then_kill(killed, load, args))
+        with start_server(database, 1) as server:
+            missing = asyncio.run(missing_moves(server.port, load))
         print(f"kill {round_ + 1}: {len(load.server_ms)} moves answered to {len(load.answered)} players, "
               f"then kill -9; after the restart {missing} players' last answered move is missing")
         lost += missing
@@ -282,22 +254,18 @@ def main() -> int:
             database = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "bench.sqlite3")
         if args.kill:
             return check_kills(database, args)
-        port = free_port()
         redis_url = stack.enter_context(redis_server(Path(stack.enter_context(
             tempfile.TemporaryDirectory())))) if args.redis else None
-        server = Server(database, args.workers, port, args.coach, redis_url)
-        try:
+        with start_server(database, args.workers, args.coach, redis_url) as server:
             spy = None if args.profile is None else subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(server.proc.pid),
                  "--subprocesses", "--nonblocking", "--gil", "--format", "raw", "--rate", "200",
                  "--duration", str(round(args.seconds)), "-o", args.profile], stdout=subprocess.DEVNULL)
-            cpu = server.cpu_seconds()
-            load, wall = asyncio.run(run_load(port, args.games, args.level, args.think, args.seconds))
-            cpu = server.cpu_seconds() - cpu
+            cpu = tree_cpu_seconds(server.proc.pid)
+            load, wall = asyncio.run(run_load(server.port, args.games, args.level, args.think, args.seconds))
+            cpu = tree_cpu_seconds(server.proc.pid) - cpu
             if spy is not None:
                 spy.wait(timeout=60)
-        finally:
-            server.stop()
         report(load, wall, cpu, args)
     return 0
 

@@ -30,7 +30,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from server.api_client import simple_move
-from server.processes import redis_server, server_process, tree_cpu_seconds
+from server.processes import Served, redis_server, tree_cpu_seconds
 
 ACTIVE = ("bid", "play", "pass", "draw")
 
@@ -179,7 +179,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
         db = Path(folder) / "spades.sqlite3"
         redis_url = stack.enter_context(redis_server(Path(folder) / "redis")) if args.processes == 2 else None
-        urls = [stack.enter_context(server_process(db, redis_url)) for _ in range(args.processes)]
+        urls = [stack.enter_context(Served(db, redis_url=redis_url)).url for _ in range(args.processes)]
         tables = open_tables(urls, args.tables)
         bench = Bench(args.think)
         asyncio.run(run(tables, bench, args.warmup, args.seconds))

@@ -1,33 +1,43 @@
-"""Real services for the tests and the table benchmark: a throwaway redis-server, and server processes."""
+"""Real services for the tests and the benchmarks: a throwaway redis-server, ``spades serve`` as a process,
+and the CPU time of a process tree."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO, Any
 
 import httpx
 
 from spades.server.run import free_port
 
 
-def _wait(ok: object, what: str, proc: subprocess.Popen[bytes], seconds: float = 60) -> None:
+def _wait(ok: Callable[[], object], what: str, proc: subprocess.Popen[Any], errors: IO[str] | None = None,
+          seconds: float = 120) -> None:
+    """Wait until ``ok()`` answers truthfully; an error with what the process wrote if it ends first."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with {proc.returncode}")
+            said = ""
+            if errors is not None:
+                errors.seek(0)
+                said = ": " + errors.read()
+            raise RuntimeError(f"{what} exited with {proc.returncode}{said}")
         try:
-            if ok():  # type: ignore[operator]
+            if ok():
                 return
         except Exception:  # not answering yet (each client has its own connection error)
             pass
-        time.sleep(0.1)
-    raise RuntimeError(f"{what} did not start")
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not answer within {seconds:.0f} s")
 
 
 @contextmanager
@@ -53,26 +63,54 @@ def redis_server(folder: Path) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-@contextmanager
-def server_process(db: Path | str, redis_url: str | None,
-                   settings: dict[str, str] | None = None) -> Iterator[str]:
-    """``spades serve`` in its own process on a free port, on a SQLite file or a database URL (events
-    and rate limits through Redis if given), with more ``SPADES_*`` settings if given; yields its URL."""
-    port = free_port()
-    env = {**os.environ, "SPADES_ACCESS_LOG": "0", "SPADES_RATE_PER_ADDRESS": "0", **(settings or {})}
-    env.pop("SPADES_REDIS_URL", None)
-    if redis_url:
-        env["SPADES_REDIS_URL"] = redis_url
-    flag = "--database-url" if "://" in str(db) else "--db"
-    command = [sys.executable, "-m", "spades.cli", "serve", "--port", str(port), flag, str(db)]
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait(lambda: httpx.get(url + "/api/rules", timeout=2).status_code == 200, "spades serve", proc)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
+class Served:
+    """``spades serve`` in a process of its own on a free port (or ``port``), on a SQLite file or a
+    database URL, with more ``serve`` flags in ``extra``, table events and rate limits through Redis if
+    ``redis_url`` is given, and more ``SPADES_*`` settings if given (the rate limits are off unless they
+    say otherwise). The one way tests and benchmarks start the real server as a process: ``with`` stops
+    it gracefully; ``kill`` is kill -9."""
+
+    def __init__(self, database: Path | str, *extra: str, redis_url: str | None = None,
+                 settings: dict[str, str] | None = None, port: int | None = None) -> None:
+        self.database = str(database)
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "SPADES_ACCESS_LOG": "0", "SPADES_RATE_PER_TOKEN": "0",
+               "SPADES_RATE_PER_ADDRESS": "0", **(settings or {})}
+        env.pop("SPADES_REDIS_URL", None)
+        if redis_url:
+            env["SPADES_REDIS_URL"] = redis_url
+        flag = "--database-url" if "://" in self.database else "--db"
+        self._errors = tempfile.TemporaryFile("w+")  # noqa: SIM115 (open for the process's life; a pipe stalls uvicorn's workers)
+        command = [sys.executable, "-m", "spades.cli", "serve", "--port", str(self.port), flag, self.database]
+        self.proc = subprocess.Popen([*command, *extra], stdout=subprocess.DEVNULL, stderr=self._errors,
+                                     text=True, env=env, start_new_session=True)
+        try:
+            _wait(lambda: httpx.get(self.url + "/healthz", timeout=2).status_code == 200, "spades serve",
+                  self.proc, self._errors)
+        except BaseException:
+            self.kill()
+            raise
+
+    def kill(self) -> None:
+        """kill -9 of the server and every process it started: they end at once, whatever they were doing."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=60)
+        self._errors.close()
+
+    def stop(self) -> None:
+        """A graceful stop (SIGTERM, as a service manager sends): requests under way are answered first."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=60)
+        self._errors.close()
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
 
 
 def tree_cpu_seconds(pid: int, *, itself: bool = True) -> float:

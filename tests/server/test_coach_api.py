@@ -17,7 +17,7 @@ import pytest
 
 from server.api_client import Player, simple_move
 from server.conftest import back_to_schema_6, query
-from server.processes import server_process
+from server.processes import Served
 from spades.server.run import BackgroundServer
 
 SAMPLES = 4
@@ -213,9 +213,9 @@ def wait_until_running(client: httpx.Client, p: Player, path: str) -> dict[str, 
 
 def test_two_server_processes_analyse_a_hand_once(database: str) -> None:
     slow = {"SPADES_COACH_WORKERS": "1", "SPADES_COACH_SAMPLES": "5000"}  # still running below
-    with server_process(database, None, slow) as a_url, \
+    with Served(database, settings=slow) as a, \
             BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as b, \
-            httpx.Client(base_url=a_url, timeout=30) as on_a, \
+            httpx.Client(base_url=a.url, timeout=30) as on_a, \
             httpx.Client(base_url=b.url, timeout=30) as on_b:
         p = Player(on_a)
         state = finish_hand(p, p.new_game(deal=7))  # a queues it as the hand ends

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import redis
 
-from server.processes import redis_server, server_process
+from server.processes import Served, redis_server
 
 LIMITS = {"SPADES_RATE_PER_TOKEN": "0.01", "SPADES_BURST_PER_TOKEN": "6"}
 """Six requests per player, then one every 100 s: what a test can count."""
@@ -16,8 +16,9 @@ LIMITS = {"SPADES_RATE_PER_TOKEN": "0.01", "SPADES_BURST_PER_TOKEN": "6"}
 
 def test_two_processes_count_one_players_requests_together_and_alone_when_redis_stops(tmp_path: Path) -> None:
     db = tmp_path / "spades.sqlite3"
-    with redis_server(tmp_path / "redis") as url, server_process(db, url, LIMITS) as a, \
-            server_process(db, url, LIMITS) as b:
+    with redis_server(tmp_path / "redis") as url, Served(db, redis_url=url, settings=LIMITS) as served_a, \
+            Served(db, redis_url=url, settings=LIMITS) as served_b:
+        a, b = served_a.url, served_b.url
         token = httpx.post(a + "/api/players").json()["token"]
         headers = {"X-Player-Token": token}
         answers = [httpx.get((a, b)[i % 2] + "/api/settings", headers=headers) for i in range(8)]

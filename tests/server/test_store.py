@@ -21,7 +21,7 @@ import pytest
 
 from server.api_client import Player, simple_move
 from server.conftest import back_to_schema_6, query
-from server.serve import Served
+from server.processes import Served
 from spades.bots import make_player
 from spades.cards import cards_of
 from spades.game import Game
@@ -88,8 +88,8 @@ def test_two_tabs_moving_on_one_version_get_one_answer_and_one_409(server: Backg
 
 
 def test_two_server_processes_serve_one_game_in_turn(database: str) -> None:
-    servers = [Served(database), Served(database)]
-    try:
+    with Served(database) as one, Served(database) as two:
+        servers = [one, two]
         clients = [httpx.Client(base_url=s.url, timeout=30) for s in servers]
         p = Player(clients[0], auto_play=False)
         state = p.new_game(deal=21)
@@ -103,14 +103,10 @@ def test_two_server_processes_serve_one_game_in_turn(database: str) -> None:
                            {"move": simple_move(state), "version": state["version"]}, p.headers)
         assert (ok.status_code, refused.status_code) == (200, 409), refused.text
         assert refused.json()["state"]["version"] == ok.json()["state"]["version"] == count(database, "moves")
-    finally:
-        for s in servers:
-            s.stop()
 
 
 def test_several_workers_share_one_port(database: str) -> None:
-    served = Served(database, "--workers", "2")
-    try:
+    with Served(database, "--workers", "2") as served:
         children = Path(f"/proc/{served.proc.pid}/task/{served.proc.pid}/children").read_text().split()
         assert len(children) >= 2
         p = Player(httpx.Client(base_url=served.url, timeout=30), auto_play=False)
@@ -120,8 +116,6 @@ def test_several_workers_share_one_port(database: str) -> None:
                 p.client = fresh
                 state = p.move(state, simple_move(state))["state"]
         assert count(database, "moves") == state["version"]
-    finally:
-        served.stop()
 
 
 def test_a_failed_save_leaves_the_game_as_it_was(database: str, client: httpx.Client) -> None:
@@ -186,18 +180,14 @@ def test_no_answered_move_is_lost_when_the_server_is_killed_under_load(database:
         for t in players:
             t.join()
         assert answered and not refused
-        served = Served(database)
-        try:
-            with httpx.Client(base_url=served.url, timeout=30) as c:
-                for token, last in answered.items():
-                    now = c.get("/api/games/current", headers={"X-Player-Token": token}).json()
-                    assert now["id"] >= last["id"]
-                    if now["id"] == last["id"]:
-                        assert now["version"] >= last["version"]
-                        if how == "graceful" or now["version"] == last["version"]:
-                            assert now == last
-        finally:
-            served.stop()
+        with Served(database) as served, httpx.Client(base_url=served.url, timeout=30) as c:
+            for token, last in answered.items():
+                now = c.get("/api/games/current", headers={"X-Player-Token": token}).json()
+                assert now["id"] >= last["id"]
+                if now["id"] == last["id"]:
+                    assert now["version"] >= last["version"]
+                    if how == "graceful" or now["version"] == last["version"]:
+                        assert now == last
 
 
 def legacy_database(path: Path) -> tuple[str, Game]:

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from server.conftest import query
-from server.processes import redis_server, server_process
+from server.processes import Served, redis_server
 from server.tables_client import Seat, close_at, join, open_table, play_game, run_async, start_game
 from server.test_store import count
 
@@ -21,8 +21,9 @@ def moves_seen(seat: Seat) -> list[tuple[Any, ...]]:
 
 
 def test_people_on_two_processes_see_each_others_moves_in_one_order(tmp_path: Path, database: str) -> None:
-    with redis_server(tmp_path / "redis") as url, server_process(database, url) as a, \
-            server_process(database, url) as b:
+    with redis_server(tmp_path / "redis") as redis_url, Served(database, redis_url=redis_url) as served_a, \
+            Served(database, redis_url=redis_url) as served_b:
+        a, b = served_a.url, served_b.url
         with httpx.Client(base_url=a, timeout=30) as ca, httpx.Client(base_url=b, timeout=30) as cb:
             host = open_table(ca, "Ann", preset="standard", options={"target": 100, "low_mark": -100},
                               level="easy")
