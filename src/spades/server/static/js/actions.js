@@ -1,7 +1,7 @@
 // Talking to the server: send a move, show the others' moves one by one, then the new state.
 
 import { $, myTurn, say, seatOf, state, tableKey } from "./state.js";
-import { api, ApiError } from "./api.js";
+import { api, ApiError, gameGet } from "./api.js";
 import { cardName } from "./cards.js";
 import { play as sound } from "./sound.js";
 import { bidLabel, focusFirst, render } from "./table.js";
@@ -172,12 +172,6 @@ export function sendMove(move) {
   const version = state.game.version;
   if (state.remote) return state.remote.send({ do: "move", move, version });
   return run(() => api.post(`/api/games/${state.game.id}/moves`, { move, version }));
-}
-
-/** Something about the game being played, over HTTP: its `hint`, `hands/N` (a finished hand, face up),
- * or the coach's `hands/N/coach` and `coach`. */
-export function gameGet(what) {
-  return state.remote ? state.remote.get(what) : api.get(`/api/games/${state.game.id}/${what}`);
 }
 
 function closeDialogs() {

@@ -1,5 +1,7 @@
 // The page's only way to the server: JSON over fetch, with the anonymous player token.
 
+import { state } from "./state.js";
+
 const TOKEN_KEY = "spades.token";
 const COOKIE = "spades_token";
 
@@ -64,3 +66,9 @@ export const api = {
   put: (path, body) => call("PUT", path, body),
   blob: async (path, body) => (await request("POST", path, body)).blob(),  // a file the server makes, e.g. a PDF
 };
+
+/** Something about the game being played, over HTTP: its `hint`, `hands/N` (a finished hand, face up),
+ * or the coach's `hands/N/coach` and `coach` (at a friends' table, through its connection's seat). */
+export function gameGet(what) {
+  return state.remote ? state.remote.get(what) : api.get(`/api/games/${state.game.id}/${what}`);
+}

@@ -1,10 +1,10 @@
 // The page's start: wires the menu and the dialogs, then resumes the player's game or starts the one in the address.
 
 import { $, say, state } from "./state.js";
-import { api, ensureToken } from "./api.js";
+import { api, ensureToken, gameGet } from "./api.js";
 import { showLast } from "./table.js";
 import { fillSheet, openSheet } from "./sheet.js";
-import { afterState, animate, confirmLeave, gameGet, newGame, newGameRestart, nextHand, run, showHint, syncAddress } from "./actions.js";
+import { afterState, animate, confirmLeave, newGame, newGameRestart, nextHand, run, showHint, syncAddress } from "./actions.js";
 import { wireInput } from "./input.js";
 import { enterTable, wireFriends } from "./friends.js";
 import { applySettings, openSettings, saveSettings, wireRuleForm } from "./settings.js";

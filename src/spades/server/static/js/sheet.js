@@ -1,7 +1,7 @@
 // The score sheet, a finished hand's review, and the end of the game.
 
 import { $, seatOf, state } from "./state.js";
-import { gameGet } from "./actions.js";
+import { gameGet } from "./api.js";
 import { esc, num } from "./html.js";
 import { cardFace, cardName, shortName, suitClass } from "./cards.js";
 import { bidLabel } from "./table.js";
