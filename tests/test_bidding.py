@@ -27,9 +27,6 @@ from spades.paper.scorekeeper import (
 )
 from spades.rules import PRESETS, BidFormat, NilRule, Rules
 
-BOARD = "Each team must bid at least 4 tricks between its two partners."
-BOARD_NIL = "If one partner bids nil, the other must bid at least 4."
-
 
 def blind_table(rules: Rules, deal: int = 1) -> Game:
     """A first hand where every seat may bid blind nil (a deficit of 0: any time)."""
@@ -59,7 +56,7 @@ def refused(game: Game, bid: Bid, match: str) -> None:
 # -- board, on the path of a seat that has not looked ---------------------------------------------
 
 def test_the_issue_9_reproduction_blind_nil_under_board_after_a_partners_2_is_refused() -> None:
-    """BOARD: a partner's 2 leaves the team under 4, so the other partner may not bid (blind) nil."""
+    """Board: a partner's 2 leaves the team under 4, so the other partner may not bid (blind) nil."""
     game = Game(find_preset("online").replace(blind_nil_deficit=0), deal=1)
     look_and_bid(game, Bid(2))
     look_and_bid(game, Bid(3))
@@ -74,7 +71,7 @@ def test_the_issue_9_reproduction_blind_nil_under_board_after_a_partners_2_is_re
 
 
 def test_board_after_a_partners_nil_the_other_bids_at_least_4_never_nil_or_blind_nil() -> None:
-    """BOARD_NIL, whether the nil was plain or blind, and whether the other partner has looked."""
+    """Board after a nil, whether the nil was plain or blind, and whether the other partner has looked."""
     for first in (Bid.nil(), Bid.blind_nil()):
         game = blind_table(Rules(min_team_bid=4))
         if first.blind:

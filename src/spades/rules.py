@@ -182,10 +182,6 @@ class DeckSpec:
         """The mask of every card that plays as a spade."""
         return self.suit_masks[Suit.SPADES]
 
-    def sort_key(self, card: int) -> tuple[int, int]:
-        """Sort by playing suit, then power: how a player arranges a hand."""
-        return (self.suit_of[card], self.power[card])
-
     def beats(self, a: int, b: int, led: int) -> bool:
         """Whether card ``a`` beats card ``b`` in a trick whose led suit is ``led`` (by ``strength``)."""
         strength = self.strength[led]
