@@ -285,6 +285,13 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
         assert not shown & {str(c) for s in range(4) if s != seat for c in cards_of(hands[s])}
     assert isinstance(made[4], TableError)
     assert hub.updates(code, [(tokens[0], seq)], seq) == [None]  # up to date: nothing to send
+    game = hub.read(code, lambda t: t.game)
+    assert game is not None and game.turn is not None
+    turn, move, version = game.turn, str(hint(game.view(game.turn), "normal").move), len(game.log)
+    made = hub.seat_act_and_updates(code, tokens[turn], lambda t, s: t.move(s, move, version), asks)
+    again = hub.updates(code, asks, seq)  # the command's own look makes what a look after it makes
+    assert made[:4] == again[:4] and str(made[4]) == str(again[4])
+    assert isinstance(made[0], tuple) and made[0][0] > seq
     store.close()
 
 

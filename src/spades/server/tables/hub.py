@@ -104,14 +104,23 @@ class TableHub:
 
     def act(self, code: str, command: Callable[[FriendsTable], T]) -> T:
         """Run a command on the table and store (and announce) the entries it made."""
-        code = normal_code(code)
-        result, seq = self._act(code, command)
-        if seq is not None:  # announced once the table is free, so listeners find it so
-            self.bus.publish(code, seq)
-        return result
+        return self._act(code, command, None)[0]
 
-    def _act(self, code: str, command: Callable[[FriendsTable], T]) -> tuple[T, int | None]:
-        """The command's result, and the table's new version if it made entries (they are stored)."""
+    def seat_act(self, code: str, token: str, command: Callable[[FriendsTable, int], T]) -> T:
+        """Run a command for the seat a token holds."""
+        return self.act(code, lambda t: command(t, t.seat_of(token)))
+
+    def seat_act_and_updates(self, code: str, token: str, command: Callable[[FriendsTable, int], object],
+                             asks: list[Ask]) -> list[Update]:
+        """``seat_act``, then ``updates`` for the asks from the table as the command left it, in the
+        same look (the connection that sent the command spares its table a second trip)."""
+        return self._act(code, lambda t: command(t, t.seat_of(token)), asks)[1]
+
+    def _act(self, code: str, command: Callable[[FriendsTable], T],
+             asks: list[Ask] | None) -> tuple[T, list[Update]]:
+        """The command's result (its entries stored, then announced once the table is free, so
+        listeners find it so) and, if given asks, their updates from the table it left."""
+        code = normal_code(code)
         with self._table_lock(code):
             for _ in range(_RETRIES):
                 table = self._fresh(code)
@@ -123,22 +132,22 @@ class TableHub:
                 except BaseException:
                     self._forget(code)  # anything else may have left the copy half changed
                     raise
-                if table.seq == before:
-                    return result, None
-                try:
-                    self.log.append(code, before, table.entries[before:], table.results(before))
-                except StaleVersion:
-                    self._forget(code)
-                    continue
-                except BaseException:
-                    self._forget(code)  # not stored (StoreError): the copy ran ahead, so read it again
-                    raise
-                return result, table.seq
-        raise TableError("The table is very busy: try again.")
-
-    def seat_act(self, code: str, token: str, command: Callable[[FriendsTable, int], T]) -> T:
-        """Run a command for the seat a token holds."""
-        return self.act(code, lambda t: command(t, t.seat_of(token)))
+                if table.seq != before:
+                    try:
+                        self.log.append(code, before, table.entries[before:], table.results(before))
+                    except StaleVersion:
+                        self._forget(code)
+                        continue
+                    except BaseException:
+                        self._forget(code)  # not stored (StoreError): the copy ran ahead, so read it again
+                        raise
+                found = [] if asks is None else _updates(table, asks)
+                break
+            else:
+                raise TableError("The table is very busy: try again.")
+        if table.seq != before:
+            self.bus.publish(code, table.seq)
+        return result, found
 
     def read(self, code: str, reader: Callable[[FriendsTable], T], known: int | None = None) -> T:
         """Read the table, caught up with the log (or with version ``known``, if it is that far)."""

@@ -100,8 +100,8 @@ class Live:
     """This process's connections by table, woken by the event bus from any process.
 
     A change at a table is looked at once for all of this process's connections to it (one trip to a
-    worker thread, one look at the table, each seat's message made there); each connection then
-    sends its own messages, so a slow one holds up no other.
+    worker thread, one look at the table, each seat's message made there; a command from one of them
+    takes that trip itself); each connection then sends its own messages, so a slow one holds up no other.
     """
 
     def __init__(self, hub: TableHub, burst: int = 30, window: float = 5.0) -> None:
@@ -260,6 +260,33 @@ class Live:
             while conn.outbox:
                 await conn.ws.send_text(conn.outbox.popleft())
 
+    async def _act(self, code: str, token: str, command: Command) -> None:
+        """Run a seat's command and, in the same trip to a worker thread, make the table's connections
+        their updates (unless a look is under way: the change it is then told of brings them)."""
+        if code in self._looking:
+            await anyio.to_thread.run_sync(self.hub.seat_act, code, token, _runner(command))
+            return
+        self._looking.add(code)
+        conns = list(self._conns.get(code, ()))
+        resync = [c for c in conns if c.resync]
+        asks = [(c.token, -1 if c.resync else c.sent) for c in conns]
+        for c in resync:
+            c.resync = False
+        try:
+            found = await anyio.to_thread.run_sync(self.hub.seat_act_and_updates, code, token,
+                                                   _runner(command), asks)
+        except BaseException:
+            for c in resync:  # refused or failed: those pages still want the whole table
+                c.resync = True
+            raise
+        else:
+            for c, update in zip(conns, found, strict=True):
+                self._queue(c, update)
+        finally:
+            self._looking.discard(code)
+            if code in self._again:
+                self._look(code)
+
     def _check_rate(self, conn: _Conn) -> None:
         now = time.monotonic()
         while conn.said and now - conn.said[0] >= self.window:
@@ -288,7 +315,7 @@ class Live:
                 token = conn.token
                 if token is None:
                     raise NotAllowed("You are watching this table: take a free seat to play or talk.")
-                await anyio.to_thread.run_sync(self.hub.seat_act, conn.code, token, _runner(command))
+                await self._act(conn.code, token, command)
             except TableError as e:
                 await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": e.status,
                                                     "detail": str(e)}))
