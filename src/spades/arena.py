@@ -130,6 +130,7 @@ class _Timed:
         self.stats = stats
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
+        """The wrapped player's move, its decision time counted in the side's statistics."""
         start = time.perf_counter()
         move = self.player.choose(view, rng)
         spent = time.perf_counter() - start
@@ -276,6 +277,8 @@ def summarise(rules: Rules, results: Iterable[tuple[float, int, SideStats, SideS
 
 def _results(work: list[tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]],
              jobs: int) -> Iterator[tuple[float, int, SideStats, SideStats]]:
+    """Each deal's figures in the order the deals finish: in this process for one job, else
+    spread over a pool of ``jobs`` processes."""
     if jobs == 1:
         yield from map(_play_deal, work)
         return

@@ -58,6 +58,7 @@ def _print_history(game: Game) -> None:
 
 
 def _cmd_deal(args: argparse.Namespace) -> int:
+    """``spades deal``: play a numbered deal between computer players, print it, and write its record."""
     rules = _rules_from_args(args)
     game = Game(rules, deal=args.number)
     players = [make_player(args.level)] * rules.players
@@ -70,6 +71,7 @@ def _cmd_deal(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    """``spades replay``: rebuild a game from its record, checking every move, and print it."""
     game = replay(_read_record(args.file))
     _print_history(game)
     scores = ", ".join(f"side {i}: {s}" for i, s in enumerate(game.scores))
@@ -98,6 +100,7 @@ def _seat_number(text: str, players: int) -> int:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
+    """``spades analyze``: the coach's review of one seat's decisions in a recorded game."""
     record = _read_record(args.record)
     seat = _seat_number(args.seat, record.rules.players)
     if args.hand is not None and args.hand < 1:
@@ -117,6 +120,7 @@ def _load_score_game(path: Path) -> ScoreGame:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    """``spades score``: keep score in the terminal, saved to ``--file`` after each hand if given."""
     path: Path | None = args.file
     if path is not None and path.exists():
         game = _load_score_game(path)
@@ -126,6 +130,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         game = ScoreGame(rules, tuple(args.players or (args.teams if rules.has_partners else ())))
 
     def save(g: ScoreGame) -> None:
+        """Write the game to ``--file`` (if given) so that the next run resumes it."""
         if path is not None:
             path.write_text(json.dumps(g.to_dict(), indent=1), encoding="utf-8")
 
@@ -144,6 +149,7 @@ def _need(extra: str, *modules: str) -> None:
 
 
 def _cmd_sheets(args: argparse.Namespace) -> int:
+    """``spades sheets``: write the rule sheet and the score sheet as PDFs."""
     _need("pdf", "fpdf", "anyascii")
     from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
 
@@ -163,6 +169,7 @@ def _cmd_sheets(args: argparse.Namespace) -> int:
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
+    """``spades arena``: a duplicate match between two levels; prints (and writes) its figures."""
     from spades.arena import format_table, progress_bar, run_match
 
     rules = _rules_from_args(args)
@@ -179,6 +186,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    """``spades play``: the browser game on this machine, on a free local port, in a new tab."""
     _need("server", *_SERVER_MODULES)
     from spades.server.run import PLAY_PORT, free_port, run_server
     from spades.server.settings import Settings
@@ -189,6 +197,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    """``spades bench``: random full hands per second through each engine."""
     _need("fast", "numpy")
     from spades.benchmark import report
 
@@ -199,6 +208,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    """``spades serve``: the browser game for others to reach, from the settings and flags."""
     _need("server", *_SERVER_MODULES)
     from spades.server.run import run_server
     from spades.server.settings import Settings

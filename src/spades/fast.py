@@ -56,6 +56,7 @@ def lowest_card(m: Masks) -> Ints:
 
 
 def _nonzero_or(a: Masks, b: Masks) -> Masks:
+    """``a`` where it is not 0, else ``b``, element by element."""
     return np.where(a != 0, a, b)
 
 
@@ -84,6 +85,7 @@ _TABLES: dict[Rules, _Tables] = {}
 
 
 def _tables(rules: Rules) -> _Tables:
+    """The rules' lookup tables, built once per rules value and kept."""
     t = _TABLES.get(rules)
     if t is None:
         t = _TABLES[rules] = _Tables(rules)

@@ -71,10 +71,12 @@ def signed(points: int) -> str:
 
 
 def _plural(n: int, word: str) -> str:
+    """``n`` and the word, in the plural unless ``n`` is 1: ``1 trick``, ``2 tricks``."""
     return f"{n} {word}{'s' * (n != 1)}"
 
 
 def _nil(n: NilResult, who: str) -> Note:
+    """A nil's note: who bid it, blind or not, made or broken (with the tricks taken), and its points."""
     kind = "blind nil" if n.blind else "nil"
     outcome = "made" if n.made else f"broken, took {_plural(n.tricks, 'trick')}"
     return Note("nil", f"{who}{kind} {outcome} ({signed(n.points)})")

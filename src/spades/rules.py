@@ -628,6 +628,7 @@ _ENUM_FIELDS: dict[str, type[Enum]] = {
 
 
 def _preset(name: str, **options: Any) -> Rules:
+    """A named preset: the standard game with these options changed."""
     return Rules(name=name, **options)
 
 

@@ -233,6 +233,8 @@ def _score_side(
     no_bids: bool,
     reneged: bool,
 ) -> SideScore:
+    """One side's result for the hand (``score_hand`` for each side): the contract made or set,
+    its nils, bags and bag penalty, a Boston, a renege; or, without bids, 10 a trick."""
     seats = rules.seats_of(side)
     won = sum(tricks[s] for s in seats)
     boston = won == rules.hand_size

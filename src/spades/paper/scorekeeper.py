@@ -446,6 +446,7 @@ class ScoreGame:
         return number - 1
 
     def _checked(self, hands: tuple[HandEntry, ...]) -> ScoreGame:
+        """This game with these hands, once they score (a hand that cannot be raises and changes nothing)."""
         game = replace(self, hands=hands)
         game.sheet()
         return game
@@ -624,4 +625,5 @@ def status_text(game: ScoreGame) -> str:
 
 
 def _bags(n: int) -> str:
+    """A bag count in words: ``1 bag``, ``3 bags``."""
     return f"{n} bag" if n == 1 else f"{n} bags"

@@ -60,6 +60,7 @@ class Progress:
 
 @dataclass(frozen=True)
 class _Job:
+    """One hand to review, as sent to the child process that analyses it."""
     subject: str
     """What is reviewed (``reviews.game_subject``, ``reviews.table_subject``): with the hand, the key."""
     hand: int

@@ -74,6 +74,7 @@ class ClientAddress:
         self.trusted = [ipaddress.ip_network(t, strict=False) for t in trusted]
 
     def _is_trusted(self, host: str) -> bool:
+        """Whether ``host`` is an address within the trusted proxies (a name is never trusted)."""
         try:
             address = ipaddress.ip_address(host)
         except ValueError:
@@ -320,6 +321,7 @@ class BodyLimit:
         self.limit = limit
 
     def _message(self) -> str:
+        """The 413's words, naming the limit."""
         return f"The request body is larger than {self.limit} bytes."
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -87,10 +87,12 @@ def _sorted(spec: DeckSpec, mask: int) -> list[str]:
 
 
 def _played(cards: tuple[tuple[int, Card], ...]) -> list[PlayedCard]:
+    """The cards of a trick, each with its seat, as the API sends them."""
     return [PlayedCard(seat=s, card=str(c)) for s, c in cards]
 
 
 def _trick(t: Trick) -> TrickOut:
+    """A finished trick as the API sends it: its leader, its cards and its winner."""
     return TrickOut(leader=t.leader, cards=_played(t.cards), winner=t.winner)
 
 
@@ -107,6 +109,7 @@ def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
 
 
 def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int, names: Names) -> list[list[SheetRow]]:
+    """The score sheet's rows, one per finished hand, from ``viewer``'s side of the table."""
     kept_names = None if names is None else tuple(names)
     return [_sheet_line(rules, h, viewer, kept_names) for h in history]
 
@@ -166,6 +169,8 @@ def review_of(spec: DeckSpec, h: HandResult) -> HandReview:
 
 
 def _message(game: Game, v: SeatView, human: int, names: Names) -> str:
+    """The line under the table for this seat: whose turn, what to do now, or how the hand or
+    game ended."""
     n = game.players
     if v.phase is Phase.GAME_OVER:
         assert v.winner is not None

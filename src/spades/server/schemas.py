@@ -385,6 +385,7 @@ class SettingsIn(_In):
     @field_validator("level")
     @classmethod
     def _known_level(cls, value: str) -> str:
+        """Refuse a level the bots do not have, naming the ones they do."""
         if value not in LEVELS:
             raise ValueError(f"the level is one of {', '.join(LEVELS)}")
         return value

@@ -145,6 +145,8 @@ class ScoreSheetOut(BaseModel):
 
 
 def _row(row: HandRow, rules: Rules) -> RowOut:
+    """A scored hand as the scorekeeper page shows it: per side its bid, tricks, points, bags,
+    total and the outcome's words."""
     no_bids = not row.entry.has_bids
     sides = []
     for s, line in enumerate(row.entry.lines):

@@ -142,6 +142,8 @@ class Service:
             return token in self._known
 
     def _remember(self, token: str) -> None:
+        """Note a token as known to this process (the oldest forgotten beyond ``_KNOWN``), so the
+        next request with it does not ask the store."""
         with self._lock:
             self._known[token] = None
             self._known.move_to_end(token)
@@ -364,6 +366,7 @@ class Service:
             yield table
 
     def _new_table(self, row: GameRow, game: Game) -> Table:
+        """A solo game in memory: the row, the game, and a computer player in every seat but the person's."""
         human = human_seat(game.players)
         bots = {s: make_player(row.level, bid_nil=row.bots_bid_nil)
                 for s in range(game.players) if s != human}

@@ -109,6 +109,7 @@ class Tx:
         self._placeholder = placeholder
 
     def _sql(self, sql: str) -> str:
+        """The statement in this driver's placeholder style (the SQL is written with ``?``)."""
         return sql if self._placeholder == "?" else sql.replace("?", self._placeholder)
 
     def run(self, sql: str, params: Sequence[object] = ()) -> int:
@@ -137,6 +138,7 @@ class Tx:
 
 
 def _now() -> str:
+    """The current time as the store writes it: UTC, ISO 8601, to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
@@ -144,6 +146,7 @@ _GAME_COLUMNS = "id, token, deal, daily, level, bots_bid_nil, header, status, ve
 
 
 def _game_row(r: tuple[Any, ...]) -> GameRow:
+    """A ``games`` row (the columns of ``_GAME_COLUMNS``) as a ``GameRow``."""
     return GameRow(
         id=r[0], token=r[1], deal=r[2], daily=r[3], level=r[4], bots_bid_nil=bool(r[5]), header=r[6],
         status=r[7], version=r[8], won=None if r[9] is None else bool(r[9]), final_score=r[10],
@@ -319,6 +322,8 @@ class Store(ABC):
                                  "replaced, or upgraded by a newer Spades?")
 
     def _schema_version(self, tx: Tx) -> int:
+        """The schema version the database holds: 0 for an empty one, 1 for one written before
+        versions were kept (which is then marked as such)."""
         if self.dialect.has_table(tx, "schema_version"):
             row = tx.one("SELECT version FROM schema_version")
             return 0 if row is None else int(row[0])

@@ -47,6 +47,8 @@ class PostgresStore(Store):
 
     @contextmanager
     def _tx(self, *, write: bool) -> Iterator[Tx]:
+        """A pooled connection, in a transaction when writing; a driver error becomes a StoreError
+        that names the database."""
         try:
             with self._pool.connection() as conn:
                 if write:
@@ -58,6 +60,7 @@ class PostgresStore(Store):
             raise StoreError(f"{self.describe()}: {str(e).strip()}") from e
 
     def _lock_schema(self, tx: Tx) -> None:
+        """Hold the schema's advisory lock until the transaction ends: one process upgrades at a time."""
         tx.run("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
 
     def check(self) -> None:

@@ -53,6 +53,7 @@ class SQLiteStore(Store):
         return f"SQLite file {self.path}"
 
     def _connection(self) -> sqlite3.Connection:
+        """This thread's connection to the file, opened on first use (WAL makes reads never wait)."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
@@ -65,6 +66,8 @@ class SQLiteStore(Store):
 
     @contextmanager
     def _tx(self, *, write: bool) -> Iterator[Tx]:
+        """This thread's connection, in a transaction when writing (after its turn at the writers'
+        lock); rolled back on any error, and a driver error becomes a StoreError naming the file."""
         try:
             conn = self._connection()
             with self._writing() if write else contextlib.nullcontext():
