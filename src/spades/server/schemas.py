@@ -45,12 +45,16 @@ __all__ = [
     "SideOut",
     "StatsOut",
     "StatusOut",
+    "StrictIn",
     "TableOut",
     "TrickOut",
     "errors",
 ]
 
-class _In(BaseModel):
+
+class StrictIn(BaseModel):
+    """A request body: a field it does not have is refused (422), never silently ignored."""
+
     model_config = ConfigDict(extra="forbid")
 
 
@@ -72,7 +76,7 @@ class PlayerOut(BaseModel):
     token: str
 
 
-class NewGameIn(_In):
+class NewGameIn(StrictIn):
     """Start a game: a deal number, the daily deal of a date, or (neither) a fresh number."""
 
     deal: int | None = Field(default=None, ge=1, le=MAX_DEAL, description="the deal number to play")
@@ -81,7 +85,7 @@ class NewGameIn(_In):
     resume: bool = Field(default=False, description="keep the current game if it is this same deal")
 
 
-class MoveIn(_In):
+class MoveIn(StrictIn):
     """A move by the player's seat, checked against the table's version to catch stale tabs."""
 
     move: str = Field(max_length=80, description="bid 4, bid nil, bid blind nil, play QH, pass AS KH, "
@@ -89,7 +93,7 @@ class MoveIn(_In):
     version: int = Field(ge=0, description="the state version this move was chosen from")
 
 
-class NextHandIn(_In):
+class NextHandIn(StrictIn):
     """Deal the next hand once the score sheet has been seen."""
 
     version: int = Field(ge=0)
@@ -361,7 +365,7 @@ class StatsOut(Record):
     friends: Record
 
 
-class RulesChoice(_In):
+class RulesChoice(StrictIn):
     """The rules for new games: a preset and options changed from it."""
 
     preset: str = Field(default="standard", max_length=40)
@@ -369,7 +373,7 @@ class RulesChoice(_In):
         default_factory=dict, max_length=64, description="option name: value, as GET /api/rules lists")
 
 
-class SettingsIn(_In):
+class SettingsIn(StrictIn):
     """The player's settings (all saved on the server under their token)."""
 
     table_color: Literal["green", "blue", "red", "purple", "gray"] = "green"

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from spades.outcome import describe_side
 from spades.paper.printables import rule_sheet_pdf, score_sheet_pdf
@@ -34,6 +34,7 @@ from spades.paper.scorekeeper import (
 )
 from spades.rules import Rules, rules_from_text
 from spades.server.rules_page import Changes, Preset
+from spades.server.schemas import StrictIn
 
 __all__ = ["PRINTERS", "ScoreGameIn", "ScoreSheetOut", "router"]
 
@@ -55,11 +56,7 @@ _BAD: dict[int | str, dict[str, Any]] = {400: {"description": "A hand that canno
                                                "detail names the hand and what to fix."}}
 
 
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class PlayerIn(_In):
+class PlayerIn(StrictIn):
     """One partner's bid; for a nil bidder, whether it was kept and the tricks that player won."""
 
     bid: BidText | int = Field(description="4, nil, blind nil or 10 for 200")
@@ -67,21 +64,21 @@ class PlayerIn(_In):
     nil_tricks: int = Field(default=0, ge=0, le=MOST_TRICKS, description="nil bidders: the tricks they won")
 
 
-class TeamIn(_In):
+class TeamIn(StrictIn):
     """A team's line: both partners' bids (none on a hand without bidding) and the tricks the team won."""
 
     players: list[PlayerIn] = Field(default_factory=list, max_length=2)
     tricks: int = Field(ge=0, le=MOST_TRICKS)
 
 
-class SoloIn(_In):
+class SoloIn(StrictIn):
     """The line of a player alone: the bid (none on a hand without bidding) and the tricks won."""
 
     bid: BidText | int | None = Field(default=None, description="4, nil, blind nil, 0")
     tricks: int = Field(ge=0, le=MOST_TRICKS)
 
 
-class HandIn(_In):
+class HandIn(StrictIn):
     """A hand as written on the score pad: a line per team, or per player where each scores alone."""
 
     teams: list[TeamIn] | None = Field(default=None, min_length=2, max_length=2)
@@ -90,7 +87,7 @@ class HandIn(_In):
                                description="the team or player (from 0) that reneged, if any")
 
 
-class ScoreGameIn(_In):
+class ScoreGameIn(StrictIn):
     """A whole game: the rule options chosen at the start, the names of its score columns, every hand."""
 
     rules: dict[str, Any] = Field(default_factory=dict, max_length=40,
