@@ -1,6 +1,7 @@
 """The coach in the hand review: after a hand the review shows its progress, then the flagged decisions
 ("you played X; Y was better by about N points"); after a reload they are there again, read from the
-store, not computed a second time. At a friends' table the same, for the person's own seat."""
+store, not computed a second time. At a friends' table the same, for the person's own seat, and only on the
+moves the person made: those a computer player made for them are counted in a line of their own."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser.table import NewPage, change_settings, open_table, play_until, settle, tool
-from browser.test_friends import Person, open_friends_table, play_round
+from browser.test_friends import Person, open_friends_table, play_round, sit, take_turn_at_table
 from server.tables_client import app_state
 from spades.server.run import BackgroundServer
 
@@ -97,3 +98,42 @@ def test_at_a_friends_table_the_review_shows_the_coach_for_your_own_seat(
     assert all(re.match(r"(Bid|Trick \d+):\s+you (bid|played) ", f) for f in flags), flags
     total, rows = game_summary(ann.page)
     assert total.startswith(f"{len(flags)} mistake") and len(rows) == 1
+
+
+def test_moves_a_computer_player_made_for_you_are_not_judged_and_the_review_says_so(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, bob = Person(fresh_page, "Ann"), Person(fresh_page, "Bob")
+    code = open_friends_table(ann, grace=600)
+    bob.page.goto(f"/?table={code}")
+    sit(bob, "South")
+    ann.page.locator("#btn-start").click()
+    expect(bob.page.locator("#hand .card")).to_have_count(13)
+    tool(ann.page, "Table").click()  # the host lets a computer play Bob's seat for a few tricks
+    ann.page.locator("#dlg-table").get_by_role("button", name="Let a computer play: South").click()
+    ann.page.locator("#dlg-table").get_by_role("button", name="Close").click()
+    cards = bob.page.locator("#hand .card")
+    for _ in range(300):
+        if cards.count() <= 10:
+            break
+        settle(ann.page)
+        take_turn_at_table(ann.page)
+    bob.page.locator("#table-status").get_by_role("button", name="Take my seat back").click()
+    play_round([ann, bob], "sheet", server, code)
+
+    sheet = bob.page.locator("#dlg-sheet")
+    sheet.get_by_role("button", name="Show all hands").click()
+    flags = coach_flags(bob.page)
+    seat = bob.last_table()["you"]
+    computer = app_state(server).tables.read(code, lambda t: t.computer_moves_of(seat))
+    assert len(computer) >= 4  # the bid and three cards at least
+    expect(sheet.locator("#coach .coach-computer")).to_have_text(
+        f"A computer player made {len(computer)} of your moves in this hand: the coach judges only yours.")
+    kept = app_state(server).reviews.store.review(subject=f"table {code} game 1 seat {seat}", hand=0)
+    assert kept is not None
+    review = json.loads(kept)
+    assert review["decisions"] and not {d["move_index"] for d in review["decisions"]} & computer
+    assert len(flags) == review["mistakes"]
+    ann_sheet = ann.page.locator("#dlg-sheet")  # Ann played all her own moves: no such line for her
+    ann_sheet.get_by_role("button", name="Show all hands").click()
+    coach_flags(ann.page)
+    expect(ann_sheet.locator("#coach .coach-computer")).to_have_count(0)

@@ -314,3 +314,52 @@ def test_a_failed_save_leaves_the_table_as_the_store_has_it(tmp_path: Path) -> N
     hub.act(joined.code, lambda t: t.join("Bo"))  # free again: the same command is taken
     assert hub.read(joined.code, lambda t: t.seq) > before[0]
     store.close()
+
+
+def test_the_table_knows_which_moves_a_computer_player_made_for_a_person() -> None:
+    """Away past the grace period, given away by the host, out of time: each such move is the
+    computer player's, as are the empty seat's; the person's own are not, and a replay agrees."""
+    t, clock = make(grace=30, turn_seconds=20)
+    t.join("Ann")
+    t.join("Bob")
+    t.join("Cy")  # the fourth seat is a computer player's
+    for seat, conn in ((1, "bob-1"), (2, "cy-1")):
+        t.connected(seat, conn)
+    t.start(0)
+    game = t.game
+    assert game is not None
+    people = {i for i in range(4) if t.seats[i].person}
+
+    def turn_to(seat: int) -> None:
+        """The people move until it is ``seat``'s turn."""
+        while game.turn != seat:
+            assert game.turn is not None and game.turn in people
+            person_move(t, game.turn)
+
+    turn_to(1)
+    t.disconnected(1, "bob-1")
+    clock.now += 30
+    away = len(game.log)  # the next move's place in the game's log
+    assert t.tick() and t.seats[1].bot  # away: the computer player moves for Bob from here
+    t.connected(1, "bob-2")
+    turn_to(2)
+    given = len(game.log)
+    t.give_to_bot(0, 2)
+    t.back(2)
+    turn_to(0)
+    clock.now += 20
+    timed = len(game.log)
+    assert t.tick()  # Ann's turn timer ran out
+    while game.phase is not Phase.HAND_OVER:
+        person_move(t, game.turn)  # type: ignore[arg-type]
+    empty = {i for i, m in enumerate(game.log) if m is not None and m[0] == 3}
+    assert t.computer_moves_of(1) == {away} and t.computer_moves_of(2) == {given}
+    assert t.computer_moves_of(0) == {timed} and t.computer_moves_of(3) == empty
+    assert t.computer_moves == {away, given, timed} | empty
+    again = FriendsTable.replay(t.code, t.options, t.entries, clock)
+    assert again.computer_moves == t.computer_moves
+    while game.phase is not Phase.GAME_OVER:
+        person_move(t, game.turn if game.phase is not Phase.HAND_OVER else 0)  # type: ignore[arg-type]
+    assert {away, given, timed} <= t.computer_moves  # the game's earlier hands keep theirs
+    t.rematch(0)
+    assert t.computer_moves_of(1) == frozenset()  # a new game: none yet

@@ -113,3 +113,54 @@ def test_a_table_on_a_server_without_the_coach_says_so(client: httpx.Client) -> 
     finish_first_hand(client, ann["code"], [ann["token"]])
     r = seat_get(client, f"/api/tables/{ann['code']}/hands/0/coach", ann["token"])
     assert r.status_code == 503 and "without the coach" in r.json()["detail"]
+
+
+def test_the_review_judges_only_the_moves_the_person_made(database: str) -> None:
+    """Bob bids himself; the host gives his seat to a computer player for a few tricks; Bob takes it back
+    and plays the rest. His review judges only the moves he sent and counts the computer player's."""
+    with BackgroundServer(database, coach_workers=1, coach_samples=SAMPLES) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        ann = open_table(client, "Ann")
+        code = ann["code"]
+        bob = join(client, code, "Bob", seat=1)
+
+        def send(person: dict[str, Any], command: dict[str, Any]) -> None:
+            r = client.post(f"/api/tables/{code}/commands", headers={"X-Seat-Token": person["token"]},
+                            json=command)
+            assert r.status_code == 200, r.text
+
+        send(ann, {"do": "start"})
+        sent: set[int] = set()  # the game's moves (by their place in its log) that Bob sent himself
+        while (view := seat_get(client, f"/api/tables/{code}/view", bob["token"]).json())["game"]["phase"] \
+                != "hand_over":
+            game = view["game"]
+            held = len(game["hand"])
+            if view["seats"][1]["bot"] and held <= 9:
+                send(bob, {"do": "back"})
+            elif game["turn"] == 0:
+                ann_game = seat_get(client, f"/api/tables/{code}/view", ann["token"]).json()["game"]
+                send(ann, {"do": "move", "move": simple_move(ann_game), "version": ann_game["version"]})
+            elif game["turn"] == 1 and game["phase"] == "play" and held == 12 and -1 not in sent:
+                sent.add(-1)  # once: from his second card the computer player plays Bob's seat
+                send(ann, {"do": "bot", "seat": 1})
+            elif game["turn"] == 1:
+                send(bob, {"do": "move", "move": simple_move(game), "version": game["version"]})
+                sent.add(game["version"])
+        sent.discard(-1)
+
+        options, entries = app_state(server).tables.log.load(code)
+        table = FriendsTable.replay(code, TableOptions.from_json(options), entries, time.time)
+        assert table.game is not None
+        bobs = {i for i, e in enumerate(table.game.log) if e is not None and e[0] == 1}
+        computer = bobs - sent
+        assert sent and computer and sent <= bobs  # Bob made some of his seat's moves, a computer the others
+
+        done = wait_for_review(client, f"/api/tables/{code}/hands/0/coach", bob["token"])["review"]
+        judged = {d["move_index"] for d in done["decisions"]}
+        assert judged and judged <= sent  # none of the computer player's moves is held against Bob
+        assert done["computer_moves"] == len(computer)
+        record = load_record(dump_record(table.game))
+        expected = analyze(record, 1, 0, samples=SAMPLES, computer=computer).hands[0].to_dict()
+        assert done == CoachReviewOut.model_validate(expected).model_dump(mode="json")  # the coach's, as ever
+        summary = seat_get(client, f"/api/tables/{code}/coach", bob["token"]).json()
+        assert summary["decisions"] == len(judged) and summary["mistakes"] == done["mistakes"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +94,9 @@ class HandReview:
     hand: int
     seat: int
     decisions: tuple[Decision, ...]
+    computer_moves: int = 0
+    """How many of the seat's moves in the hand a computer player made for its person (at a friends'
+    table, while they were away...): not the person's decisions, so not judged."""
 
     @property
     def mistakes(self) -> tuple[Decision, ...]:
@@ -108,12 +111,15 @@ class HandReview:
     def to_dict(self) -> dict[str, Any]:
         """The hand's review as JSON-ready values."""
         return {"hand": self.hand, "seat": self.seat, "mistakes": len(self.mistakes),
-                "points_lost": round(self.points_lost, 1), "decisions": [d.to_dict() for d in self.decisions]}
+                "points_lost": round(self.points_lost, 1), "decisions": [d.to_dict() for d in self.decisions],
+                "computer_moves": self.computer_moves}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> HandReview:
-        """A hand's review back from ``to_dict``'s values (as a kept review holds them)."""
-        return cls(d["hand"], d["seat"], tuple(Decision.from_dict(d["hand"], x) for x in d["decisions"]))
+        """A hand's review back from ``to_dict``'s values (as a kept review holds them; one kept before
+        reviews counted the computer player's moves has none)."""
+        return cls(d["hand"], d["seat"], tuple(Decision.from_dict(d["hand"], x) for x in d["decisions"]),
+                   d.get("computer_moves", 0))
 
 
 @dataclass(frozen=True)
@@ -287,28 +293,34 @@ def _judge(player: SearchPlayer, view: SeatView, made: Move, rng: random.Random,
 
 def analyze(record: GameRecord, seat: int = 2, hand: int | None = None, *, samples: int = SAMPLES,
             threshold: float = THRESHOLD, seed: int = 0,
-            progress: Callable[[int, int], None] | None = None) -> GameReview:
+            progress: Callable[[int, int], None] | None = None, computer: Collection[int] = ()) -> GameReview:
     """Review one seat's decisions in a recorded game (in hand ``hand`` only, if given): each bid,
     pass and play with a choice, judged from the seat's view at that moment. ``progress(done,
-    total)`` is called before the first decision and after each."""
+    total)`` is called before the first decision and after each. ``computer``: the moves (by their
+    place in the record) a computer player made for the seat's person, who is not judged on them:
+    each hand's review counts them instead."""
     if not 0 <= seat < record.rules.players:
         raise SpadesError(f"No seat {seat} at a table of {record.rules.players}.")
     if samples < 2:
         raise SpadesError("The coach needs at least 2 sampled deals a decision.")
     game = Game(record.rules, record.deal, decks=record.decks, first_dealer=record.first_dealer)
     todo: list[tuple[int, int, SeatView, Move]] = []
+    stood_in: dict[int, int] = {}
     for i, m in enumerate(record.moves):
         if m is None:
             game.next_hand()
             continue
         who, move = m
-        if who == seat and (hand is None or hand == game.hand_number) and _worth_judging(game, seat, move):
-            todo.append((game.hand_number, i, game.view(seat), move))
+        if who == seat and (hand is None or hand == game.hand_number):
+            if i in computer:
+                stood_in[game.hand_number] = stood_in.get(game.hand_number, 0) + 1
+            elif _worth_judging(game, seat, move):
+                todo.append((game.hand_number, i, game.view(seat), move))
         game.apply(who, move)
     if hand is not None and hand > game.hand_number:
         raise SpadesError(f"The record has no hand {hand + 1}.")
     player = SearchPlayer("coach", samples=samples)
-    reviews: dict[int, list[Decision]] = {}
+    reviews: dict[int, list[Decision]] = {h: [] for h in stood_in}
     for done, (number, i, view, move) in enumerate(todo):
         if progress is not None:
             progress(done, len(todo))
@@ -316,7 +328,8 @@ def analyze(record: GameRecord, seat: int = 2, hand: int | None = None, *, sampl
         reviews.setdefault(number, []).append(_judge(player, view, move, rng, samples, threshold, number, i))
     if progress is not None:
         progress(len(todo), len(todo))
-    return GameReview(seat, tuple(HandReview(h, seat, tuple(ds)) for h, ds in sorted(reviews.items())))
+    return GameReview(seat, tuple(HandReview(h, seat, tuple(ds), stood_in.get(h, 0))
+                                  for h, ds in sorted(reviews.items())))
 
 
 def _worth_judging(game: Game, seat: int, move: Move) -> bool:

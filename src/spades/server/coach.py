@@ -67,20 +67,21 @@ class _Job:
     record: str
     """The game's record as JSON (it may run past the hand: only the hand's decisions are judged)."""
     seat: int
+    computer: frozenset[int] = frozenset()
+    """The seat's moves a computer player made for its person (``analyze``'s ``computer``)."""
 
 
 def _analyse(job: _Job, samples: int, conn: Connection) -> None:
     """In the child process: judge the seat's decisions in the hand, sending ``("progress", done,
     total)`` as it goes and ``("done", review)`` (or ``("error", message)``) at the end."""
-    from spades.bots.coach import analyze
+    from spades.bots.coach import HandReview, analyze
     from spades.record import load_record
 
     try:
-        review = analyze(load_record(job.record), job.seat, job.hand, samples=samples,
+        review = analyze(load_record(job.record), job.seat, job.hand, samples=samples, computer=job.computer,
                          progress=lambda done, total: conn.send(("progress", done, total)))
-        hands = [h.to_dict() for h in review.hands]
-        empty = {"hand": job.hand, "seat": job.seat, "mistakes": 0, "points_lost": 0.0, "decisions": []}
-        conn.send(("done", hands[0] if hands else empty))
+        hands = review.hands or (HandReview(job.hand, job.seat, ()),)  # none: the seat had no choice to make
+        conn.send(("done", hands[0].to_dict()))
     except SpadesError as e:
         conn.send(("error", str(e)))
     finally:
@@ -115,9 +116,11 @@ class Coach:
         for t in self._threads:
             t.start()
 
-    def request(self, subject: str, hand: int, record: str, seat: int) -> Progress | None:
+    def request(self, subject: str, hand: int, record: str, seat: int,
+                computer: frozenset[int] = frozenset()) -> Progress | None:
         """Queue the hand's analysis unless it is queued or running already: where it stands, or
-        None when its review is kept (it may have been kept a moment ago).
+        None when its review is kept (it may have been kept a moment ago). ``computer``: the seat's
+        moves a computer player made for its person, who is not judged on them.
 
         Raises ``CoachUnavailable`` when the queue is full, the server is stopping, or an analysis
         of this hand failed (with its message)."""
@@ -138,7 +141,7 @@ class Coach:
             if self._stopping.is_set():
                 raise CoachUnavailable("The server is stopping: the coach takes no more hands.")
             try:
-                self._queue.put_nowait(_Job(subject, hand, record, seat))
+                self._queue.put_nowait(_Job(subject, hand, record, seat, computer))
             except queue.Full:
                 raise CoachUnavailable("The coach has too many hands to review right now: ask again in a "
                                 "minute.") from None

@@ -50,12 +50,16 @@ class Reviews:
         self.store = store
         self.coach = coach
 
-    def hand(self, subject: str, number: int, record: str, seat: int) -> CoachOut:
+    def hand(self, subject: str, number: int, record: str, seat: int,
+             computer: frozenset[int] = frozenset()) -> CoachOut:
         """The review of ``seat``'s decisions in finished hand ``number`` of the game ``record`` holds,
-        or where its analysis stands (queued now if it was neither kept nor queued)."""
-        return self._hand(subject, number, record, seat, self.store.review(subject=subject, hand=number))
+        or where its analysis stands (queued now if it was neither kept nor queued). ``computer``: the
+        seat's moves a computer player made for its person (at a friends' table), not judged."""
+        return self._hand(subject, number, record, seat, self.store.review(subject=subject, hand=number),
+                          computer)
 
-    def game(self, subject: str, finished: int, record: str, seat: int) -> tuple[CoachGameOut, bool]:
+    def game(self, subject: str, finished: int, record: str, seat: int,
+             computer: frozenset[int] = frozenset()) -> tuple[CoachGameOut, bool]:
         """The summary of the reviews of the game's ``finished`` hands (their analyses queued as for each
         hand), and whether some are still being analysed."""
         kept = self.store.reviews(subject=subject)
@@ -63,7 +67,7 @@ class Reviews:
         reviews: list[judged.HandReview] = []
         for number in range(finished):
             try:
-                out = self._hand(subject, number, record, seat, kept.get(number))
+                out = self._hand(subject, number, record, seat, kept.get(number), computer)
             except CoachUnavailable as e:
                 if self.coach is None:
                     raise
@@ -89,13 +93,14 @@ class Reviews:
                                costliest=costliest)
         return summary, any(h.status in _PENDING for h in hands)
 
-    def _hand(self, subject: str, number: int, record: str, seat: int, kept: str | None) -> CoachOut:
+    def _hand(self, subject: str, number: int, record: str, seat: int, kept: str | None,
+              computer: frozenset[int]) -> CoachOut:
         """A finished hand's review from its kept row, or where its analysis stands (queued if need be)."""
         review = self._kept(subject, number, kept)
         if review is None:
             if self.coach is None:
                 raise CoachUnavailable("This server runs without the coach.")
-            progress = self.coach.request(subject, number, record, seat)
+            progress = self.coach.request(subject, number, record, seat, computer)
             if progress is not None:
                 return CoachOut(status=progress.status, done=progress.done, total=progress.total,
                                 ahead=progress.ahead)

@@ -202,6 +202,9 @@ class CoachReviewOut(BaseModel):
     mistakes: int
     points_lost: float
     decisions: list[CoachDecisionOut]
+    computer_moves: int = Field(default=0, description="the seat's moves in the hand that a computer player "
+                                "made for the person (at a friends' table: while they were away, when the "
+                                "host gave the seat away, or when their turn timer ran out): not judged")
 
 
 class CoachOut(BaseModel):

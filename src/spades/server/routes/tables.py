@@ -153,10 +153,10 @@ def table_hand(code: str, number: int, hub: HubDep, token: SeatToken) -> HandRev
     return hub.read(code, read)
 
 
-def _coached(t: FriendsTable, token: str | None, hands: int) -> tuple[str, str, int, int]:
+def _coached(t: FriendsTable, token: str | None, hands: int) -> tuple[str, str, int, int, frozenset[int]]:
     """For the coach: what the token's seat's reviews of the game being played are kept under, the
-    game's record, the seat and its finished hands; refused to a spectator, or if fewer than ``hands``
-    hands are finished."""
+    game's record, the seat, its finished hands and the seat's moves a computer player made (not the
+    person's to be judged on); refused to a spectator, or if fewer than ``hands`` hands are finished."""
     seat = t.viewer(token)
     if seat == t.players:
         raise NotAllowed("The coach reviews a seated person's own decisions: a spectator has none.")
@@ -165,7 +165,8 @@ def _coached(t: FriendsTable, token: str | None, hands: int) -> tuple[str, str, 
     finished = len(t.game.history)
     if finished < hands:
         raise TableNotFound(f"Hand {hands} of this game is not finished.")
-    return table_subject(t.code, len(t.past_seeds) + 1, seat), dump_record(t.game), seat, finished
+    return (table_subject(t.code, len(t.past_seeds) + 1, seat), dump_record(t.game), seat, finished,
+            t.computer_moves_of(seat))
 
 
 _COACH_202 = "The analysis is waiting or running: `done` of `total` decisions judged so far. Ask again."
@@ -177,8 +178,8 @@ def table_coach_review(code: str, number: HandNumber, hub: HubDep, reviews: Revi
     """The coach's review of your seat's decisions in a finished hand of the game being played (as
     ``GET /api/games/{id}/hands/{n}/coach``, judged only from what your seat knew): 202 while the analysis
     runs in the background, kept once done; 403 to a spectator."""
-    subject, record, seat, _ = hub.read(code, lambda t: _coached(t, token, number + 1))
-    out = reviews.hand(subject, number, record, seat)
+    subject, record, seat, _, computer = hub.read(code, lambda t: _coached(t, token, number + 1))
+    out = reviews.hand(subject, number, record, seat, computer)
     if out.status != "done":
         response.status_code = 202
     return out
@@ -190,8 +191,8 @@ def table_coach_game(code: str, hub: HubDep, reviews: ReviewsDep, response: Resp
                      token: CoachSeatToken = None) -> CoachGameOut:
     """The coach's summary of your seat's game being played (as ``GET /api/games/{id}/coach``): per finished
     hand the decisions judged, mistakes and points lost, and over the game the same and the costliest."""
-    subject, record, seat, finished = hub.read(code, lambda t: _coached(t, token, 0))
-    summary, pending = reviews.game(subject, finished, record, seat)
+    subject, record, seat, finished, computer = hub.read(code, lambda t: _coached(t, token, 0))
+    summary, pending = reviews.game(subject, finished, record, seat, computer)
     if pending:
         response.status_code = 202
     return summary

@@ -246,6 +246,10 @@ class FriendsTable:
     """When the seat to move got its turn (for the turn timer)."""
     ended: int = -1
     """The version of the entry that ended the latest game (-1: none has ended)."""
+    computer_moves: set[int] = field(default_factory=set)
+    """The moves of the game being played (by their place in its log) that a computer player made:
+    for an empty seat, and for a person who was away, whose seat the host gave away, or whose turn
+    timer ran out. The coach judges a person only on the others."""
     entries: list[Entry] = field(default_factory=list)
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=_CHAT_KEPT))
     recent: deque[tuple[int, Entry, tuple[EventOut, ...] | None]] = field(
@@ -320,6 +324,12 @@ class FriendsTable:
     def seat_labels(self) -> tuple[str, ...]:
         """Every seat's name for people, by seat: how the table's messages name the seats."""
         return tuple(self.seat_label(i) for i in range(self.players))
+
+    def computer_moves_of(self, seat: int) -> frozenset[int]:
+        """The moves a computer player made for ``seat`` in the game being played (by their place in its
+        log): what the coach does not judge that seat's person on."""
+        log = self.game.log if self.game is not None else []
+        return frozenset(i for i in self.computer_moves if (m := log[i]) is not None and m[0] == seat)
 
     def active(self) -> bool:
         """Whether a game is being played and someone must move (not between hands or after the game)."""
@@ -560,10 +570,13 @@ class FriendsTable:
                 self.past_seeds.append(self.seed)
             self.seed = e["seed"]
             self.game = Game(self.options.rules, e["seed"])
+            self.computer_moves = set()
             self.turn_since = at
         elif kind == "move":
             assert self.game is not None
             move = parse_move(e["m"])
+            if self.seats[seat].played_by_bot or e.get("timer"):
+                self.computer_moves.add(len(self.game.log))
             self.game.apply(seat, move)
             self.turn_since = at
             if self.game.phase is Phase.GAME_OVER:

@@ -104,11 +104,15 @@ function coachProgress(out) {
   return `The coach is reviewing your decisions (${out.done} of ${out.total} judged)…`;
 }
 
+// The review's lines: the summary, the moves a computer player made for you (at a friends' table, while
+// you were away, out of time or given the seat by the host: not judged), then each flagged decision.
 function coachHtml(review) {
   const flags = review.decisions.filter((d) => d.flagged);
   const summary = flags.length
     ? `${flags.length} decision${flags.length === 1 ? "" : "s"} of ${review.decisions.length} cost points: about ${Math.round(review.points_lost)} in all.`
-    : `No costly mistakes in ${review.decisions.length} decisions.`;
+    : review.decisions.length ? `No costly mistakes in ${review.decisions.length} decisions.` : "No decisions of yours to judge in this hand.";
+  const n = review.computer_moves;
+  const computer = n ? `<p class="coach-computer">A computer player made ${n} of your moves in this hand: the coach judges only yours.</p>` : "";
   const items = flags.map((d) => {
     const where = d.phase === "play" ? `Trick ${d.trick}` : d.phase === "bid" ? "Bid" : "Pass";
     const did = d.phase === "play" ? "played" : d.phase === "bid" ? "bid" : "passed";
@@ -116,7 +120,7 @@ function coachHtml(review) {
       you ${did} ${esc(d.made_short)}; ${esc(d.best_short)} was better by about ${Math.round(d.loss)} points.
       <span class="coach-reason">${esc(d.reason)}</span></li>`;
   }).join("");
-  return `<h3>Coach</h3><p class="coach-note">${summary}</p>${items ? `<ul class="coach-flags">${items}</ul>` : ""}`;
+  return `<h3>Coach</h3><p class="coach-note">${summary}</p>${computer}${items ? `<ul class="coach-flags">${items}</ul>` : ""}`;
 }
 
 // The coach's summary of your game so far, under the score sheet: per hand the mistakes and the points
