@@ -103,6 +103,12 @@ def hand(page: Page) -> list[str]:
     return cards
 
 
+def tap_bid(page: Page, tricks: str = "3") -> None:
+    """Tap a bid button (``3``, ``nil``...) as a person does, and wait for the table to settle."""
+    page.locator(f".bid-btn[data-bid='{tricks}']").click()
+    settle(page)
+
+
 def take_turn(page: Page) -> str:
     """Do the next thing a person would: draw (keep what is offered), bid 3, play a playable card, or deal
     on. Says what it did."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from browser.table import NewPage, change_settings, open_table, play_until, settle, tool
+from browser.table import NewPage, change_settings, open_table, play_until, tap_bid, tool
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
@@ -38,8 +38,7 @@ def test_the_table_bidding_playing_and_at_the_score_sheet(fresh_page: NewPage) -
     open_table(page, "/?deal=42")
     change_settings(page)
     assert_clean(page, "bidding")
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     assert_clean(page, "playing")
     play_until(page, "sheet")
     assert_clean(page, "score sheet")

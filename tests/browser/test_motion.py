@@ -16,6 +16,7 @@ from browser.table import (
     open_table,
     play_until,
     settle,
+    tap_bid,
     tap_card,
     tool,
 )
@@ -42,8 +43,7 @@ def play_and_track(page: Page, speed: str) -> list[tuple[int, int]]:
     """Bid, then play a card at this speed, and give where its element was on each frame after."""
     open_table(page, "/?deal=42")
     change_settings(page, speed=speed, auto_play=False)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     card = page.locator("#hand .card.legal").first
     name = card.get_attribute("data-card")
     start = card.bounding_box()
@@ -140,8 +140,7 @@ def test_a_trick_you_win_gathers_and_goes_to_you_before_you_lead(fresh_page: New
     page = fresh_page()
     open_table(page, "/?deal=42")
     change_settings(page, speed=speed, auto_play=False)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     south = page.locator("#hand").bounding_box()
     assert south is not None
     south_y = south["y"] + south["height"] / 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.table import NewPage, change_settings, open_table, settle, tap_card, tool
+from browser.table import NewPage, change_settings, open_table, settle, tap_bid, tap_card, tool
 
 TAPPABLE = """() => [...document.querySelectorAll('#hand .card')].map((card) => {
   // How wide a strip of the card a finger can hit: along a line near its top, the points where it is on top.
@@ -54,8 +54,7 @@ def test_every_card_can_be_tapped_and_no_control_covers_another(fresh_page: NewP
     widths = page.evaluate(TAPPABLE)
     assert len(widths) == 13 and min(widths) >= 44, widths
     assert overlapping(page) == [], "while bidding"
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     played: list[float] = []
     for turn in range(4):
         widths = page.evaluate(TAPPABLE)

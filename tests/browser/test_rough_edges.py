@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import ConsoleMessage, Page, expect
 
-from browser.table import NewPage, change_settings, hand, open_table, play_until, settle, tool
+from browser.table import NewPage, change_settings, hand, open_table, play_until, settle, tap_bid, tool
 
 
 def collect_errors(page: Page) -> list[str]:
@@ -44,8 +44,7 @@ def test_a_deal_link_asks_before_replacing_a_game_under_way(fresh_page: NewPage)
     page = fresh_page()
     open_table(page, "/?deal=42")
     change_settings(page)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     mine = hand(page)
     open_table(page, "/?deal=43")
     ask = page.locator("#dlg-confirm")
@@ -74,6 +73,5 @@ def test_settings_say_they_saved_and_when_new_rules_apply_until_the_next_move(fr
     expect(message).to_contain_text("Settings saved. The new rules start with your next new game")
     page.wait_for_timeout(1500)  # nothing the table does by itself replaces it
     expect(message).to_contain_text("The new rules start with your next new game")
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     expect(message).to_be_empty()

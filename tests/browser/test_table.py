@@ -15,6 +15,7 @@ from browser.table import (
     play_until,
     settle,
     take_turn,
+    tap_bid,
     tap_card,
     tool,
     wait_until,
@@ -96,8 +97,7 @@ def test_tapping_a_dimmed_card_says_why(fresh_page: NewPage) -> None:
     page = fresh_page()
     open_table(page, "/?deal=42")
     change_settings(page)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     dimmed = page.locator("#hand .card.dim")
     assert dimmed.count() > 0
     card = dimmed.first.get_attribute("data-card")
@@ -223,8 +223,7 @@ def test_a_stale_tab_gets_the_current_table_and_a_message(fresh_page: NewPage) -
     change_settings(page)
     stale = page.context.new_page()
     open_table(stale, "/?deal=13")
-    page.locator(".bid-btn[data-bid='2']").click()
-    settle(page)
+    tap_bid(page, "2")
     stale.locator(".bid-btn[data-bid='5']").click()
     settle(stale)
     expect(stale.locator("#message")).to_have_text(
@@ -237,8 +236,7 @@ def test_a_double_click_plays_one_card(fresh_page: NewPage) -> None:
     page = fresh_page()
     open_table(page, "/?deal=42")
     change_settings(page, speed="fast")
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     page.locator("#hand .card.legal").first.dblclick(position={"x": 6, "y": 24})
     settle(page)
     assert len(hand(page)) == 12
@@ -268,8 +266,7 @@ def test_at_instant_speed_no_trick_waits_for_a_tap(fresh_page: NewPage) -> None:
     page = fresh_page()
     open_table(page, "/?deal=42")
     change_settings(page, auto_play=False)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     went = stayed = 0
     message = page.locator("#message")
     while len(hand(page)) > 1:
@@ -306,8 +303,7 @@ def test_at_every_timed_speed_a_won_trick_is_shown_with_its_winner(fresh_page: N
             page.get_by_role("button", name=f"Play deal {deal}").click()
         expect(page.locator("#deal-label")).to_have_text(f"Deal #{deal}")  # not the old game's buttons
         settle(page)
-        page.locator(".bid-btn[data-bid='3']").click()
-        settle(page)
+        tap_bid(page)
         for _ in range(3):
             tap_card(page, page.locator("#hand .card.legal").first)
             wait_until(page, "document.querySelectorAll('#trick .played').length === 4"
@@ -336,8 +332,7 @@ def test_after_your_bid_the_message_says_what_the_others_bid_in_turn(fresh_page:
     page = fresh_page()
     open_table(page, "/?deal=42")
     change_settings(page)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     seats = page.evaluate(CURRENT_GAME)["seats"]
     said = " ".join(f"{seats[s]['name']} bids {seats[s]['bid']}." for s in (3, 0, 1))  # West, North, East
     expect(page.locator("#message")).to_have_text(f"{said} Your turn to play.")

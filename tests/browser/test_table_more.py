@@ -16,6 +16,7 @@ from browser.table import (
     open_table,
     play_until,
     settle,
+    tap_bid,
     tap_card,
     tool,
     wait_until,
@@ -200,8 +201,7 @@ def test_screen_readers_hear_the_scores_the_trick_and_the_last_trick(fresh_page:
     open_table(page)
     change_settings(page)
     expect(page.get_by_role("group", name="You & North: 0 points, 0 bags")).to_be_visible()
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     page.locator("#hand .card.legal").first.click(position={"x": 6, "y": 24})
     settle(page)
     tool(page, "Last trick").click()
@@ -219,8 +219,7 @@ def test_leaving_a_game_under_way_asks_first(fresh_page: NewPage) -> None:
     tool(page, "New Game").click()
     settle(page)
     deal, dealt = page.locator("#deal-label").inner_text(), hand(page)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     tool(page, "New Game").click()
     ask = page.locator("#dlg-confirm")
     expect(ask).to_be_visible()
@@ -236,8 +235,7 @@ def test_leaving_a_game_under_way_asks_first(fresh_page: NewPage) -> None:
     tool(page, "Daily Deal").click()
     settle(page)
     expect(page.locator("#deal-label")).to_contain_text("Daily Deal")
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     tool(page, "Daily Deal").click()
     settle(page)
     expect(ask).to_be_hidden()
@@ -252,8 +250,7 @@ def test_a_phone_held_sideways_shows_the_whole_table_without_scrolling(fresh_pag
     page = fresh_page(844, 390)
     open_table(page)
     change_settings(page)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     assert page.evaluate("document.documentElement.scrollHeight") <= 390
     for pos in ("top", "left", "right", "bottom"):
         seat = box(page.locator(f"#seat-{pos} .nameplate"))
@@ -388,8 +385,7 @@ def test_focus_follows_the_turn_for_keys_but_never_looks_like_a_hint_to_a_mouse(
     settle(page)
     focused = "document.activeElement.className"
     assert "bid-btn" not in page.evaluate(focused)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     assert "card" not in page.evaluate(focused)
     tool(page, "Restart").click()
     page.locator("#dlg-confirm").get_by_role("button", name="Restart").click()
@@ -420,8 +416,7 @@ def test_each_partnership_shows_its_tricks_won_of_its_bid(fresh_page: NewPage) -
     open_table(page)
     change_settings(page)
     expect(page.locator("#scores .contract")).to_have_count(0)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     page.locator("#hand .card.legal").first.click(position={"x": 6, "y": 24})
     settle(page)
     state = page.evaluate(CURRENT_GAME)

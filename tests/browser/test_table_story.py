@@ -14,6 +14,7 @@ from browser.table import (
     open_table,
     play_until,
     settle,
+    tap_bid,
     tap_card,
     tool,
 )
@@ -25,8 +26,7 @@ def test_when_bidding_ends_a_summary_gives_bids_contracts_and_spare_tricks(fresh
     change_settings(page, auto_play=False)
     summary = page.locator("#bid-summary")
     expect(summary).to_have_count(0)
-    page.locator(".bid-btn[data-bid='3']").click()
-    settle(page)
+    tap_bid(page)
     game = page.evaluate(CURRENT_GAME)
     bids = {s["name"]: s["bid"].replace("nil", "Nil") for s in game["seats"]}
     sides = {s["name"]: s["contract"] for s in game["sides"]}
