@@ -363,3 +363,30 @@ def test_the_table_knows_which_moves_a_computer_player_made_for_a_person() -> No
     assert {away, given, timed} <= t.computer_moves  # the game's earlier hands keep theirs
     t.rematch(0)
     assert t.computer_moves_of(1) == frozenset()  # a new game: none yet
+
+
+def test_a_fault_at_one_table_does_not_stop_the_clock_at_the_others(tmp_path: Path,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """Two tables wait for the clock (a person away); one's tick fails (here its clock breaks): that is
+    logged, the other's computer player still takes the seat, and the broken one recovers from the log."""
+    store = open_store(str(tmp_path / "t.sqlite3"))
+    store.check()
+    clock = Clock()
+    hub = TableHub(TableLog(store), clock=clock)
+    codes = []
+    for _ in range(2):
+        ann = hub.open(NewTableIn(name="Ann", grace=5))
+        bob, _ = hub.act(ann.code, lambda t: t.join("Bob"))
+        hub.seat_act(ann.code, bob, lambda t, s: t.connected(s, "bob-1"))
+        hub.act(ann.code, lambda t: t.start(0))
+        hub.seat_act(ann.code, bob, lambda t, s: t.disconnected(s, "bob-1"))
+        codes.append(ann.code)
+    clock.now += 10
+    broken = hub._tables[codes[0]]
+    broken.clock = lambda: 1 / 0  # a fault of ours at the first table only
+    assert hub.tick() == [codes[1]]
+    assert "The clock failed at table " + codes[0] in caplog.text
+    assert hub.read(codes[1], lambda t: t.seats[1].bot)
+    assert not hub.read(codes[0], lambda t: t.seats[1].bot)  # read again from the log, with the hub's clock
+    assert hub.tick() == [codes[0]] and hub.read(codes[0], lambda t: t.seats[1].bot)
+    store.close()

@@ -9,6 +9,7 @@ WebSocket connections of every process) read what changed from their own caught-
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -55,6 +56,7 @@ CODE_LENGTH = 6
 MAX_IDLE = 24 * 3600.0
 """A table untouched this long has expired: its code no longer opens it."""
 _CACHE = 2048
+_log = logging.getLogger("spades.tables")
 _RETRIES = 8
 
 
@@ -181,6 +183,8 @@ class TableHub:
                     changed.append(code)
             except (TableError, StoreError):  # the clock tries again at its next tick
                 continue
+            except Exception:  # a fault of ours at this table: logged; the others' clocks go on
+                _log.exception("The clock failed at table %s.", code)
         return changed
 
     # -- inside --------------------------------------------------------------------------

@@ -128,8 +128,11 @@ class Live:
         self._loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(_TICK)
-            await anyio.to_thread.run_sync(self.hub.tick)
-            self._check_quiet_tables()
+            try:
+                await anyio.to_thread.run_sync(self.hub.tick)
+                self._check_quiet_tables()
+            except Exception:  # a fault of ours: logged; a clock that stopped would stop every table's
+                _log.exception("The tables' clock failed at a tick.")
 
     def _check_quiet_tables(self) -> None:
         """Look at the store for each table with nothing sent lately: a safety net, so that a change
