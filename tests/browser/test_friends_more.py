@@ -1,13 +1,19 @@
 """More friends' tables in headless Chromium, clicked as people click: the host lets a computer play
-an idle seat, and tables of two and of three (cutthroat) play a whole hand."""
+an idle seat, tables of two and of three (cutthroat) play a whole hand, and the countdowns are right
+on a page whose clock is off."""
 
 from __future__ import annotations
 
+import math
+import re
+import time
+
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, expect
 
 from browser.table import NewPage, change_settings, settle, tool
 from browser.test_friends import Person, check_frames, open_friends_table, play_round, sit, take_turn_at_table
+from server.tables_client import app_state
 from spades.server.run import BackgroundServer
 
 
@@ -76,3 +82,50 @@ def test_tables_of_two_and_of_three_play_a_whole_hand(
         sheet.get_by_role("button", name="Review hand 1").click()
         expect(sheet.locator(".review-hand .mini")).not_to_have_count(0)  # over: the hands face up
     assert check_frames(people, server, code) > 50
+
+
+def clock_off_by(seconds: int) -> str:
+    """An init script that sets the page's date ``seconds`` off, as a computer whose clock is wrong has
+    it (the page's steady clock, performance.now, runs as ever)."""
+    return f"(() => {{ const now = Date.now; Date.now = () => now.call(Date) + {seconds * 1000}; }})();"
+
+
+def shows(countdown: Locator, server_left: float) -> None:
+    """The countdown shows the seconds the server has left (to within one: the two are read apart)."""
+    shown = int(countdown.inner_text())
+    assert abs(shown - math.ceil(server_left)) <= 1, (shown, server_left)
+
+
+def test_the_countdowns_count_from_what_the_server_says_is_left_whatever_the_page_clock(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, bob = Person(fresh_page, "Ann"), Person(fresh_page, "Bob")
+    ann.page.add_init_script(clock_off_by(90))  # a minute and a half ahead, from the table's page on
+    code = open_friends_table(ann, grace=60, turn_seconds=60)
+    assert ann.page.evaluate("(Date.now() - performance.timeOrigin - performance.now()) / 1000") > 80
+    bob.page.goto(f"/?table={code}")
+    sit(bob, "South")
+    ann.page.locator("#btn-start").click()
+    tables = app_state(server).tables
+    status = ann.page.locator("#table-status")
+    for _ in range(100):  # Bob takes his turns until it is Ann's
+        settle(ann.page)
+        if ann.page.locator(".bid-btn").count():
+            break
+        settle(bob.page)
+        take_turn_at_table(bob.page)
+    turn = status.locator("[data-countdown]")
+    expect(status).to_contain_text(re.compile(r"You have \d+ s for this move, then the computer moves for"))
+    shows(turn, tables.read(code, lambda t: t.turn_left(time.time())))
+    first = int(turn.inner_text())
+    expect(turn).to_have_text(str(first - 2), timeout=5000)  # counting down, by the second
+    shows(turn, tables.read(code, lambda t: t.turn_left(time.time())))
+
+    take_turn_at_table(ann.page)
+    bob.page.close()  # Bob is away: a computer player takes his seat in 60 s
+    away = status.locator("[data-countdown]")
+    expect(status).to_contain_text(re.compile(r"Bob is away — a computer player takes over in \d+ s\."))
+    shows(away, tables.read(code, lambda t: t.away_left(2, time.time())))
+    first = int(away.inner_text())
+    expect(away).to_have_text(str(first - 2), timeout=5000)
+    shows(away, tables.read(code, lambda t: t.away_left(2, time.time())))
+    assert ann.page.evaluate("window.__violations") == []  # no script had to be allowed for it

@@ -162,10 +162,13 @@ def test_grace_period_bot_and_hand_back() -> None:
     t.disconnected(1, "bob-old")  # a goodbye from an older connection is not leaving
     assert t.seats[1].away_since is None
     t.disconnected(1, "bob-1")
+    assert view_of(t, 0).seats[1].away_left == 30  # seconds left, not a time of day: any page can count
     clock.now += 29
     assert not t.tick() and not t.seats[1].bot
+    assert view_of(t, 0).seats[1].away_left == 1 and view_of(t, 0).seats[0].away_left is None
     clock.now += 1
     assert t.tick() and t.seats[1].bot
+    assert view_of(t, 0).seats[1].away_left is None  # covered: no countdown
     game = t.game
     assert game is not None
     assert game.turn == a and t.seats[1].played_by_bot  # the computer played Bob's seat up to Ann
@@ -183,6 +186,7 @@ def test_turn_timer_moves_for_a_slow_person() -> None:
     n, seq = len(game.log), t.seq
     clock.now += 19
     assert not t.tick()
+    assert view_of(t, 0).turn_left == 1
     clock.now += 1
     assert t.tick()
     assert len(game.log) > n and t.entries[seq] == {**t.entries[seq], "k": "move", "seat": 0, "timer": 1}

@@ -485,20 +485,39 @@ class FriendsTable:
         self._check_rate(by)
         self._commit({"k": "react", "seat": by, "r": reaction})
 
+    def away_left(self, seat: int, now: float) -> float | None:
+        """Seconds at ``now`` before a computer player takes the seat of its person, who is away (0: due);
+        None if no one is away there, or a computer player has the seat already."""
+        s = self.seats[seat]
+        if not s.person or s.bot or s.away_since is None:
+            return None
+        return max(0.0, self.options.grace - (now - s.away_since))
+
+    def turn_left(self, now: float) -> float | None:
+        """Seconds at ``now`` before the turn timer acts (0: due): the computer player moves for the
+        person to move, or the next hand is dealt. None when no timer runs (none set, no game, a
+        computer player to move, the game over)."""
+        game, limit = self.game, self.options.turn_seconds
+        if game is None or not limit:
+            return None
+        person_to_move = self.active() and game.turn is not None and not self.seats[game.turn].played_by_bot
+        if not person_to_move and game.phase is not Phase.HAND_OVER:
+            return None
+        return max(0.0, limit - (now - self.turn_since))
+
     def tick(self) -> bool:
         """Let the clock act: seats away past the grace period, turns past the timer; whether anything did."""
         now = self.clock()
         before = self.seq
-        grace = self.options.grace
-        for i, s in enumerate(self.seats):
-            if s.person and not s.bot and s.away_since is not None and now - s.away_since >= grace:
+        for i in range(self.players):
+            if self.away_left(i, now) == 0:
                 self._commit({"k": "bot", "seat": i})
         game = self.game
-        limit = self.options.turn_seconds
-        if game is not None and limit and now - self.turn_since >= limit:
+        if game is not None and self.turn_left(now) == 0:
             if game.phase is Phase.HAND_OVER:
                 self._commit({"k": "next"})
-            elif self.active() and game.turn is not None and not self.seats[game.turn].played_by_bot:
+            else:
+                assert game.turn is not None
                 seat = game.turn
                 self._commit({"k": "move", "seat": seat, "m": str(self._bot_move(seat)), "timer": 1})
         return self.seq != before

@@ -90,9 +90,10 @@ class SeatInfo(BaseModel):
     person: bool
     """A person holds the seat (else a computer player fills it)."""
     away: bool
-    away_since: float | None
-    """When the person went away (the server's clock, seconds since 1970): a computer player takes the
-    seat ``grace`` seconds later."""
+    away_left: float | None
+    """Seconds left, as this view was made, before a computer player takes the seat of its person, who
+    is away (None: not away, or a computer player has it). A page counts down from the moment it
+    receives the view by its own steady clock: the server's clock and the page's need not agree."""
     bot: bool
     """A computer player makes the seat's moves now."""
     kept: bool
@@ -130,6 +131,9 @@ class LobbyView(BaseModel):
     grace: float
     turn_seconds: float
     started: bool
+    turn_left: float | None
+    """Seconds left on the turn timer, as this view was made, before the computer player moves for the
+    person to move (or, after a hand, the next one is dealt); None when no timer runs."""
     seats: list[SeatInfo]
     reactions: dict[str, str]
     """The quick reactions a seat may send, by name, with the text each shows."""
@@ -148,21 +152,28 @@ class TableView(LobbyView):
     past_deals: list[int]
 
 
-def _seats(table: FriendsTable) -> list[SeatInfo]:
+def _seats(table: FriendsTable, now: float) -> list[SeatInfo]:
     rules = table.options.rules
     return [SeatInfo(seat=i, where=seat_name(table.players, i), side=rules.side_of(i),
                      name=table.seat_label(i), person=s.person, away=s.away_since is not None,
-                     away_since=s.away_since,
+                     away_left=_seconds(table.away_left(i, now)),
                      bot=s.played_by_bot, kept=s.kept, host=i == table.host)
             for i, s in enumerate(table.seats)]
 
 
+def _seconds(left: float | None) -> float | None:
+    """A countdown as the views send it: to the tenth of a second."""
+    return None if left is None else round(left, 1)
+
+
 def lobby_of(table: FriendsTable) -> LobbyView:
-    """What the code shows before joining: no cards, no tokens."""
+    """What the code shows before joining (no cards, no tokens), its countdowns as of now."""
     o: TableOptions = table.options
+    now = table.clock()
     return LobbyView(code=table.code, players=table.players, rules=rules_json(o.rules),
                      rules_name=o.rules.name, level=o.level, grace=o.grace, turn_seconds=o.turn_seconds,
-                     started=table.started, seats=_seats(table), reactions=REACTIONS)
+                     started=table.started, turn_left=_seconds(table.turn_left(now)),
+                     seats=_seats(table, now), reactions=REACTIONS)
 
 
 def shared_view(table: FriendsTable) -> dict[str, Any]:

@@ -240,6 +240,7 @@ class Connection {
 
   heard(msg) {
     if (msg.type === "update") {
+      msg.receivedAt = performance.now();  // its countdowns run from now, however long it waits to be shown
       this.tries = 0;
       this.queue = this.queue.then(() => applyUpdate(msg)).catch((err) => say(String(err)));
       return;
@@ -321,6 +322,7 @@ async function applyUpdate(msg) {
   const t = msg.table;
   const before = state.game;
   state.table = t;
+  tableReceived = msg.receivedAt;
   connectionText = "";
   drawChat(t);
   if ($("dlg-table").open) drawTableDialog();
@@ -362,22 +364,30 @@ function drawStatus() {
       if (!s.person || s.seat === t.you) continue;
       if (s.bot) parts.push(`A computer player plays for ${esc(s.name)}.`);
       else if (s.away) {
-        parts.push(`${esc(s.name)} is away — a computer player takes over in <span data-countdown="${s.seat}" aria-live="off">${secondsLeft(t, s)}</span> s.`);
+        parts.push(`${esc(s.name)} is away — a computer player takes over in ${countdownHtml(s.away_left)} s.`);
       }
     }
     const me = t.seats[t.you];
     if (!me) parts.push("You are watching: you see what is face up, as everyone at the table does.");
     else if (me.bot) parts.push(`A computer player has your seat. <button type="button" data-act="back">Take my seat back</button>`);
-    else if (t.turn_seconds && myTurn()) parts.push(`You have ${t.turn_seconds} s for this move, then the computer moves for you.`);
+    else if (t.turn_left !== null && myTurn()) parts.push(`You have ${countdownHtml(t.turn_left)} s for this move, then the computer moves for you.`);
   }
   $("table-status").innerHTML = parts.join(" ");
   $("table-bar").hidden = !parts.length;
   countDown();
 }
 
-// The seconds before a computer player takes an away person's seat, by the server's clock.
-function secondsLeft(t, s) {
-  return Math.min(t.grace, Math.max(0, Math.ceil(s.away_since + t.grace - Date.now() / 1000)));
+// The countdowns (the grace period of someone away, your turn timer) count from the seconds the
+// server said were left when it made the table's latest update, less the time since the page received
+// it by the page's own steady clock (performance.now): never by the date, which may be off.
+let tableReceived = 0;  // performance.now() when the update in state.table arrived
+
+function secondsLeft(left) {
+  return Math.max(0, Math.ceil(left - (performance.now() - tableReceived) / 1000));
+}
+
+function countdownHtml(left) {
+  return `<span data-countdown="${left}" aria-live="off">${secondsLeft(left)}</span>`;
 }
 
 // Each second the countdowns' numbers change in place (not read out each time: the line is).
@@ -387,8 +397,8 @@ function countDown() {
   clearTimeout(countdown);
   const spans = document.querySelectorAll("#table-status [data-countdown]");
   if (!spans.length) return;
-  for (const span of spans) span.textContent = secondsLeft(state.table, state.table.seats[Number(span.dataset.countdown)]);
-  countdown = setTimeout(countDown, 1000);
+  for (const span of spans) span.textContent = secondsLeft(Number(span.dataset.countdown));
+  countdown = setTimeout(countDown, 250);  // each number within a quarter second of the true one
 }
 
 function drawChat(t) {
