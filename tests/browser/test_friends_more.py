@@ -129,3 +129,40 @@ def test_the_countdowns_count_from_what_the_server_says_is_left_whatever_the_pag
     expect(away).to_have_text(str(first - 2), timeout=5000)
     shows(away, tables.read(code, lambda t: t.away_left(2, time.time())))
     assert ann.page.evaluate("window.__violations") == []  # no script had to be allowed for it
+
+
+def test_a_spectator_who_reloads_the_page_watches_on_until_leaving_the_table(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, carl = Person(fresh_page, "Ann"), Person(fresh_page, "Carl")
+    code = open_friends_table(ann)
+    ann.page.locator("#btn-start").click()
+    carl.page.goto(f"/?table={code}")
+    carl.page.get_by_role("button", name="Watch").click()
+    status = carl.page.locator("#table-status")
+    expect(status).to_contain_text("You are watching")
+    for _ in range(3):
+        settle(ann.page)
+        take_turn_at_table(ann.page)
+    carl.page.reload()  # back to watching the same table, where it is now
+    carl.page.wait_for_selector("body[data-ready=yes]")
+    expect(status).to_contain_text("You are watching")
+    expect(carl.page.locator("#lobby")).to_be_hidden()
+    expect(carl.page.locator(".seat .nameplate")).to_have_count(4)
+    game = carl.last_table()["game"]
+    assert carl.last_table()["you"] == 4 and game["version"] >= 3 and game["hand"] == []
+    seq = carl.last_table()["seq"]
+    settle(ann.page)
+    take_turn_at_table(ann.page)  # and it goes on live
+    for _ in range(50):
+        if carl.last_table()["seq"] > seq:
+            break
+        carl.page.wait_for_timeout(100)
+    assert carl.last_table()["seq"] > seq
+
+    tool(carl.page, "Table").click()
+    carl.page.locator("#dlg-table").get_by_role("button", name="Leave the table").click()
+    expect(carl.page).not_to_have_url(re.compile("table="))
+    carl.page.goto(f"/?table={code}")  # having left, the link shows the lobby again: watch, or sit down
+    expect(carl.page.locator("#lobby")).to_be_visible()
+    expect(carl.page.get_by_role("button", name="Watch")).to_be_visible()
+    assert check_frames([ann, carl], server, code) > 5

@@ -10,6 +10,7 @@ import { render } from "./table.js";
 import { fillRules, readRuleOptions } from "./settings.js";
 
 const SEATS_KEY = "spades.tables";   // {code: seat token}: the seats this browser holds, the keys to them
+const WATCH_KEY = "spades.watching"; // {code: true}: the tables this browser watches, until it leaves them
 const NAME_KEY = "spades.name";      // the display name last used
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits before reconnecting, then the last one again
 
@@ -67,7 +68,8 @@ function joinByCode(e) {
   if (code) location.assign(`/?table=${encodeURIComponent(code)}`);
 }
 
-/** The page opened on a table's link: take this browser's seat back, or show the lobby to sit down. */
+/** The page opened on a table's link: take this browser's seat back, watch on (a reload of a spectator's
+ * page), or show the lobby to sit down or watch. */
 export async function enterTable(typed) {
   document.body.classList.add("at-table");
   for (const id of ["btn-restart", "btn-new", "btn-daily"]) $(id).hidden = true;
@@ -87,6 +89,7 @@ export async function enterTable(typed) {
   history.replaceState(null, "", url);
   const token = stored(SEATS_KEY)[lobby.code];
   if (token) connect(lobby.code, token);
+  else if (stored(WATCH_KEY)[lobby.code]) connect(lobby.code, null);
   else visit(lobby);
 }
 
@@ -256,7 +259,7 @@ class Connection {
     if (this.ended) return;
     if (e.code === 4403 || e.code === 4404) {  // the seat or the table is gone: no use trying again
       this.ended = true;
-      store(SEATS_KEY, (s) => { delete s[this.code]; });
+      for (const key of [SEATS_KEY, WATCH_KEY]) store(key, (s) => { delete s[this.code]; });
       state.remote = null;
       const why = e.code === 4404 ? "This table has closed." : "This browser's seat at the table was given up.";
       api.get(`/api/tables/${this.code}`).then((lobby) => {
@@ -291,7 +294,8 @@ class Connection {
   // Before the start leaving frees the seat, so its token is worth nothing; after it the seat stays
   // the person's (a computer player keeps it), and opening the link again takes it back.
   leave() {
-    if (this.token) this.send({ do: "leave" });  // a spectator just goes
+    if (this.token) this.send({ do: "leave" });
+    else store(WATCH_KEY, (s) => { delete s[this.code]; });  // a spectator just goes, and no longer watches
     this.ended = true;
     if (!state.table || !state.table.started) store(SEATS_KEY, (s) => { delete s[this.code]; });
   }
@@ -451,7 +455,11 @@ function onAct(e) {
     if (live) live.leave();
     setTimeout(() => location.assign("/"), live ? 300 : 0);  // the goodbye leaves first
   } else if (what === "sit") live && live.token ? live.send({ do: "sit", to: seat }) : sitDown(seat);
-  else if (what === "watch") { clearTimeout(visiting); connect(visited.code, null); }
+  else if (what === "watch") {
+    clearTimeout(visiting);
+    store(WATCH_KEY, (s) => { s[visited.code] = true; });  // a reload watches on
+    connect(visited.code, null);
+  }
   else if (what === "swap") live.send({ do: "move_person", seat, to: state.table.you });
   else if (what === "start") live.send({ do: "start" });
   else if (what === "host" || what === "keep" || what === "open") live.send({ do: what, seat });
