@@ -394,3 +394,28 @@ def test_a_fault_at_one_table_does_not_stop_the_clock_at_the_others(tmp_path: Pa
     assert not hub.read(codes[0], lambda t: t.seats[1].bot)  # read again from the log, with the hub's clock
     assert hub.tick() == [codes[0]] and hub.read(codes[0], lambda t: t.seats[1].bot)
     store.close()
+
+
+def test_the_hubs_clock_acts_where_a_timer_has_run_out(tmp_path: Path) -> None:
+    """A person's turn timer: nothing happens before it runs out, the computer moves for them once it
+    has, and a move made meanwhile starts the timer again."""
+    store = open_store(str(tmp_path / "t.sqlite3"))
+    store.check()
+    clock = Clock()
+    hub = TableHub(TableLog(store), clock=clock)
+    ann = hub.open(NewTableIn(name="Ann", turn_seconds=20))
+    bob, _ = hub.act(ann.code, lambda t: t.join("Bob"))
+    hub.act(ann.code, lambda t: t.start(0))
+    game = hub.read(ann.code, lambda t: t.game)
+    assert game is not None and game.turn in (0, 1)  # the computer players moved up to a person
+    token = {0: ann.token, 1: bob}[game.turn]
+    clock.now += 19
+    assert hub.tick() == []
+    move, version = str(hint(game.view(game.turn), "normal").move), len(game.log)
+    hub.seat_act(ann.code, token, lambda t, s: t.move(s, move, version))
+    clock.now += 19  # 38 s since the start, 19 since that move: the next person still has time
+    assert hub.tick() == []
+    clock.now += 2
+    assert hub.tick() == [ann.code]
+    assert hub.read(ann.code, lambda t: t.entries[-1]).get("timer") == 1
+    store.close()

@@ -173,11 +173,13 @@ class TableHub:
         return self.read(code, lambda t: _updates(t, asks), known)
 
     def tick(self) -> list[str]:
-        """Let the clock act at the cached tables that wait for it; the codes of those that changed."""
+        """Let the clock act at the cached tables where it is due (each checked again once caught up
+        with the log: a move elsewhere may have reset its timer); the codes of those that changed."""
         changed = []
+        now = self.clock()
         with self._lock:
-            waiting = [c for c, t in self._tables.items() if _waits_for_clock(t)]
-        for code in waiting:
+            due = [c for c, t in self._tables.items() if t.due(now)]
+        for code in due:
             try:
                 if self.act(code, FriendsTable.tick):
                     changed.append(code)
@@ -239,9 +241,3 @@ def _updates(t: FriendsTable, asks: list[Ask]) -> list[Update]:
         shared = shared or shared_view(t)
         out.append((t.seq, update_message(t, seat, since, shared)))
     return out
-
-
-def _waits_for_clock(t: FriendsTable) -> bool:
-    """Whether the table has a seat away (not yet covered) or a turn timer running."""
-    away = any(s.person and not s.bot and s.away_since is not None for s in t.seats)
-    return away or (bool(t.options.turn_seconds) and t.game is not None)

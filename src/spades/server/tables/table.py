@@ -505,6 +505,10 @@ class FriendsTable:
             return None
         return max(0.0, limit - (now - self.turn_since))
 
+    def due(self, now: float) -> bool:
+        """Whether ``tick`` at ``now`` would act: a seat's grace period or the turn timer has run out."""
+        return any(self.away_left(i, now) == 0 for i in range(self.players)) or self.turn_left(now) == 0
+
     def tick(self) -> bool:
         """Let the clock act: seats away past the grace period, turns past the timer; whether anything did."""
         now = self.clock()
