@@ -87,10 +87,6 @@ def sit(person: Person, where: str | None = None) -> None:
     expect(page.locator("#lobby-seats .seat-item.me")).to_contain_text(person.name)
 
 
-def seated_names(page: Page) -> list[str]:
-    return [t.strip() for t in page.locator("#lobby-seats .seat-item .who").all_inner_texts()]
-
-
 def hidden_cards(server: BackgroundServer, code: str, seat: int) -> tuple[int, set[str]]:
     """The hand being played and the cards ``seat`` may not see now, from the server's own table."""
     def read(t: Any) -> tuple[int, set[str]]:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from spades.game import Phase, seat_name
 from spades.server.present import rules_json, state_of
-from spades.server.schemas import EventOut, GameState
+from spades.server.schemas import EventOut, GameState, StrictIn
 from spades.server.tables.table import MAX_CHAT, REACTIONS, Entry, FriendsTable, TableOptions
 
 __all__ = [
@@ -34,11 +34,7 @@ __all__ = [
 ]
 
 
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class NewTableIn(_In):
+class NewTableIn(StrictIn):
     """Open a table: the host's rules, computer players and clocks, and the host's display name."""
 
     name: str = Field(max_length=200, description="the host's display name")
@@ -50,7 +46,7 @@ class NewTableIn(_In):
     turn_seconds: float = Field(default=0, description="seconds per move before the computer moves (0: off)")
 
 
-class JoinIn(_In):
+class JoinIn(StrictIn):
     """Take a seat: a display name, and the seat wanted (else the first free one)."""
 
     name: str = Field(max_length=200)
@@ -65,7 +61,7 @@ class JoinOut(BaseModel):
     token: str
 
 
-class Command(_In):
+class Command(StrictIn):
     """Something a seated person does; the same body over HTTP and the WebSocket."""
 
     do: Literal["move", "next", "start", "sit", "move_person", "leave", "back", "bot", "host", "keep", "open",
