@@ -102,6 +102,7 @@ def main() -> None:
     p.add_argument("--against", required=True, help="git revision whose search.py is the old side")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--samples", type=int, default=40, help="samples per decision for both (default 40)")
+    p.add_argument("--first", type=int, default=100_001, help="the first deal number (default 100001)")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--nil-only", action="store_true", help="only deals where the heuristic bids a nil")
     args = p.parse_args()
@@ -109,9 +110,9 @@ def main() -> None:
                           check=True, capture_output=True, text=True).stdout
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(text)
-    numbers = iter(range(100_001, 10**9))
+    numbers = iter(range(args.first, 10**9))
     deals = [next(d for d in numbers if heuristic_nil(d)) for _ in range(args.deals)] if args.nil_only \
-        else list(range(100_001, 100_001 + args.deals))
+        else list(range(args.first, args.first + args.deals))
     with get_context("spawn").Pool(args.jobs, _setup, (f.name, args.samples)) as pool:
         out = pool.map(play_deal, deals, chunksize=4)
     Path(f.name).unlink()
