@@ -431,8 +431,9 @@ class SearchPlayer:
         return value
 
     def sample_deal(self, view: SeatView, rng: random.Random) -> list[int]:
-        """A sample of the other hands: of four draws, one picked at random in proportion to how
-        well it fits the bids made (the bids as soft evidence)."""
+        """A sample of the other hands: of four draws, the one with the largest product of how well it
+        fits the bids made and a uniform random number (the bids as soft evidence: a better fit is
+        picked more often than in proportion to its weight)."""
         n = view.rules.players
         if not any(b is not None for s, b in enumerate(view.bids) if s != view.seat):
             return sample_hands(view, rng)
