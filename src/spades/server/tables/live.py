@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
 from spades.server.store import StoreError
-from spades.server.tables.hub import TableHub, Update, normal_code
+from spades.server.tables.hub import Ask, TableHub, Update, normal_code
 from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
 from spades.server.tables.views import Command
 
@@ -175,10 +175,7 @@ class Live:
                 self._checks.discard(code)
                 if not conns or (known is not None and all(c.sent >= known and not c.resync for c in conns)):
                     return  # every connection has the change already
-                asks = []
-                for c in conns:
-                    asks.append((c.token, -1 if c.resync else c.sent))
-                    c.resync = False
+                asks, _ = _take_asks(conns)
                 try:
                     found = await anyio.to_thread.run_sync(self.hub.updates, code, asks, known)
                 except TableError as e:  # the table itself is gone
@@ -271,10 +268,7 @@ class Live:
             return
         self._looking.add(code)
         conns = list(self._conns.get(code, ()))
-        resync = [c for c in conns if c.resync]
-        asks = [(c.token, -1 if c.resync else c.sent) for c in conns]
-        for c in resync:
-            c.resync = False
+        asks, resync = _take_asks(conns)
         try:
             found = await anyio.to_thread.run_sync(self.hub.seat_act_and_updates, code, token,
                                                    _runner(command), asks)
@@ -325,6 +319,16 @@ class Live:
             except StoreError as e:
                 await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": 503, "detail":
                                                     f"The server's database failed ({e}): try again."}))
+
+
+def _take_asks(conns: list[_Conn]) -> tuple[list[Ask], list[_Conn]]:
+    """What a look asks for each connection (its token, and the version it has or -1 for the whole
+    table), and those that wanted the whole table: their wish is taken (cleared) by the look."""
+    resync = [c for c in conns if c.resync]
+    asks = [(c.token, -1 if c.resync else c.sent) for c in conns]
+    for c in resync:
+        c.resync = False
+    return asks, resync
 
 
 def _runner(command: Command) -> Callable[[FriendsTable, int], None]:
