@@ -26,7 +26,7 @@ from spades.bots import (
     play_out,
 )
 from spades.bots.knowledge import estimate_tricks, nil_danger
-from spades.bots.search import sample_hands
+from spades.bots.search import _Sim, sample_hands
 from spades.cards import Card, cards_of, parse_mask
 from spades.errors import SpadesError
 from spades.game import Game, Phase, SeatView, Trick, legal_play_mask, trick_winner
@@ -322,6 +322,16 @@ def test_the_search_never_takes_a_trick_from_its_partner_as_last_player() -> Non
                     checked += 1
             game.apply(seat, move)
     assert checked > 30
+
+
+def test_the_playouts_take_no_bags_to_set_a_side_already_set() -> None:
+    """A side past its contract wants more tricks only to set a side that can still make its own."""
+    sim = _Sim(Rules())
+    bids = [Bid(4), Bid(3), Bid(4), Bid(3)]
+    assert not sim.wants(bids, [4, 0, 4, 0], 0, 3)  # East-West need 6 of the last 3: already set
+    assert sim.wants(bids, [4, 2, 4, 2], 0, 3)  # they need 2 of the last 3: worth setting
+    assert not sim.wants(bids, [4, 5, 4, 1], 0, 3)  # they have made theirs
+    assert sim.wants(bids, [3, 0, 4, 0], 0, 3)  # short of its own contract
 
 
 def test_nil_bidder_plays_its_highest_losing_card() -> None:

@@ -254,11 +254,12 @@ class _Sim:
         return out
 
     def wants(self, bids: Sequence[Bid | None], won: Sequence[int], side: int, tricks_left: int) -> bool:
-        """Whether a side wants tricks: short of its contract, able to set a side, or bags are free."""
+        """Whether a side wants tricks: short of its contract, able to set a side that can still make
+        its contract (with fewer than 3 tricks to spare), or bags are free."""
         needs = self.needs(bids, won)
         if needs[side] > 0 or self.bags_free:
             return True
-        return any(x > 0 and tricks_left - x < 3 for i, x in enumerate(needs) if i != side)
+        return any(0 < x <= tricks_left and tricks_left - x < 3 for i, x in enumerate(needs) if i != side)
 
     def choose(self, seat: int, hand: int, legal: int, trick: list[tuple[int, int]], best_seat: int,
                best: int, others: int, nils: list[bool], won: list[int], want: bool) -> int:
