@@ -73,6 +73,7 @@ __all__ = [
     "Tally",
     "Trick",
     "legal_play_mask",
+    "nil_passes",
     "seat_name",
     "trick_winner",
 ]
@@ -891,22 +892,8 @@ class Game:
             self.turn = (seat + 1) % len(bidding.bids)
 
     def _open_passing(self) -> None:
-        r = self._setup.rules
         hand = self.hand
-        bids = hand.bidding.bids
-        if r.has_partners:
-            first = (self.tally.dealer + 1) % 4
-            for side in (first % 2, 1 - first % 2):
-                nil_seats = [s for s in r.seats_of(side) if (b := bids[s]) is not None and b.is_nil(r)]
-                if len(nil_seats) != 1:
-                    continue
-                s = nil_seats[0]
-                bid = bids[s]
-                assert bid is not None
-                k = r.blind_nil_pass if bid.blind else r.nil_pass
-                if k:
-                    p = (s + 2) % 4
-                    hand.pending_passes += [(s, p, k), (p, s, k)]
+        hand.pending_passes += nil_passes(self._setup.rules, hand.bidding.bids, self.tally.dealer)
         if hand.pending_passes:
             self.phase = Phase.PASS
             self.turn = hand.pending_passes[0][0]
@@ -1064,6 +1051,28 @@ _PHASE_VERB = {
 
 _CHUNK = 13
 """Card masks are read in 13-bit chunks (a suit each, in the standard numbering)."""
+
+
+def nil_passes(rules: Rules, bids: Sequence[Bid | None], dealer: int) -> list[tuple[int, int, int]]:
+    """The passes the bids call for, in order, as (from seat, to seat, how many cards): a side with
+    partners and one nil (blind or not) trades that many cards with its partner (the nil's pass,
+    then the pass back), the side left of the dealer first. The one statement of the rule."""
+    out: list[tuple[int, int, int]] = []
+    if not rules.has_partners:
+        return out
+    first = (dealer + 1) % 4
+    for side in (first % 2, 1 - first % 2):
+        nil_seats = [s for s in rules.seats_of(side) if (b := bids[s]) is not None and b.is_nil(rules)]
+        if len(nil_seats) != 1:
+            continue
+        s = nil_seats[0]
+        bid = bids[s]
+        assert bid is not None
+        k = rules.blind_nil_pass if bid.blind else rules.nil_pass
+        if k:
+            p = (s + 2) % 4
+            out += [(s, p, k), (p, s, k)]
+    return out
 
 
 def _chunk_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:

@@ -21,7 +21,7 @@ from typing import TypeVar
 from spades.bots.heuristic import HeuristicPlayer
 from spades.bots.knowledge import bag_cost, estimate_tricks, is_nil, nil_danger
 from spades.cards import Card, cards_of
-from spades.game import Phase, SeatView, legal_play_mask, trick_winner
+from spades.game import Phase, SeatView, legal_play_mask, nil_passes, trick_winner
 from spades.moves import MakeBid, Move, Play
 from spades.rules import FailedNilTricks, FirstLead, Rules
 from spades.scoring import Bid, game_winner, score_hand
@@ -538,7 +538,7 @@ class SearchPlayer:
             if bids[s] is None:
                 bids[s] = self._guess_bid(r, hands[s], bids, s)
         h = list(hands)
-        self._exchange(self._sim(r), h, bids)
+        self._exchange(self._sim(r), h, bids, view.dealer)
         return bids, self._play_hand(view, h, bids)
 
     def pass_outcome(self, view: SeatView, hands: Sequence[int], cards: int
@@ -560,7 +560,7 @@ class SearchPlayer:
             h[partner] &= ~back
             h[view.seat] |= back
         bids = list(view.bids)
-        self._exchange(sim, h, bids, skip=r.side_of(view.seat))
+        self._exchange(sim, h, bids, view.dealer, skip=r.side_of(view.seat))
         return bids, self._play_hand(view, h, bids)
 
     def _play_hand(self, view: SeatView, hands: list[int], bids: Sequence[Bid | None]) -> list[int]:
@@ -581,25 +581,14 @@ class SearchPlayer:
             return Bid(0)
         return Bid(max(1, min(rules.max_bid, int(estimate_tricks(rules, hand) + 0.5))))
 
-    def _exchange(self, sim: _Sim, hands: list[int], bids: Sequence[Bid | None], skip: int = -1) -> None:
-        """The nil passes of the hand, as the heuristic makes them: worst cards to the partner, low back
-        (none for the side ``skip``)."""
+    def _exchange(self, sim: _Sim, hands: list[int], bids: Sequence[Bid | None], dealer: int,
+                  skip: int = -1) -> None:
+        """The nil passes the engine calls for, as the heuristic makes them: the nil's worst cards to
+        its partner, the partner's lowest back (none for the side ``skip``)."""
         r = sim.rules
-        if not r.has_partners:
-            return
-        for side in (0, 1):
-            if side == skip:
+        for s, p, k in nil_passes(r, bids, dealer)[::2]:  # (nil, partner, k), then its pass back
+            if r.side_of(s) == skip:
                 continue
-            nil_seats = [s for s in r.seats_of(side) if is_nil(r, bids[s])]
-            if len(nil_seats) != 1:
-                continue
-            s = nil_seats[0]
-            bid = bids[s]
-            assert bid is not None
-            k = r.blind_nil_pass if bid.blind else r.nil_pass
-            if not k:
-                continue
-            p = (s + 2) % 4
             give = take = 0
             for _ in range(k):
                 give |= 1 << sim.highest(hands[s] & ~give)
