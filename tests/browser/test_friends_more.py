@@ -1,6 +1,6 @@
 """More friends' tables in headless Chromium, clicked as people click: the host lets a computer play
-an idle seat, tables of two and of three (cutthroat) play a whole hand, and the countdowns are right
-on a page whose clock is off."""
+an idle seat, tables of two and of three (cutthroat) play a whole hand, the countdowns are right on
+a page whose clock is off, and everyone at the table sees whose turn it is and how long is left."""
 
 from __future__ import annotations
 
@@ -122,13 +122,61 @@ def test_the_countdowns_count_from_what_the_server_says_is_left_whatever_the_pag
 
     take_turn_at_table(ann.page)
     bob.page.close()  # Bob is away: a computer player takes his seat in 60 s
-    away = status.locator("[data-countdown]")
+    away = status.locator("[data-countdown]").first  # the turn timer's, for whoever moves, comes after it
     expect(status).to_contain_text(re.compile(r"Bob is away — a computer player takes over in \d+ s\."))
     shows(away, tables.read(code, lambda t: t.away_left(2, time.time())))
     first = int(away.inner_text())
     expect(away).to_have_text(str(first - 2), timeout=5000)
     shows(away, tables.read(code, lambda t: t.away_left(2, time.time())))
     assert ann.page.evaluate("window.__violations") == []  # no script had to be allowed for it
+
+
+def test_everyone_at_the_table_and_a_spectator_see_whose_turn_it_is_and_how_long_is_left(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, bob, carl = Person(fresh_page, "Ann"), Person(fresh_page, "Bob"), Person(fresh_page, "Carl")
+    code = open_friends_table(ann, turn_seconds=60)
+    bob.page.goto(f"/?table={code}")
+    sit(bob, "South")
+    ann.page.locator("#btn-start").click()
+    carl.page.goto(f"/?table={code}")
+    carl.page.get_by_role("button", name="Watch").click()
+    expect(carl.page.locator("#table-status")).to_contain_text("You are watching")
+    tables = app_state(server).tables
+    bid: list[str] = []
+    for _ in range(2):  # the bidding: each person's turn once, the computer players' in between
+        mover = next_to_bid([ann, bob])
+        expect(mover.page.locator("#table-status")).to_contain_text(
+            re.compile(r"You have \d+ s for this move, then the computer moves for you\."))
+        for p in (ann, bob, carl):
+            if p is mover:
+                continue
+            status = p.page.locator("#table-status")
+            expect(status).to_contain_text(
+                re.compile(rf"{mover.name} has \d+ s for this move, then the computer moves for them\."))
+            shows(status.locator("[data-countdown]"), tables.read(code, lambda t: t.turn_left(time.time())))
+        if not bid:  # and it counts down, by the second, on a page that is not the mover's
+            countdown = carl.page.locator("#table-status [data-countdown]")
+            first = int(countdown.inner_text())
+            expect(countdown).to_have_text(str(first - 2), timeout=5000)
+        take_turn_at_table(mover.page)
+        expect(mover.page.locator(".bid-btn")).to_have_count(0)  # the bid is in: the turn has passed on
+        bid.append(mover.name)
+    assert sorted(bid) == ["Ann", "Bob"]
+
+    play_round([ann, bob], "sheet", server, code)  # after the hand the timer deals the next one
+    for p in (ann, bob, carl):
+        expect(p.page.locator("#table-status")).to_contain_text(
+            re.compile(r"The next hand is dealt in \d+ s\."))
+
+
+def next_to_bid(people: list[Person]) -> Person:
+    """The person whose page offers bids (it is their turn), once one does."""
+    for _ in range(300):
+        for p in people:
+            if p.page.locator(".bid-btn").count():
+                return p
+        people[0].page.wait_for_timeout(50)
+    raise AssertionError("no one was asked to bid")
 
 
 def test_a_spectator_who_reloads_the_page_watches_on_until_leaving_the_table(

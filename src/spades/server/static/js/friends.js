@@ -359,7 +359,7 @@ async function applyUpdate(msg) {
 }
 
 // The line under the header: the connection, who is away (counting down to the computer player
-// taking over), and a computer player in your own seat.
+// taking over), a computer player in your own seat, and the turn timer for everyone at the table.
 function drawStatus() {
   const t = state.table;
   const parts = connectionText ? [esc(connectionText)] : [];
@@ -374,14 +374,27 @@ function drawStatus() {
     const me = t.seats[t.you];
     if (!me) parts.push("You are watching: you see what is face up, as everyone at the table does.");
     else if (me.bot) parts.push(`A computer player has your seat. <button type="button" data-act="back">Take my seat back</button>`);
-    else if (t.turn_left !== null && myTurn()) parts.push(`You have ${countdownHtml(t.turn_left)} s for this move, then the computer moves for you.`);
+    const clock = turnClock(t);
+    if (clock) parts.push(clock);
   }
   $("table-status").innerHTML = parts.join(" ");
   $("table-bar").hidden = !parts.length;
   countDown();
 }
 
-// The countdowns (the grace period of someone away, your turn timer) count from the seconds the
+// The turn timer as every seat and spectator sees it: who is to move and the seconds they have, or
+// after a hand when the next one is dealt; "" when no timer runs (the server's turn_left is null).
+function turnClock(t) {
+  const g = t.game;
+  if (t.turn_left === null || !g) return "";
+  const left = countdownHtml(t.turn_left);
+  if (g.phase === "hand_over") return `The next hand is dealt in ${left} s.`;
+  if (g.turn === t.you) return `You have ${left} s for this move, then the computer moves for you.`;
+  const mover = t.seats[g.turn];
+  return mover ? `${esc(mover.name)} has ${left} s for this move, then the computer moves for them.` : "";
+}
+
+// The countdowns (the grace period of someone away, the turn timer) count from the seconds the
 // server said were left when it made the table's latest update, less the time since the page received
 // it by the page's own steady clock (performance.now): never by the date, which may be off.
 let tableReceived = 0;  // performance.now() when the update in state.table arrived
