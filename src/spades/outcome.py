@@ -23,7 +23,7 @@ from typing import Literal
 from spades.rules import Rules
 from spades.scoring import Bid, NilResult, SideScore
 
-__all__ = ["Note", "SideOutcome", "broken_nils", "describe_side", "signed"]
+__all__ = ["Note", "SideOutcome", "broken_nils", "describe_side", "plural", "signed"]
 
 NoteKind = Literal["renege", "no_bids", "ten_for_200", "made", "set", "bags", "nil", "penalty", "boston"]
 _ORDINARY: frozenset[NoteKind] = frozenset({"made", "bags"})
@@ -70,15 +70,19 @@ def signed(points: int) -> str:
     return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"
 
 
-def _plural(n: int, word: str) -> str:
-    """``n`` and the word, in the plural unless ``n`` is 1: ``1 trick``, ``2 tricks``."""
+def plural(n: int, word: str) -> str:
+    """``n`` and the word, in the plural unless ``n`` is 1: how every sheet and message counts things.
+
+    >>> plural(1, "trick"), plural(0, "bag"), plural(3, "extra trick")
+    ('1 trick', '0 bags', '3 extra tricks')
+    """
     return f"{n} {word}{'s' * (n != 1)}"
 
 
 def _nil(n: NilResult, who: str) -> Note:
     """A nil's note: who bid it, blind or not, made or broken (with the tricks taken), and its points."""
     kind = "blind nil" if n.blind else "nil"
-    outcome = "made" if n.made else f"broken, took {_plural(n.tricks, 'trick')}"
+    outcome = "made" if n.made else f"broken, took {plural(n.tricks, 'trick')}"
     return Note("nil", f"{who}{kind} {outcome} ({signed(n.points)})")
 
 
@@ -113,7 +117,7 @@ def describe_side(
         else:
             notes.append(Note("set", f"set on {side.contract} ({signed(side.contract_points)})"))
     if side.bags_added:
-        notes.append(Note("bags", f"{_plural(side.bags_added, 'bag')} ({signed(side.bag_points)})"))
+        notes.append(Note("bags", f"{plural(side.bags_added, 'bag')} ({signed(side.bag_points)})"))
     notes.extend(_nil(n, f"{seat_name(n.seat)}: " if seat_name else "") for n in side.nils)
     if side.penalties:
         reached = rules.bag_limit * side.penalties

@@ -22,6 +22,7 @@ from fpdf import FPDF
 from fpdf.fonts import TTFFont
 
 from spades.cards import STANDARD_DECK, Card, Suit, cards_of
+from spades.outcome import plural
 from spades.paper.scorekeeper import HandRow, ScoreGame
 from spades.rules import (
     BidFormat,
@@ -145,7 +146,7 @@ def _deal(rules: Rules) -> list[str]:
                 f"cards; the {discards} discards stay out of play.")
     else:
         left = deck - size * rules.players
-        aside = (f" Set the {left} card{'s' * (left != 1)} left over aside, face down and unseen." if left
+        aside = (f" Set the {plural(left, 'card')} left over aside, face down and unseen." if left
                  else "")
         whole = "the whole deck " if not left else ""
         text = (f"{first} Deal {whole}one card at a time, face down, starting at the dealer's left, so each "
@@ -281,7 +282,7 @@ def _total(points: int) -> str:
 
 def _per(n: int, what: str) -> str:
     """``plus 1 point for each extra trick``."""
-    return f"{'plus' if n > 0 else 'minus'} {abs(n)} point{'s' * (abs(n) != 1)} {what}"
+    return f"{'plus' if n > 0 else 'minus'} {plural(abs(n), 'point')} {what}"
 
 
 def _scoring(rules: Rules) -> list[str]:
@@ -328,7 +329,7 @@ def _scoring(rules: Rules) -> list[str]:
     parts = [f"{made.contract_points} for the bid"]
     if made.bag_points or made.bags_added:
         extra = made.bags_added
-        parts.append(f"{_signed(made.bag_points)} for {extra} extra trick{'s' * (extra != 1)}")
+        parts.append(f"{_signed(made.bag_points)} for {plural(extra, 'extra trick')}")
     if made.penalty_points:
         parts.append(f"minus {made.penalty_points} for reaching {rules.bag_limit} bags")
     out.append(f"Example: a {who} bids 5 and wins 7 tricks: {', '.join(parts)}: {_total(made.points)} in "

@@ -33,6 +33,7 @@ from typing import Any
 
 from spades.bidding import BidRules, blind_nil_open
 from spades.errors import SpadesError
+from spades.outcome import plural
 from spades.rules import Rules
 from spades.scoring import Bid, HandScore, game_over, game_winner, score_hand
 
@@ -77,11 +78,6 @@ def _whole(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScorekeeperError(f"{what} must be a whole number, not {value!r}.")
     return value
-
-
-def _tricks(n: int) -> str:
-    """``1 trick``, ``2 tricks``."""
-    return f"{n} trick" if n == 1 else f"{n} tricks"
 
 
 def parse_bid(text: str) -> Bid:
@@ -549,7 +545,7 @@ class ScoreGame:
                 f" {team.tricks}.")
         if nil_won > team.tricks:
             raise ScorekeeperError(
-                f"{name}: the nil bidder won {_tricks(nil_won)}, more than the team's {team.tricks}.")
+                f"{name}: the nil bidder won {plural(nil_won, 'trick')}, more than the team's {team.tricks}.")
         rest = team.tricks - nil_won
         out: list[tuple[Bid, int]] = []
         for p, is_nil in zip(team.players, nils, strict=True):
@@ -571,7 +567,7 @@ class ScoreGame:
             raise ScorekeeperError(f"{name}: a nil bidder cannot win fewer than 0 tricks.")
         if p.kept and p.nil_tricks:
             raise ScorekeeperError(
-                f"{name}: a {bid} marked kept cannot have won {_tricks(p.nil_tricks)}.")
+                f"{name}: a {bid} marked kept cannot have won {plural(p.nil_tricks, 'trick')}.")
         if p.kept is False and not p.nil_tricks:
             raise ScorekeeperError(f"{name}: a broken {bid} won at least 1 trick; enter how many.")
         return True
@@ -621,9 +617,5 @@ def status_text(game: ScoreGame) -> str:
             return f"Level at {top} at the end: one more hand decides it."
         level = " and ".join(n for n, t in zip(names, totals, strict=True) if t == top)
         return f"{level} are level at {top} at the end: one more hand decides it."
-    return ", ".join(f"{n} {t} ({_bags(b)})" for n, t, b in zip(names, totals, sheet.bags, strict=True)) + "."
-
-
-def _bags(n: int) -> str:
-    """A bag count in words: ``1 bag``, ``3 bags``."""
-    return f"{n} bag" if n == 1 else f"{n} bags"
+    return ", ".join(f"{n} {t} ({plural(b, 'bag')})"
+                     for n, t, b in zip(names, totals, sheet.bags, strict=True)) + "."

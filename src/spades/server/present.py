@@ -16,7 +16,7 @@ from spades.bidding import BidRules
 from spades.cards import Card, cards_of
 from spades.game import Game, HandResult, Phase, SeatView, Trick, seat_name
 from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
-from spades.outcome import broken_nils, describe_side
+from spades.outcome import broken_nils, describe_side, plural
 from spades.rules import DeckSpec, Rules
 from spades.scoring import Bid, side_contract
 from spades.server.schemas import (
@@ -187,7 +187,7 @@ def _message(game: Game, v: SeatView, human: int, names: Names) -> str:
     if v.phase is Phase.BID and v.can_look:
         return "Bid blind nil now, or look at your cards."
     if v.phase is Phase.PASS:
-        return f"Choose {v.pass_count} card{'s' if v.pass_count > 1 else ''} to pass to your partner."
+        return f"Choose {plural(v.pass_count, 'card')} to pass to your partner."
     if v.phase is Phase.DRAW:
         if len(v.offered) == 1:
             return "Keep this card and discard the next one, or discard this one and keep the next."
