@@ -1,11 +1,16 @@
 // Small helpers for writing the page: escaping text for HTML, building elements, numbers as a score
-// sheet prints them.
+// sheet prints them, counts in words.
 
 /** A number as a score sheet prints it, with a true minus sign. */
 export function num(n, signed = false) {
   const text = String(Math.abs(n));
   if (n < 0) return "−" + text;
   return signed && n > 0 ? "+" + text : text;
+}
+
+/** `n` and the word, in the plural unless `n` is 1: "1 trick", "3 spare tricks" (as outcome.plural). */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** Text made safe to put in HTML. */

@@ -1,5 +1,6 @@
 // Rule options as form fields, built from GET /api/rules's descriptions (label, help, group, choices,
-// bounds): the page keeps no list of its own, so a new option shows with its own words.
+// bounds): the page keeps no list of its own, so a new option shows with its own words; and read back
+// as the options a form changed from its preset.
 
 import { esc } from "./html.js";
 
@@ -28,8 +29,19 @@ export function grouped(meta, keep = () => true) {
 }
 
 /** A field's value as the API takes it: a checkbox's state, a number (an empty one is null), a choice. */
-export function readOption(el) {
+function readOption(el) {
   if (el.type === "checkbox") return el.checked;
   if (el.type === "number") return el.value === "" ? null : Number(el.value);
   return el.value;
+}
+
+/** A form's rule options whose values differ from `base` (its chosen preset's options), by name: the
+ * options a game's rules send beside the preset. */
+export function changedOptions(form, base) {
+  const options = {};
+  for (const field of form.querySelectorAll("[data-option]")) {
+    const v = readOption(field);
+    if (v !== base[field.dataset.option]) options[field.dataset.option] = v;
+  }
+  return options;
 }

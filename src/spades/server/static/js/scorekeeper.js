@@ -7,8 +7,8 @@
 // seats, partners, cards each, and the words for it), and the scored game which bids may be written.
 
 import { api } from "./api.js";
-import { el, esc, num } from "./html.js";
-import { grouped, optionRow, readOption } from "./ruleform.js";
+import { el, esc, num, plural } from "./html.js";
+import { changedOptions, grouped, optionRow } from "./ruleform.js";
 import { drawPlot } from "./plot.js";
 
 const KEY = "spades.scorekeeper.v1";  // the stored form is unchanged for two teams: old games still load
@@ -31,7 +31,6 @@ function save() {
   localStorage.setItem(KEY, JSON.stringify(state));
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Score a candidate game; on success it becomes the game, else the error is shown and nothing changes. */
 async function commit(game) {
@@ -58,7 +57,6 @@ function showError(text) {
 // sets the table, the deck and the play), and the renege's penalty, which the sheet scores.
 const onPaper = (o) => ["bidding", "nil", "scoring"].includes(o.group) || o.name === "renege_penalty";
 const presetOf = (name) => meta.presets.find((p) => p.name === name);
-const presetOptions = (name) => presetOf(name).options;
 
 /** Show a preset in the form: its table as the server works it out (names per team or player) and
  * its options' fields. */
@@ -78,13 +76,7 @@ function applyPreset(name) {
 /** The preset chosen, with the options the form changed from it. */
 function rulesFromForm(form) {
   const preset = form.elements.preset.value;
-  const base = presetOptions(preset);
-  const rules = { preset };
-  for (const field of form.querySelectorAll("[data-option]")) {
-    const v = readOption(field);
-    if (v !== base[field.dataset.option]) rules[field.dataset.option] = v;
-  }
-  return rules;
+  return { preset, ...changedOptions(form, presetOf(preset).options) };
 }
 
 async function startGame(event) {

@@ -4,7 +4,7 @@ import { $, state } from "./state.js";
 import { esc } from "./html.js";
 import { api } from "./api.js";
 import { render } from "./table.js";
-import { grouped, optionRow, readOption } from "./ruleform.js";
+import { changedOptions, grouped, optionRow } from "./ruleform.js";
 
 export function applySettings() {
   const body = document.body;
@@ -61,13 +61,7 @@ export async function openSettings() {
 
 /** A form's rule options that differ from its chosen preset's. */
 export function readRuleOptions(form) {
-  const base = presetValues(form.elements.preset.value);
-  const options = {};
-  for (const el of form.querySelectorAll("[data-option]")) {
-    const v = readOption(el);
-    if (v !== base[el.dataset.option]) options[el.dataset.option] = v;
-  }
-  return options;
+  return changedOptions(form, presetValues(form.elements.preset.value));
 }
 
 function readSettings() {

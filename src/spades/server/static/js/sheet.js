@@ -2,7 +2,7 @@
 
 import { $, seatOf, state } from "./state.js";
 import { gameGet } from "./api.js";
-import { esc, num } from "./html.js";
+import { esc, num, plural } from "./html.js";
 import { cardFace, cardName, shortName, suitClass } from "./cards.js";
 import { bidLabel } from "./table.js";
 
@@ -98,7 +98,7 @@ async function showCoach(number) {
 // Where an analysis stands, as the server says it: queued behind other hands, starting, or running.
 function coachProgress(out) {
   if (out.status === "waiting") {
-    return out.ahead ? `The coach will review this hand after ${out.ahead} other${out.ahead === 1 ? "" : "s"}…` : "The coach is about to review this hand…";
+    return out.ahead ? `The coach will review this hand after ${plural(out.ahead, "other")}…` : "The coach is about to review this hand…";
   }
   if (out.status === "starting") return "The coach is starting its review of this hand…";
   return `The coach is reviewing your decisions (${out.done} of ${out.total} judged)…`;
@@ -109,7 +109,7 @@ function coachProgress(out) {
 function coachHtml(review) {
   const flags = review.decisions.filter((d) => d.flagged);
   const summary = flags.length
-    ? `${flags.length} decision${flags.length === 1 ? "" : "s"} of ${review.decisions.length} cost points: about ${Math.round(review.points_lost)} in all.`
+    ? `${plural(flags.length, "decision")} of ${review.decisions.length} cost points: about ${Math.round(review.points_lost)} in all.`
     : review.decisions.length ? `No costly mistakes in ${review.decisions.length} decisions.` : "No decisions of yours to judge in this hand.";
   const n = review.computer_moves;
   const computer = n ? `<p class="coach-computer">A computer player made ${n} of your moves in this hand: the coach judges only yours.</p>` : "";
@@ -155,7 +155,6 @@ async function showGameCoach() {
 }
 
 function gameCoachHtml(out, pending) {
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const rows = out.hands.map((h) => `<tr data-hand="${h.hand}" data-status="${esc(h.status)}"><th scope="row">${h.hand + 1}</th>${h.status === "done"
     ? `<td>${h.mistakes}</td><td>${h.decisions}</td><td>${Math.round(h.points_lost)}</td>`
     : `<td colspan="3">${h.status === "unavailable" ? esc(h.detail) : "being reviewed…"}</td>`}</tr>`).join("");
@@ -188,7 +187,7 @@ export function openEnd() {
   const won = state.game.winner === state.game.human_side;
   $("end-title").textContent = won ? "You win!" : "Game over";
   const n = state.game.sheet.length;
-  const after = `Final scores after ${n} hand${n === 1 ? "" : "s"}:`;
+  const after = `Final scores after ${plural(n, "hand")}:`;
   $("end-text").textContent = won ? after : `${state.game.message} ${after}`;
   $("end-scores").innerHTML = state.game.side_order.map((i) => state.game.sides[i]).map((s) => `<p class="end-score">${esc(s.name)}: <strong>${s.score}</strong></p>`).join("");
   if (!$("dlg-end").open) {

@@ -2,7 +2,7 @@
 // state the server sent.
 
 import { $, myTurn, say, seatOf, state, tableKey } from "./state.js";
-import { esc } from "./html.js";
+import { esc, plural } from "./html.js";
 import { cardBack, cardFace, cardName, suitClass } from "./cards.js";
 
 export function render(overlay = null) {
@@ -32,7 +32,7 @@ export function render(overlay = null) {
     const nilBroken = overlay ? overlay.nil_broken.includes(s.seat) : s.nil_broken;
     el.className = `seat pos-${s.position}${turn === s.seat ? " turn" : ""}${winner === s.seat ? " won" : ""}${nilBroken ? " nil-broken" : ""}`;
     el.setAttribute("role", "group");
-    el.setAttribute("aria-label", `${s.name}: ${shown === null ? "no bid yet" : "bid " + shown}, ${tricks[s.seat]} trick${tricks[s.seat] === 1 ? "" : "s"} won${turn === s.seat ? ", to play" : ""}`);
+    el.setAttribute("aria-label", `${s.name}: ${shown === null ? "no bid yet" : "bid " + shown}, ${plural(tricks[s.seat], "trick")} won${turn === s.seat ? ", to play" : ""}`);
     el.innerHTML = `
       <div class="nameplate">
         <span class="name">${esc(s.name)}${state.game.dealer === s.seat ? ' <span class="dealer" title="Dealer">D</span>' : ""}</span>
@@ -94,7 +94,7 @@ function bidSummary() {
   const bids = g.seats.map((_, i) => g.seats[(g.human + i) % n]).map((s) => `${esc(s.name)} ${esc(bidLabel(s.bid))}`);
   const contracts = g.side_order.map((i) => g.sides[i]).map((side) =>
     `${esc(side.name)} ${side.ten_for_two_hundred ? "10 for 200" : `need ${side.contract}`}`);
-  const spare = g.spare_tricks >= 0 ? `${g.spare_tricks} spare trick${g.spare_tricks === 1 ? "" : "s"}`
+  const spare = g.spare_tricks >= 0 ? plural(g.spare_tricks, "spare trick")
     : `${-g.spare_tricks} more bid than there are tricks`;
   return `<p class="bid-summary" id="bid-summary"><span>Bids: ${bids.join(", ")}.</span>
     <span>${contracts.join("; ")}; ${spare}.</span></p>`;
@@ -149,7 +149,7 @@ function renderPanel(animating) {
     if (state.game.can_misdeal) parts.push(actionButton("misdeal", "Call a misdeal (no spades)"));
   } else if (myTurn() && state.game.phase === "pass") {
     parts.push(`<button type="button" class="action primary" id="btn-pass" ${state.selected.size === state.game.pass_count ? "" : "disabled"}>
-      Pass ${state.selected.size}/${state.game.pass_count} card${state.game.pass_count > 1 ? "s" : ""}</button>`);
+      Pass ${state.selected.size}/${plural(state.game.pass_count, "card")}</button>`);
   } else if (myTurn() && state.game.phase === "draw") {
     const [first, second] = state.game.offered.map(cardName);
     const buttons = state.game.offered.length === 1
