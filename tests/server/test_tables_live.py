@@ -97,6 +97,9 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
     refused(422, "too long", "POST", "/commands", do="chat", text="x" * 201)
     refused(409, "not started", "POST", "/commands", do="move", move="bid 3", version=0)
     refused(422, "Invalid request", "POST", "/commands", do="dance")
+    refused(422, "valid integer", "POST", "/seats", name="Cy", seat=True)  # not seat 1
+    refused(422, "valid integer", "POST", "/commands", do="sit", to=True)
+    refused(422, "greater than or equal to 0", "GET", "/hands/-1")  # not "Hand 0 is not finished"
     assert client.post(f"/api/tables/{code}/commands", json={"do": "start"},
                        headers={"X-Seat-Token": token}).status_code == 200
     state = view()

@@ -141,7 +141,7 @@ def table_hint(code: str, hub: HubDep, token: SeatToken) -> HintOut:
 
 
 @router.get("/{code}/hands/{number}")
-def table_hand(code: str, number: int, hub: HubDep, token: SeatToken) -> HandReview:
+def table_hand(code: str, number: HandNumber, hub: HubDep, token: SeatToken) -> HandReview:
     """A finished hand of the game being played, face up (a hand still being played is not shown)."""
     def read(t: FriendsTable) -> HandReview:
         t.seat_of(token)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from spades.game import Phase, seat_name
 from spades.server.present import rules_json, state_of
@@ -50,7 +50,8 @@ class JoinIn(StrictIn):
     """Take a seat: a display name, and the seat wanted (else the first free one)."""
 
     name: str = Field(max_length=200)
-    seat: int | None = None
+    seat: StrictInt | None = None
+    """A seat's number (``true`` is not seat 1: JSON's booleans are refused)."""
 
 
 class JoinOut(BaseModel):
@@ -68,8 +69,8 @@ class Command(StrictIn):
                 "chat", "react", "rematch", "sync"]
     move: str | None = Field(default=None, max_length=80)
     version: int | None = Field(default=None, ge=0, description="the game state version of a move or next")
-    seat: int | None = Field(default=None, ge=0, le=3)
-    to: int | None = Field(default=None, ge=0, le=3)
+    seat: StrictInt | None = Field(default=None, ge=0, le=3)
+    to: StrictInt | None = Field(default=None, ge=0, le=3)
     text: str | None = Field(default=None, max_length=MAX_CHAT * 4)
     reaction: str | None = Field(default=None, max_length=20)
 
