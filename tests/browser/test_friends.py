@@ -210,6 +210,7 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
         bob.page.locator("#chat-text").fill(f"line {i}")
         bob.page.locator("#chat-text").press("Enter")
     expect(bob.page.locator("#chat-error")).to_contain_text("Slow down")
+    expect(bob.page.locator("#chat-text")).to_have_value("line 4")  # the line refused is kept, to send later
     expect(ann.page.locator("#chat-log p")).to_have_count(6)
     bidder = next(p for p in (ann, bob, cy, di) if p.page.locator(".bid-btn").count())
     watcher = next(p for p in (ann, bob, cy, di) if p is not bidder)  # messages name people, not places

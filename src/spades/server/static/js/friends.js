@@ -225,7 +225,7 @@ class Connection {
     this.ws = null;
     this.tries = 0;
     this.ended = false;
-    this.asked = new Map();  // id -> what was asked, so a refusal is told where it belongs
+    this.asked = new Map();  // id -> the command sent, so a refusal is told where it belongs
     this.nextId = 1;
     this.queue = Promise.resolve();
   }
@@ -248,10 +248,14 @@ class Connection {
       this.queue = this.queue.then(() => applyUpdate(msg)).catch((err) => say(String(err)));
       return;
     }
-    const asked = this.asked.get(msg.id);
+    const command = this.asked.get(msg.id) || {};
     this.asked.delete(msg.id);
-    if (asked === "chat" || asked === "react") $("chat-error").textContent = msg.detail;
-    else if (asked === "table") $("lobby").hidden ? $("table-error").textContent = msg.detail : $("lobby-error").textContent = msg.detail;
+    const asked = ["chat", "react"].includes(command.do) ? "chat"
+      : ["sit", "move_person", "host", "bot", "back", "start", "keep", "open"].includes(command.do) ? "table" : "game";
+    if (asked === "chat") {
+      $("chat-error").textContent = msg.detail;
+      if (command.text && !$("chat-text").value) $("chat-text").value = command.text;  // refused: back in the box, to send again
+    } else if (asked === "table") $("lobby").hidden ? $("table-error").textContent = msg.detail : $("lobby-error").textContent = msg.detail;
     else say(msg.detail);
   }
 
@@ -281,8 +285,7 @@ class Connection {
       return;
     }
     const id = this.nextId++;
-    this.asked.set(id, ["chat", "react"].includes(command.do) ? command.do
-      : ["sit", "move_person", "host", "bot", "back", "start", "keep", "open"].includes(command.do) ? "table" : "game");
+    this.asked.set(id, command);
     this.ws.send(JSON.stringify({ ...command, id }));
   }
 
