@@ -74,7 +74,10 @@ def test_names_are_checked_and_a_full_table_refuses() -> None:
     assert "too long" in unchanged(t, BadText, t.join, "x" * 25)
     assert "control" in unchanged(t, BadText, t.join, "Ann\x07")
     assert "control" in unchanged(t, BadText, t.join, "Ann\u202e")
-    tokens = [t.join(name)[0] for name in ("Ann", "Bob", "Cy", "Di")]
+    tokens = [t.join(name)[0] for name in ("Ann", "Bob", "Cy")]
+    for taken in ("ann", "Computer (West)", "You"):  # the messages name seats: "Ann to play", "You bid 3"
+        assert "choose another name" in unchanged(t, BadText, t.join, taken)
+    tokens.append(t.join("Di")[0])
     assert [t.seat_of(tok) for tok in tokens] == [0, 1, 2, 3]
     assert t.host == 0 and t.seats[1].name == "Bob"
     assert "full" in unchanged(t, TableFull, t.join, "Eve")

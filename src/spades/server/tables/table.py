@@ -132,7 +132,8 @@ class TooFast(TableError):
 
 
 class BadText(TableError):
-    """A display name or chat text that is empty, too long, or holds control characters."""
+    """A display name or chat text that is empty, too long, or holds control characters; a display
+    name the table's messages could not tell from another seat's."""
 
     status = 422
 
@@ -344,6 +345,8 @@ class FriendsTable:
         ``player``: the hash of the person's player token, so that their stats count this table's games.
         """
         name = clean_text(name, what="display name", limit=MAX_NAME)
+        if name.casefold() in {"you", *(label.casefold() for label in self.seat_labels())}:
+            raise BadText(f"The name {name} is taken at this table: choose another name.")
         free = [i for i, s in enumerate(self.seats) if not s.person and not s.kept]
         if not free:
             raise TableFull(f"The table is full: all {self.players} seats are taken"
