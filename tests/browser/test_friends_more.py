@@ -158,6 +158,13 @@ def test_everyone_at_the_table_and_a_spectator_see_whose_turn_it_is_and_how_long
             countdown = carl.page.locator("#table-status [data-countdown]")
             first = int(countdown.inner_text())
             expect(countdown).to_have_text(str(first - 2), timeout=5000)
+            countdown.evaluate("span => { span.dataset.seen = 'yes'; }")
+            other = bob if mover is ann else ann  # news that leaves the line's words as they are
+            other.page.locator("#chat-text").fill("Take your time")
+            other.page.locator("#chat-text").press("Enter")
+            expect(carl.page.locator("#chat-log p")).to_have_text([f"{other.name}: Take your time"])
+            expect(countdown).to_have_attribute("data-seen", "yes")  # the line stays: not read out again
+            shows(countdown, tables.read(code, lambda t: t.turn_left(time.time())))
         take_turn_at_table(mover.page)
         expect(mover.page.locator(".bid-btn")).to_have_count(0)  # the bid is in: the turn has passed on
         bid.append(mover.name)

@@ -365,6 +365,7 @@ async function applyUpdate(msg) {
 // taking over), a computer player in your own seat, and the turn timer for everyone at the table.
 function drawStatus() {
   const t = state.table;
+  clocks = [];
   const parts = connectionText ? [esc(connectionText)] : [];
   if (t && t.started) {
     for (const s of t.seats) {
@@ -380,10 +381,15 @@ function drawStatus() {
     const clock = turnClock(t);
     if (clock) parts.push(clock);
   }
-  $("table-status").innerHTML = parts.join(" ");
+  const html = parts.join(" ");
+  const line = $("table-status");
+  if (html !== statusHtml) line.innerHTML = statusHtml = html;  // the same words are not put in, nor read out, again
+  line.querySelectorAll("[data-countdown]").forEach((span, i) => { span.dataset.countdown = clocks[i]; });
   $("table-bar").hidden = !parts.length;
   countDown();
 }
+
+let statusHtml = null;  // the status line as last drawn, its countdowns' numbers aside
 
 // The turn timer as every seat and spectator sees it: who is to move and the seconds they have, or
 // after a hand when the next one is dealt; "" when no timer runs (the server's turn_left is null).
@@ -406,8 +412,12 @@ function secondsLeft(left) {
   return Math.max(0, Math.ceil(left - (performance.now() - tableReceived) / 1000));
 }
 
+// A countdown in the line being drawn: its seconds go to `clocks`, in order, its number in by countDown.
+let clocks = [];
+
 function countdownHtml(left) {
-  return `<span data-countdown="${left}" aria-live="off">${secondsLeft(left)}</span>`;
+  clocks.push(left);
+  return `<span data-countdown aria-live="off"></span>`;
 }
 
 // Each second the countdowns' numbers change in place (not read out each time: the line is).
