@@ -30,7 +30,7 @@ from spades.server.tables.table import (
     TooFast,
     WrongTime,
 )
-from spades.server.tables.views import NewTableIn, view_of
+from spades.server.tables.views import NewTableIn, update_message, view_of
 
 
 class Clock:
@@ -268,6 +268,33 @@ def test_a_whole_game_then_a_rematch_with_the_same_seats(players: int) -> None:
     assert t.results(0) == []  # the new game is not over
     again = FriendsTable.replay(t.code, t.options, json.loads(json.dumps(t.entries)), clock)
     assert view_of(again, a) == view_of(t, a)  # the log is the whole table
+
+
+def test_a_page_behind_is_told_the_events_it_missed_or_resynced() -> None:
+    """A page a few versions behind gets each event since (a move's line as its seat sees it); one
+    further behind than the table keeps gets the whole table (resync); a table replayed from its log
+    tells the same as the one that made it."""
+    t, clock = make()
+    _, a = t.join("Ann")
+    _, b = t.join("Bob")
+    t.start(a)
+    t.say(b, "hello")
+    while t.seq < 200:
+        clock.now += 1
+        game = t.game
+        assert game is not None and game.phase is not Phase.GAME_OVER
+        person_move(t, a if game.turn is None else game.turn)
+    again = FriendsTable.replay(t.code, t.options, json.loads(json.dumps(t.entries)), clock)
+    for table in (t, again):
+        message = json.loads(update_message(table, b, t.seq - 3))
+        assert not message["resync"]
+        assert [e["seq"] for e in message["events"]] == [t.seq - 3, t.seq - 2, t.seq - 1]
+        moves = [e for e in message["events"] if e["kind"] == "move"]
+        assert moves and all(e["text"] == e["game"]["text"] and e["game"]["seat"] == e["seat"] for e in moves)
+        far = json.loads(update_message(table, b, t.seq - 150))
+        assert far["resync"] and far["events"] == []
+        assert json.loads(update_message(table, b, t.seq))["events"] == []
+    assert update_message(again, b, t.seq - 20) == update_message(t, b, t.seq - 20)
 
 
 def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:

@@ -30,7 +30,6 @@ from spades.game import Game, Phase, seat_name
 from spades.moves import Move, parse_move
 from spades.rules import Rules
 from spades.server.present import event_of
-from spades.server.schemas import EventOut
 from spades.server.store.base import FriendResult
 
 __all__ = [
@@ -73,7 +72,9 @@ REACTIONS: dict[str, str] = {
 }
 """The quick reactions, by name, and the text each shows."""
 _CHAT_KEPT = 50
-_RECENT = 256
+_RECENT = 128
+"""Moves and other entries a table keeps as events to tell a page that is behind (one further
+behind gets the whole table instead)."""
 _SEED_BELOW = MAX_DEAL
 
 
@@ -253,10 +254,11 @@ class FriendsTable:
     timer ran out. The coach judges a person only on the others."""
     entries: list[Entry] = field(default_factory=list)
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=_CHAT_KEPT))
-    recent: deque[tuple[int, Entry, tuple[EventOut, ...] | None]] = field(
+    recent: deque[tuple[int, Entry, tuple[tuple[str, str], ...] | None]] = field(
         default_factory=lambda: deque(maxlen=_RECENT))
     """The latest entries with their version and, for a move, its event as each seat sees it, then as a
-    spectator does (at index ``players``)."""
+    spectator does (at index ``players``): its line and its ``EventOut`` as JSON text. Strings, unlike
+    models and their lists, are nothing the garbage collector has to walk while they wait to be told."""
     _bots: dict[int, Player] = field(default_factory=dict)
     _said: dict[int, deque[float]] = field(default_factory=dict)
 
@@ -271,9 +273,11 @@ class FriendsTable:
         return table
 
     def extend(self, entries: list[Entry]) -> None:
-        """Apply entries another process appended (the log's continuation)."""
+        """Apply entries another process appended (the log's continuation); only the last ``_RECENT``
+        of the log are kept as events (a replayed table tells none of the older ones)."""
+        first_told = len(self.entries) + len(entries) - _RECENT
         for e in entries:
-            self._apply(e)
+            self._apply(e, tell=len(self.entries) >= first_told)
 
     # -- what the table is ---------------------------------------------------------------
 
@@ -575,12 +579,13 @@ class FriendsTable:
             bot = self._bots[seat] = make_player(self.options.level, bid_nil=self.options.bots_bid_nil)
         return bot.choose(game.view(seat), random.Random(f"{self.seed}:{len(game.log)}"))
 
-    def _apply(self, e: Entry) -> None:
-        """Change the table by one entry (checked already, or read from the log)."""
+    def _apply(self, e: Entry, tell: bool = True) -> None:
+        """Change the table by one entry (checked already, or read from the log), kept among the
+        recent events if ``tell``."""
         self.entries.append(e)
         kind, at = e["k"], e["at"]
         seat: int = e.get("seat", -1)
-        events: tuple[EventOut, ...] | None = None
+        events: tuple[tuple[str, str], ...] | None = None
         if kind == "join":
             self.seats[seat] = Seat(name=e["name"], token=e["tok"], player=e.get("player"),
                                     conn=e.get("conn"))
@@ -607,8 +612,10 @@ class FriendsTable:
             self.turn_since = at
             if self.game.phase is Phase.GAME_OVER:
                 self.ended = len(self.entries) - 1
-            names = self.seat_labels()
-            events = tuple(event_of(self.game, seat, move, v, names) for v in range(self.players + 1))
+            if tell:
+                names = self.seat_labels()
+                seen = [event_of(self.game, seat, move, v, names) for v in range(self.players + 1)]
+                events = tuple((ev.text, ev.model_dump_json()) for ev in seen)
         elif kind == "next":
             assert self.game is not None
             self.game.next_hand()
@@ -636,7 +643,8 @@ class FriendsTable:
             self._said.setdefault(seat, deque(maxlen=CHAT_BURST)).append(at)
         else:
             raise SpadesError(f"Unknown table entry {kind!r}.")
-        self.recent.append((len(self.entries) - 1, e, events))
+        if tell:
+            self.recent.append((len(self.entries) - 1, e, events))
 
     def _leave(self, seat: int, at: float) -> None:
         if self.started:

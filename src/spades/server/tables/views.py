@@ -7,13 +7,14 @@ viewpoint: other seats' cards appear only in the review of a hand that is over. 
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, StrictInt
 
 from spades.game import Phase, seat_name
 from spades.server.present import rules_json, state_of
-from spades.server.schemas import EventOut, GameState, StrictIn
+from spades.server.schemas import GameState, StrictIn
 from spades.server.tables.table import MAX_CHAT, REACTIONS, Entry, FriendsTable, TableOptions
 
 __all__ = [
@@ -24,7 +25,6 @@ __all__ = [
     "LobbyView",
     "NewTableIn",
     "SeatInfo",
-    "TableEvent",
     "TableView",
     "lobby_of",
     "shared_view",
@@ -105,16 +105,6 @@ class ChatOut(BaseModel):
     name: str
     text: str
     reaction: bool
-
-
-class TableEvent(BaseModel):
-    """Something that happened at the table, as the seat may see it (a game move carries ``game``)."""
-
-    seq: int
-    kind: str
-    seat: int | None
-    text: str
-    game: EventOut | None = None
 
 
 class LobbyView(BaseModel):
@@ -200,32 +190,43 @@ def update_message(table: FriendsTable, seat: int, since: int, shared: dict[str,
     """The ``update`` message (JSON text) for a page of ``seat`` at version ``since`` (-1: none): the
     table's version, the events since (``resync`` if they are too old to tell) and the seat's view."""
     events = None if since < 0 else table_events(table, seat, since)
-    told = ",".join(e.model_dump_json() for e in events or ())
     return (f'{{"type":"update","seq":{table.seq},"resync":{"true" if events is None else "false"},'
-            f'"events":[{told}],"table":{view_of(table, seat, shared).model_dump_json()}}}')
+            f'"events":[{",".join(events or ())}],"table":{view_of(table, seat, shared).model_dump_json()}}}')
 
 
-def table_events(table: FriendsTable, seat: int, since: int) -> list[TableEvent] | None:
-    """The events after version ``since`` as ``seat`` sees them (None if they are too old to tell: resync)."""
-    out: list[TableEvent] = []
-    for seq, entry, game_events in table.recent:
-        if seq >= since:
-            out.append(_event(table, seat, seq, entry, None if game_events is None else game_events[seat]))
-    if since < table.seq and (not out or out[0].seq != since):
+def table_events(table: FriendsTable, seat: int, since: int) -> list[str] | None:
+    """The events after version ``since`` as ``seat`` sees them, each as JSON text (None if they are
+    too old to tell: resync). An event is ``{"seq", "kind", "seat", "text", "game"}``: its version,
+    the entry's kind, the seat it concerns (or null), a line to show, and for a move the game's
+    event (``EventOut``) as the seat sees it (else null)."""
+    out: list[str] = []
+    first = -1
+    for seq, entry, game_events in reversed(table.recent):  # newest first: a page is rarely far behind
+        if seq < since:
+            break
+        first = seq
+        out.append(_event(table, seat, seq, entry, None if game_events is None else game_events[seat]))
+    if since < table.seq and first != since:
         return None
+    out.reverse()
     return out
 
 
-def _event(table: FriendsTable, seat: int, seq: int, e: Entry, game: EventOut | None) -> TableEvent:
+def _event(table: FriendsTable, seat: int, seq: int, e: Entry, game: tuple[str, str] | None) -> str:
+    """One event as JSON text (``game``: a move's line and game event, already JSON)."""
     who = e.get("seat")
-    name = "You" if who == seat else (table.seat_label(who) if isinstance(who, int) else "")
-    text = {
-        "join": f"{name} sat down.", "sit": "Seats changed.", "keep": "Seats changed.",
-        "start": "A new game is dealt.",
-        "next": "The next hand is dealt.", "leave": f"{name} left the table.", "away": f"{name} is away.",
-        "back": f"{name} is back.", "bot": f"A computer player plays for {name}.",
-        "host": f"{name} is the host.",
-        "chat": f"{name}: {e.get('text', '')}", "react": f"{name}: {e.get('r', '')}",
-    }.get(e["k"], game.text if game else "")
-    return TableEvent(seq=seq, kind=e["k"], seat=who, text=text, game=game)
-
+    if game is not None:
+        text, told = game
+    else:
+        told = "null"
+        name = "You" if who == seat else (table.seat_label(who) if isinstance(who, int) else "")
+        text = {
+            "join": f"{name} sat down.", "sit": "Seats changed.", "keep": "Seats changed.",
+            "start": "A new game is dealt.",
+            "next": "The next hand is dealt.", "leave": f"{name} left the table.", "away": f"{name} is away.",
+            "back": f"{name} is back.", "bot": f"A computer player plays for {name}.",
+            "host": f"{name} is the host.",
+            "chat": f"{name}: {e.get('text', '')}", "react": f"{name}: {e.get('r', '')}",
+        }.get(e["k"], "")
+    head = json.dumps({"seq": seq, "kind": e["k"], "seat": who, "text": text})
+    return f'{head[:-1]},"game":{told}}}'
