@@ -329,6 +329,38 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
     store.close()
 
 
+def test_two_hubs_on_one_store_act_on_what_the_log_says(tmp_path: Path) -> None:
+    """Two processes' hubs share a table: each acts on its own copy without reading the log first,
+    yet a move the other process made is never lost, never made twice, and a move that is only
+    right after it is taken (the stale copy's refusal is checked against the log)."""
+    store = open_store(str(tmp_path / "t.sqlite3"))
+    store.check()
+    one, two = TableHub(TableLog(store)), TableHub(TableLog(store))
+    joined = one.open(NewTableIn(name="Ann"))
+    code = joined.code
+    tokens = [joined.token] + [one.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di")]
+    one.act(code, lambda t: t.start(0))
+
+    def next_move(hub: TableHub) -> tuple[str, str, int]:
+        game = hub.read(code, lambda t: t.game)
+        assert game is not None and game.turn is not None
+        return tokens[game.turn], str(hint(game.view(game.turn), "normal").move), len(game.log)
+
+    two.read(code, lambda t: t.seq)  # the second process caches the table now
+    token, move, version = next_move(one)
+    one.seat_act(code, token, lambda t, s: t.move(s, move, version))
+    stale = two.read(code, lambda t: t.seq, known=0)  # its cached copy, not caught up
+    assert stale < one.read(code, lambda t: t.seq)
+    token, move, version = next_move(one)  # the next seat's move: its turn only on the log
+    two.seat_act(code, token, lambda t, s: t.move(s, move, version))
+    assert two.read(code, lambda t: t.seq, known=0) == one.read(code, lambda t: t.seq)
+    with pytest.raises(StaleVersion):  # the same move again, sent to the other process
+        one.seat_act(code, token, lambda t, s: t.move(s, move, version))
+    stored = store.table(code=code)
+    assert stored is not None and [json.loads(e)["k"] for e in stored[1]].count("move") == 2
+    store.close()
+
+
 def test_a_failed_save_leaves_the_table_as_the_store_has_it(tmp_path: Path) -> None:
     """A command whose entries cannot be stored (the database is locked by another program) is refused
     with StoreError, and the table is then as it was for everyone: the hub's copy does not run ahead."""

@@ -1,8 +1,10 @@
 """The friends' tables of one server process: a cache of tables kept in step with the shared log.
 
-Every command runs under the table's lock on a copy caught up with the log, then appends the new
-entries at the version it started from. If another process appended first, the copy is rebuilt
-from the log and the command tried again (where it may now be refused, e.g. as a stale move).
+Every command runs under the table's lock on the process's copy, then appends the new entries at
+the version it started from. The copy is not read again first: if another process appended
+meanwhile, the append is refused, the copy rebuilt from the log and the command tried again (where
+it may now be refused, e.g. as a stale move); a command the copy refuses is tried again only if the
+log has moved on.
 After an append the hub publishes the table's new version on the event bus; listeners (the
 WebSocket connections of every process) read what changed from their own caught-up copy.
 """
@@ -124,13 +126,17 @@ class TableHub:
         listeners find it so) and, if given asks, their updates from the table it left."""
         code = normal_code(code)
         with self._table_lock(code):
+            trusted = True  # the cached copy as it is: the append's compare-and-set catches a stale one
             for _ in range(_RETRIES):
-                table = self._fresh(code)
+                table = self._fresh(code, 0 if trusted else None)
                 before = table.seq
                 try:
                     result = command(table)
-                except TableError:
-                    raise  # refused before any entry was made: the table is as it was
+                except TableError:  # refused before any entry was made: the table is as it was
+                    if trusted and self._fresh(code).seq != before:
+                        trusted = False  # refused by a copy the log had left behind: try on the log's
+                        continue
+                    raise
                 except BaseException:
                     self._forget(code)  # anything else may have left the copy half changed
                     raise
