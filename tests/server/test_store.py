@@ -29,6 +29,7 @@ from spades.record import dump_record
 from spades.rules import Rules
 from spades.server.run import BackgroundServer
 from spades.server.store import SCHEMA_VERSION, StoreError, open_store
+from spades.server.store.sqlite import SQLiteStore
 from spades.server.tables.table import FriendsTable, TableOptions
 
 
@@ -372,3 +373,72 @@ def test_a_store_before_friends_results_upgrades_and_counts_them(tmp_path: Path)
         assert r.status_code == 200 and r.json()["friends"]["played"] == 0, r.text
     assert query(str(db), "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
     assert "player" in [r[1] for r in query(str(db), "PRAGMA table_info(friend_results)")]
+
+
+def test_appends_from_many_threads_each_count_once_on_their_version(database: str) -> None:
+    """Appends written together (one transaction for the writes waiting at once) still each hold on
+    their own version: threads racing on one table make one unbroken log, and no append is lost or
+    made twice, on either database."""
+    store = open_store(database)
+    store.check()
+    codes = [f"T{i:05d}" for i in range(6)]
+    for code in codes:
+        assert store.add_table(code=code, options="{}")
+    shared = "SHARED"
+    assert store.add_table(code=shared, options="{}")
+    won: list[str] = []
+
+    def own(code: str) -> None:
+        for v in range(25):
+            assert store.append_table(code=code, version=v, entries=[json.dumps({"k": "chat", "n": v})])
+
+    def race(name: str) -> None:
+        for _ in range(25):
+            stored = store.table(code=shared)
+            assert stored is not None
+            if store.append_table(code=shared, version=len(stored[1]), entries=[json.dumps({"by": name})]):
+                won.append(name)
+
+    threads = [threading.Thread(target=own, args=(c,)) for c in codes]
+    threads += [threading.Thread(target=race, args=(f"r{i}",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for code in codes:
+        stored = store.table(code=code)
+        assert stored is not None and [json.loads(e)["n"] for e in stored[1]] == list(range(25))
+    stored = store.table(code=shared)
+    assert stored is not None and sorted(json.loads(e)["by"] for e in stored[1]) == sorted(won)
+    store.close()
+
+
+def test_appends_that_meet_a_locked_database_all_fail_and_change_nothing(tmp_path: Path) -> None:
+    """Several appends waiting while another program holds SQLite's write lock each raise StoreError
+    (a failed shared transaction fails every append in it), and none was written."""
+    path = tmp_path / "g.sqlite3"
+    store = SQLiteStore(path, busy_timeout=0.2)
+    store.check()
+    for i in range(4):
+        assert store.add_table(code=f"T{i}", options="{}")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    errors: list[Exception] = []
+
+    def append(code: str) -> None:
+        try:
+            store.append_table(code=code, version=0, entries=["{}"])
+        except StoreError as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=append, args=(f"T{i}",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(errors) == 4 and all("locked" in str(e) for e in errors)
+    other.execute("ROLLBACK")
+    other.close()
+    assert all(store.table(code=f"T{i}") == ("{}", []) for i in range(4))
+    assert store.append_table(code="T0", version=0, entries=["{}"])  # free again: taken
+    store.close()

@@ -16,17 +16,20 @@ insert-if-absent (or over a stale one), so that only one process does.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from functools import cached_property
+from typing import Any, ClassVar, TypeVar
 
-__all__ = ["SCHEMA_VERSION", "Dialect", "FriendResult", "GameRow", "LogEntry", "Played", "Result", "Store",
-           "StoreError", "Tx"]
+__all__ = ["SCHEMA_VERSION", "Dialect", "FriendResult", "GameRow", "GroupCommit", "LogEntry", "Played",
+           "Result", "Store", "StoreError", "Tx"]
 
+T = TypeVar("T")
 LogEntry = tuple[int, str] | None
 """A logged move as (seat, move text), or None where the next hand was dealt."""
 
@@ -259,6 +262,72 @@ SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
 
+class _Slot:
+    """One write waiting in a ``GroupCommit``: what it does, then its answer or error."""
+
+    def __init__(self, write: Callable[[Tx], Any]) -> None:
+        self.write = write
+        self.done = threading.Event()
+        self.lead = False
+        """Set instead of an answer: the writer is to write the next batch itself."""
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+
+class GroupCommit:
+    """Writes from many threads, gathered into shared transactions (a group commit).
+
+    A thread whose write finds no batch being written writes every write waiting then, its own among
+    them, in one transaction; meanwhile others wait (without the GIL), and the first of them writes
+    the next batch. Under load, one transaction and one turn at the database's write lock serve many
+    writes, where one each made them queue for the lock (each turn costs several waits for the GIL).
+    If the transaction fails, each write of its batch raises the error, and none was made.
+    """
+
+    def __init__(self, transaction: Callable[[], AbstractContextManager[Tx]]) -> None:
+        self._transaction = transaction
+        self._lock = threading.Lock()
+        self._waiting: list[_Slot] = []
+        self._busy = False
+
+    def __call__(self, write: Callable[[Tx], T]) -> T:
+        """Make the write (in a transaction shared with others) and return its answer."""
+        slot = _Slot(write)
+        with self._lock:
+            self._waiting.append(slot)
+            lead, self._busy = not self._busy, True
+        if not lead:
+            slot.done.wait()
+        if lead or slot.lead:
+            self._write_batch()
+        if slot.error is not None:
+            raise slot.error
+        result: T = slot.result
+        return result
+
+    def _write_batch(self) -> None:
+        """Write what waits, answer each, then hand the next batch to the first still waiting."""
+        with self._lock:
+            batch, self._waiting = self._waiting, []
+        try:
+            with self._transaction() as tx:
+                results = [s.write(tx) for s in batch]
+        except BaseException as e:
+            for s in batch:
+                s.error = e
+        else:
+            for s, r in zip(batch, results, strict=True):
+                s.result = r
+        with self._lock:
+            after = self._waiting[0] if self._waiting else None
+            self._busy = after is not None
+        for s in batch:
+            s.done.set()
+        if after is not None:
+            after.lead = True
+            after.done.set()
+
+
 class Store(ABC):
     """Players (an anonymous token and its settings) and their games, in a SQL database.
 
@@ -268,6 +337,11 @@ class Store(ABC):
     """
 
     dialect: ClassVar[Dialect]
+
+    @cached_property
+    def _appends(self) -> GroupCommit:
+        """The logs' appends (games' and tables'), which come one per move: written in batches."""
+        return GroupCommit(lambda: self._tx(write=True))
 
     @abstractmethod
     def _tx(self, *, write: bool) -> AbstractContextManager[Tx]:
@@ -404,7 +478,8 @@ class Store(ABC):
         first append makes a new game the player's game, and their previous one abandoned.
         """
         status = "active" if result is None else "finished"
-        with self._tx(write=True) as tx:
+
+        def write(tx: Tx) -> bool:
             changed = tx.run(
                 "UPDATE games SET version = ?, status = ?, won = ?, final_score = ?, finished = ?"
                 " WHERE id = ? AND version = ? AND status IN ('new', 'active')",
@@ -420,7 +495,9 @@ class Store(ABC):
             tx.many("INSERT INTO moves (game_id, seq, seat, move) VALUES (?, ?, ?, ?)",
                     [(game_id, version + i, *(e if e is not None else (None, None)))
                      for i, e in enumerate(entries)])
-        return True
+            return True
+
+        return self._appends(write)
 
     def save_review(self, *, subject: str, hand: int, review: str) -> bool:
         """Keep the coach's review of a finished hand (JSON) and end the claim on its analysis; False
@@ -510,7 +587,7 @@ class Store(ABC):
                      results: Sequence[FriendResult] = ()) -> bool:
         """Add entries (JSON texts) to the log of a table at ``version``, with the results of the game
         they end if they end one; False (nothing written) when it is at another version."""
-        with self._tx(write=True) as tx:
+        def write(tx: Tx) -> bool:
             if tx.run("UPDATE friend_tables SET version = ?, touched = ? WHERE code = ? AND version = ?",
                       (version + len(entries), time.time(), code, version)) != 1:
                 return False
@@ -519,7 +596,9 @@ class Store(ABC):
             tx.many("INSERT INTO friend_results (code, game, seat, player, won, final_score, finished)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     [(code, r.game, r.seat, r.player, int(r.won), r.final_score, _now()) for r in results])
-        return True
+            return True
+
+        return self._appends(write)
 
     def table(self, *, code: str, since: int = 0,
               max_idle: float | None = None) -> tuple[str, list[str]] | None:
