@@ -361,6 +361,21 @@ def test_two_hubs_on_one_store_act_on_what_the_log_says(tmp_path: Path) -> None:
     store.close()
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgres"], indirect=True)
+def test_only_quick_tables_on_a_local_store_are_worked_on_the_event_loop(database: str) -> None:
+    """The hub lets the server work a table on its event loop only where nothing can wait long: a
+    SQLite store, the table cached, computer players that do not search."""
+    store = open_store(database)
+    store.check()
+    hub = TableHub(TableLog(store))
+    normal = hub.open(NewTableIn(name="Ann")).code
+    expert = hub.open(NewTableIn(name="Bo", level="expert")).code
+    local = "://" not in database
+    assert hub.quick(normal) is local and not hub.quick(expert)
+    assert not TableHub(TableLog(store)).quick(normal)  # another process, the table not cached there
+    store.close()
+
+
 def test_a_failed_save_leaves_the_table_as_the_store_has_it(tmp_path: Path) -> None:
     """A command whose entries cannot be stored (the database is locked by another program) is refused
     with StoreError, and the table is then as it was for everyone: the hub's copy does not run ahead."""

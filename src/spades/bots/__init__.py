@@ -111,6 +111,9 @@ class Level:
     description: str
     make: Callable[[bool], Player]
     """Makes a player of this level; the argument says whether it may bid nil."""
+    quick: bool = True
+    """It moves in well under a millisecond (it does not search): a server may let it move where
+    waiting holds others up."""
 
 
 HARD_BUDGET = 40
@@ -126,9 +129,9 @@ LEVEL_REGISTRY: dict[str, Level] = {level.name: level for level in (
     Level("normal", "The heuristic: the nine strategy tips as code, well under a millisecond a move.",
           lambda bid_nil: HeuristicPlayer("normal", bid_nil=bid_nil)),
     Level("hard", f"Search over {HARD_BUDGET} sampled deals a move, starting from the heuristic's move.",
-          lambda bid_nil: SearchPlayer("hard", samples=HARD_BUDGET, bid_nil=bid_nil)),
+          lambda bid_nil: SearchPlayer("hard", samples=HARD_BUDGET, bid_nil=bid_nil), quick=False),
     Level("expert", f"The same search over {EXPERT_BUDGET} sampled deals a move.",
-          lambda bid_nil: SearchPlayer("expert", samples=EXPERT_BUDGET, bid_nil=bid_nil)),
+          lambda bid_nil: SearchPlayer("expert", samples=EXPERT_BUDGET, bid_nil=bid_nil), quick=False),
 )}
 """Every level by name, weakest first: the one registry the CLI, the arena and the server read."""
 LEVELS: tuple[str, ...] = tuple(LEVEL_REGISTRY)

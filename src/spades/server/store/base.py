@@ -337,6 +337,8 @@ class Store(ABC):
     """
 
     dialect: ClassVar[Dialect]
+    local: ClassVar[bool]
+    """Its data is in this machine's files: a call never waits on a network (nor long on anything)."""
 
     @cached_property
     def _appends(self) -> GroupCommit:

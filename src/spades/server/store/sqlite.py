@@ -36,6 +36,7 @@ class SQLiteStore(Store):
 
     dialect = Dialect(id="INTEGER PRIMARY KEY AUTOINCREMENT", compact=" WITHOUT ROWID",
                       table_exists="SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+    local = True
 
     def __init__(self, path: Path | str, *, busy_timeout: float = 10.0) -> None:
         self.path = Path(path)

@@ -19,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TypeVar
 
+from spades.bots import find_level
 from spades.errors import SpadesError
 from spades.rules import Rules
 from spades.server.store import StoreError
@@ -177,6 +178,16 @@ class TableHub:
         the table is known to have reached (a cached copy that far along is then not checked against
         the store)."""
         return self.read(code, lambda t: _updates(t, asks), known)
+
+    def quick(self, code: str) -> bool:
+        """Whether work at this table may run on the server's event loop, where a wait would hold up
+        every table: the store is local, the table is cached here (nothing to replay), and its
+        computer players move at once (they do not search)."""
+        if not self.log.store.local:
+            return False
+        with self._lock:
+            table = self._tables.get(code)
+        return table is not None and find_level(table.options.level).quick
 
     def tick(self) -> list[str]:
         """Let the clock act at the cached tables where it is due (each checked again once caught up

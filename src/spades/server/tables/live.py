@@ -18,7 +18,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from fastapi import WebSocket, WebSocketDisconnect
@@ -32,6 +32,7 @@ from spades.server.tables.views import Command
 
 __all__ = ["MAX_MESSAGE", "Live", "run_command"]
 
+T = TypeVar("T")
 MAX_MESSAGE = 2000
 """The longest message a connection may send, in characters."""
 _log = logging.getLogger("spades.tables")
@@ -99,9 +100,10 @@ class _Conn:
 class Live:
     """This process's connections by table, woken by the event bus from any process.
 
-    A change at a table is looked at once for all of this process's connections to it (one trip to a
-    worker thread, one look at the table, each seat's message made there; a command from one of them
-    takes that trip itself); each connection then sends its own messages, so a slow one holds up no other.
+    A change at a table is looked at once for all of this process's connections to it (one look at the
+    table, each seat's message made there; a command from one of them makes them itself), on the event
+    loop or in a worker thread (``_run``); each connection then sends its own messages, so a slow one
+    holds up no other.
     """
 
     def __init__(self, hub: TableHub, burst: int = 30, window: float = 5.0) -> None:
@@ -177,7 +179,7 @@ class Live:
                     return  # every connection has the change already
                 asks, _ = _take_asks(conns)
                 try:
-                    found = await anyio.to_thread.run_sync(self.hub.updates, code, asks, known)
+                    found = await self._run(code, self.hub.updates, code, asks, known)
                 except TableError as e:  # the table itself is gone
                     found = [e] * len(conns)
                 except StoreError:  # the database failed for a moment: try again shortly
@@ -264,14 +266,13 @@ class Live:
         """Run a seat's command and, in the same trip to a worker thread, make the table's connections
         their updates (unless a look is under way: the change it is then told of brings them)."""
         if code in self._looking:
-            await anyio.to_thread.run_sync(self.hub.seat_act, code, token, _runner(command))
+            await self._run(code, self.hub.seat_act, code, token, _runner(command))
             return
         self._looking.add(code)
         conns = list(self._conns.get(code, ()))
         asks, resync = _take_asks(conns)
         try:
-            found = await anyio.to_thread.run_sync(self.hub.seat_act_and_updates, code, token,
-                                                   _runner(command), asks)
+            found = await self._run(code, self.hub.seat_act_and_updates, code, token, _runner(command), asks)
         except BaseException:
             for c in resync:  # refused or failed: those pages still want the whole table
                 c.resync = True
@@ -283,6 +284,14 @@ class Live:
             self._looking.discard(code)
             if code in self._again:
                 self._look(code)
+
+    async def _run(self, code: str, work: Callable[..., T], *args: Any) -> T:
+        """The hub's work for a table: right here on the event loop where the hub says it is quick
+        (no hand-off to a thread and back, no thread waiting for the GIL: under load those waits were
+        most of a move's delay), else in a worker thread."""
+        if self.hub.quick(code):
+            return work(*args)
+        return await anyio.to_thread.run_sync(work, *args)
 
     def _check_rate(self, conn: _Conn) -> None:
         now = time.monotonic()
