@@ -12,6 +12,7 @@ from spades.bots import hint
 from spades.cards import cards_of
 from spades.game import Phase
 from spades.rules import Rules
+from spades.server.present import face_up, state_of
 from spades.server.store import FriendResult, StoreError, open_store
 from spades.server.store.sqlite import SQLiteStore
 from spades.server.tables.hub import TableHub
@@ -295,6 +296,26 @@ def test_a_page_behind_is_told_the_events_it_missed_or_resynced() -> None:
         assert far["resync"] and far["events"] == []
         assert json.loads(update_message(table, b, t.seq))["events"] == []
     assert update_message(again, b, t.seq - 20) == update_message(t, b, t.seq - 20)
+
+
+def test_what_every_seat_sees_alike_is_made_once_and_agrees() -> None:
+    """The face-up part of a game's state, made once for all seats at a version, gives each seat
+    (and a spectator) the state made for it alone; one made at an older version is not used."""
+    t, clock = make()
+    _, a = t.join("Ann")
+    t.start(a)
+    game = t.game
+    assert game is not None
+    old = face_up(game)
+    for _ in range(40):
+        clock.now += 1
+        shown = face_up(game)
+        for seat in range(5):
+            alone = state_of(game, game_id=1, deal=0, daily=None, level="normal", viewer=seat)
+            for given in (shown, old):
+                assert state_of(game, game_id=1, deal=0, daily=None, level="normal", viewer=seat,
+                                shown=given) == alone
+        person_move(t, a)
 
 
 def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:

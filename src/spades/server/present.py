@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from spades.bidding import BidRules
@@ -30,7 +31,7 @@ from spades.server.schemas import (
     TrickOut,
 )
 
-__all__ = ["event_of", "human_seat", "review_of", "seat_label", "side_name", "state_of"]
+__all__ = ["FaceUp", "event_of", "face_up", "human_seat", "review_of", "seat_label", "side_name", "state_of"]
 
 _POSITIONS: dict[int, tuple[str, ...]] = {
     4: ("bottom", "left", "top", "right"),
@@ -212,11 +213,37 @@ _HELD: dict[str, object] = {"hand": [], "legal": [], "reasons": {}, "legal_bids"
 """What a state says of the viewer's own cards and moves: all empty for a spectator."""
 
 
+@dataclass(frozen=True)
+class FaceUp:
+    """What a game's state shows alike from every seat at one version: the bids' and tricks' sums,
+    the cards on the table. Made once when several seats' states are made at that version."""
+
+    version: int
+    broken: frozenset[int]
+    contracts: list[tuple[int, bool]]
+    progress: list[str | None]
+    trick: list[PlayedCard]
+    last_trick: TrickOut | None
+
+
+def face_up(game: Game) -> FaceUp:
+    """The parts of ``state_of`` that no seat sees differently (bids, tricks and played cards are
+    face up), for the game as it stands."""
+    rules, v = game.rules, game.view(0)
+    return FaceUp(
+        version=len(game.log), broken=frozenset(broken_nils(rules, v.bids, v.tricks_won)),
+        contracts=[side_contract(rules, i, v.bids) for i in range(rules.sides)],
+        progress=[_progress(rules, v.phase, i, v.bids, v.tricks_won) for i in range(rules.sides)],
+        trick=_played(v.trick), last_trick=_trick(v.tricks[-1]) if v.tricks else None)
+
+
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
-             viewer: int | None = None, names: Names = None, coach: bool = False) -> GameState:
+             viewer: int | None = None, names: Names = None, coach: bool = False,
+             shown: FaceUp | None = None) -> GameState:
     """The state the viewer's seat (South by default; ``game.players``: a spectator, who holds no seat)
     may see, its legal moves and why others are not; ``names`` gives the people's names at a friends'
-    table, ``coach`` whether the coach reviews its hands."""
+    table, ``coach`` whether the coach reviews its hands; ``shown``: the game's ``face_up`` now, if
+    already made for another seat."""
     rules = game.rules
     n = game.players
     me = _viewer(n, viewer)
@@ -225,7 +252,9 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     spec = game.spec
     v = game.view(human)
     positions = _POSITIONS[n]
-    broken = broken_nils(rules, v.bids, v.tricks_won)
+    if shown is None or shown.version != len(game.log):
+        shown = face_up(game)
+    broken, contracts = shown.broken, shown.contracts
     seats = [
         SeatOut(
             seat=s, name=seat_label(n, s, me, names), position=positions[(s - human) % n],  # type: ignore[arg-type]
@@ -235,13 +264,12 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         for s in range(n)
     ]
     bidding_done = v.phase in (Phase.PASS, Phase.PLAY) and all(b is not None for b in v.bids)
-    contracts = [side_contract(rules, i, v.bids) for i in range(rules.sides)]
     sides = [
         SideOut(side=i, name=side_name(rules, i, me, names), score=v.scores[i], bags=v.bags[i],
                 bags_to_penalty=rules.bag_limit - v.bags[i] if rules.bag_penalty else None,
                 contract=contracts[i][0] if all(v.bids[s] is not None for s in rules.seats_of(i)) else None,
                 ten_for_two_hundred=contracts[i][1], seats=list(rules.seats_of(i)),
-                progress=_progress(rules, v.phase, i, v.bids, v.tricks_won))
+                progress=shown.progress[i])
         for i in range(rules.sides)
     ]
     reasons: dict[str, str] = {}
@@ -263,8 +291,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),
         received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
         stock=v.stock_left,
-        two_player_draw=rules.two_player_draw.value, trick=_played(v.trick),
-        last_trick=_trick(v.tricks[-1]) if v.tricks else None,
+        two_player_draw=rules.two_player_draw.value, trick=shown.trick, last_trick=shown.last_trick,
         broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history, me, names),
         sheet_legend=_sheet_legend(rules),
         review=review_of(spec, v.history[-1]) if over and v.history else None,

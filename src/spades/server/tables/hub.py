@@ -22,6 +22,7 @@ from typing import TypeVar
 from spades.bots import find_level
 from spades.errors import SpadesError
 from spades.rules import Rules
+from spades.server.present import face_up
 from spades.server.store import StoreError
 from spades.server.tables.events import EventBus, LocalBus
 from spades.server.tables.log import TableLog
@@ -245,7 +246,7 @@ class TableHub:
 
 def _updates(t: FriendsTable, asks: list[Ask]) -> list[Update]:
     out: list[Update] = []
-    shared = None
+    shared = shown = None
     for token, since in asks:
         try:
             seat = t.viewer(token)
@@ -255,6 +256,7 @@ def _updates(t: FriendsTable, asks: list[Ask]) -> list[Update]:
         if since == t.seq:
             out.append(None)
             continue
-        shared = shared or shared_view(t)
-        out.append((t.seq, update_message(t, seat, since, shared)))
+        if shared is None:  # what every seat's view holds alike, made once
+            shared, shown = shared_view(t), None if t.game is None else face_up(t.game)
+        out.append((t.seq, update_message(t, seat, since, shared, shown)))
     return out

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import secrets
@@ -210,8 +211,10 @@ class ChatLine:
     reaction: bool
 
 
+@functools.lru_cache(maxsize=4096)
 def hash_token(token: str) -> str:
-    """What the log keeps of a seat token (the token itself never leaves the person's browser)."""
+    """What the log keeps of a seat token (the token itself never leaves the person's browser); kept
+    for the tokens in use, which are asked for at every update."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 

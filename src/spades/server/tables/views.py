@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, StrictInt
 
 from spades.game import Phase, seat_name
-from spades.server.present import rules_json, state_of
+from spades.server.present import FaceUp, rules_json, state_of
 from spades.server.schemas import GameState, StrictIn
 from spades.server.tables.table import MAX_CHAT, REACTIONS, Entry, FriendsTable, TableOptions
 
@@ -173,25 +173,30 @@ def shared_view(table: FriendsTable) -> dict[str, Any]:
             "deal": table.seed if over else None, "past_deals": list(table.past_seeds)}
 
 
-def view_of(table: FriendsTable, seat: int, shared: dict[str, Any] | None = None) -> TableView:
-    """Everything ``seat`` may see now (``shared``: the table's ``shared_view`` at this version)."""
+def view_of(table: FriendsTable, seat: int, shared: dict[str, Any] | None = None,
+            shown: FaceUp | None = None) -> TableView:
+    """Everything ``seat`` may see now (``shared``: the table's ``shared_view`` at this version;
+    ``shown``: its game's ``face_up``)."""
     game = table.game
     state: GameState | None = None
     if game is not None:
         deal = table.seed if game.phase is Phase.GAME_OVER and table.seed else 0
         state = state_of(game, game_id=len(table.past_seeds) + 1, deal=deal, daily=None,
                          level=table.options.level, viewer=seat, names=table.seat_labels(),
-                         coach=table.coached and seat < table.players)
+                         coach=table.coached and seat < table.players, shown=shown)
     alike = shared_view(table) if shared is None else shared
     return TableView.model_construct(**alike, you=seat, game=state)
 
 
-def update_message(table: FriendsTable, seat: int, since: int, shared: dict[str, Any] | None = None) -> str:
+def update_message(table: FriendsTable, seat: int, since: int, shared: dict[str, Any] | None = None,
+                   shown: FaceUp | None = None) -> str:
     """The ``update`` message (JSON text) for a page of ``seat`` at version ``since`` (-1: none): the
-    table's version, the events since (``resync`` if they are too old to tell) and the seat's view."""
+    table's version, the events since (``resync`` if they are too old to tell) and the seat's view
+    (``shared`` and ``shown`` as for ``view_of``)."""
     events = None if since < 0 else table_events(table, seat, since)
+    view = view_of(table, seat, shared, shown).model_dump_json()
     return (f'{{"type":"update","seq":{table.seq},"resync":{"true" if events is None else "false"},'
-            f'"events":[{",".join(events or ())}],"table":{view_of(table, seat, shared).model_dump_json()}}}')
+            f'"events":[{",".join(events or ())}],"table":{view}}}')
 
 
 def table_events(table: FriendsTable, seat: int, since: int) -> list[str] | None:
