@@ -73,7 +73,8 @@ async def join_live(url: str, code: str, token: str, gate: asyncio.Semaphore) ->
     """A seat's WebSocket, opened a few at a time (a thousand handshakes at once only time out)."""
     async with gate:
         ws = await connect(url.replace("http://", "ws://") + f"/api/tables/{code}/live",
-                           compression=None, max_size=None, open_timeout=120)
+                           compression=None, max_size=None, open_timeout=120,
+                           ping_interval=None)  # as a browser: it answers pings, sends none
         await ws.send(json.dumps({"token": token, "since": -1}))
         return ws
 
