@@ -221,3 +221,39 @@ def test_a_spectator_who_reloads_the_page_watches_on_until_leaving_the_table(
     expect(carl.page.locator("#lobby")).to_be_visible()
     expect(carl.page.get_by_role("button", name="Watch")).to_be_visible()
     assert check_frames([ann, carl], server, code) > 5
+
+
+def test_the_others_are_told_who_sits_down_leaves_comes_back_and_hosts_but_not_on_a_resync(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, cy = Person(fresh_page, "Ann"), Person(fresh_page, "Cy")
+    code = open_friends_table(ann)
+    ann.page.locator("#btn-start").click()
+    expect(ann.page.locator("#hand .card")).to_have_count(13)
+    news = ann.page.locator("#table-news")
+    expect(news).to_be_empty()
+
+    cy.page.goto(f"/?table={code}")
+    expect(cy.page.locator("#lobby-note")).to_contain_text("The game is under way")
+    cy.page.locator("#lobby-name").fill("Cy")
+    cy.page.locator("#lobby-seats").get_by_role("button", name="Sit here: West").click()  # from its computer
+    expect(cy.page.locator("#hand .card")).not_to_have_count(0)
+    expect(news).to_have_text("Cy sat down.")  # not "back": a first connection is no return
+    expect(news).to_have_attribute("aria-live", "polite")
+    expect(cy.page.locator("#table-news")).to_be_empty()  # Cy's own page came with the whole table
+
+    tool(cy.page, "Table").click()
+    cy.page.locator("#dlg-table").get_by_role("button", name="Leave the table").click()
+    expect(news).to_have_text("Cy left the table.")
+    expect(ann.page.locator("#table-status")).to_contain_text("A computer player plays for Cy.")
+    cy.reopen(f"/?table={code}")  # the same browser: the seat is Cy's again
+    expect(news).to_have_text("Cy is back.")
+    expect(ann.page.locator("#table-status")).not_to_contain_text("Cy")
+    assert news.evaluate("e => e.children.length") == 0  # text, never markup
+
+    ann.reopen(f"/?table={code}")  # the same seat in a new tab: the table comes whole, with no news
+    expect(ann.page.locator("#hand .card")).not_to_have_count(0)
+    expect(ann.page.locator("#table-news")).to_be_empty()
+    expect(cy.page.locator("#table-news")).to_be_empty()  # Ann connecting again is no news either
+    tool(ann.page, "Table").click()
+    ann.page.locator("#dlg-table").get_by_role("button", name="Leave the table").click()
+    expect(cy.page.locator("#table-news")).to_have_text("Ann left the table. You are the host.")

@@ -225,12 +225,13 @@ def _event(table: FriendsTable, seat: int, seq: int, e: Entry, game: tuple[str, 
     else:
         told = "null"
         name = "You" if who == seat else (table.seat_label(who) if isinstance(who, int) else "")
+        name_is, whom = (f"{name} are", "you") if who == seat else (f"{name} is", name)  # "You are back."
         text = {
             "join": f"{name} sat down.", "sit": "Seats changed.", "keep": "Seats changed.",
             "start": "A new game is dealt.",
-            "next": "The next hand is dealt.", "leave": f"{name} left the table.", "away": f"{name} is away.",
-            "back": f"{name} is back.", "bot": f"A computer player plays for {name}.",
-            "host": f"{name} is the host.",
+            "next": "The next hand is dealt.", "leave": f"{name} left the table.", "away": f"{name_is} away.",
+            "back": f"{name_is} back.", "bot": f"A computer player plays for {whom}.",
+            "host": f"{name_is} the host.",
             "chat": f"{name}: {e.get('text', '')}", "react": f"{name}: {e.get('r', '')}",
         }.get(e["k"], "")
     head = json.dumps({"seq": seq, "kind": e["k"], "seat": who, "text": text})

@@ -328,6 +328,7 @@ function connectionNote(text) {
 async function applyUpdate(msg) {
   const t = msg.table;
   const before = state.game;
+  const tableBefore = state.table;
   state.table = t;
   tableReceived = msg.receivedAt;
   connectionText = "";
@@ -341,6 +342,7 @@ async function applyUpdate(msg) {
     return;
   }
   leaveLobby();
+  if (!msg.resync) tellNews(tableBefore, t, msg.events);
   $("chat").hidden = false;
   $("table-bar").hidden = false;
   const newGame = !before || before.id !== t.game.id;
@@ -385,11 +387,34 @@ function drawStatus() {
   const line = $("table-status");
   if (html !== statusHtml) line.innerHTML = statusHtml = html;  // the same words are not put in, nor read out, again
   line.querySelectorAll("[data-countdown]").forEach((span, i) => { span.dataset.countdown = clocks[i]; });
-  $("table-bar").hidden = !parts.length;
+  $("table-bar").hidden = !parts.length && !$("table-news").textContent;
   countDown();
 }
 
 let statusHtml = null;  // the status line as last drawn, its countdowns' numbers aside
+
+// Who sat down, left or came back, from an update's events (never a resync's), and who became the
+// host (which also passes on by itself when the host leaves), said once in the bar's own polite live
+// region as text, until newer news or NEWS_MS pass. A page that merely connects again is no news,
+// nor is someone away or a computer player taking over: the status line says those, with countdowns.
+const NEWS = new Set(["join", "leave", "back"]);
+const NEWS_MS = 15000;
+let newsTimer = 0;
+
+function tellNews(before, t, events) {
+  const gone = (seat) => before && before.seats[seat].person && (before.seats[seat].away || before.seats[seat].bot);
+  const lines = events.filter((e) => NEWS.has(e.kind) && (e.kind !== "back" || gone(e.seat))).map((e) => e.text);
+  if (before && before.code === t.code && before.host !== t.host && t.host !== null) {
+    lines.push(t.host === t.you ? "You are the host." : `${t.seats[t.host].name} is the host.`);
+  }
+  if (!lines.length) return;
+  $("table-news").textContent = lines.join(" ");
+  clearTimeout(newsTimer);
+  newsTimer = setTimeout(() => {
+    $("table-news").textContent = "";
+    drawStatus();
+  }, NEWS_MS);
+}
 
 // The turn timer as every seat and spectator sees it: who is to move and the seconds they have, or
 // after a hand when the next one is dealt; "" when no timer runs (the server's turn_left is null).
