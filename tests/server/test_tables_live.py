@@ -157,6 +157,31 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
     run_async(ws_run())
 
 
+def test_a_command_sent_with_an_id_is_answered_ok_once_accepted_or_else_refused(
+        server: BackgroundServer, client: httpx.Client) -> None:
+    host = open_table(client, "Ann")
+
+    async def run() -> None:
+        seat = Seat(server.url, host["code"], host["token"])
+        await seat.connect()
+        await seat.until(lambda t: bool(t))
+        await seat.send({"do": "chat", "text": "hi", "id": 7})
+        await seat.send({"do": "move", "move": "bid 3", "version": 0, "id": [8]})  # not started: refused
+        await seat.send({"do": "sync", "id": "s"})
+        await seat.send({"do": "chat", "text": "no id"})  # answered by its update alone
+        await seat.send({"do": "chat", "text": "last", "id": 9})
+        answers: list[dict[str, Any]] = []
+        while not answers or answers[-1].get("id") != 9:
+            msg = await seat.recv()
+            if msg["type"] != "update":
+                answers.append(msg)
+        assert [(m["type"], m["id"]) for m in answers] == [("ok", 7), ("error", [8]), ("ok", "s"), ("ok", 9)]
+        assert answers[0] == {"type": "ok", "id": 7} and "not started" in answers[1]["detail"]
+        await seat.until(lambda t: [c["text"] for c in t["chat"]] == ["hi", "no id", "last"])
+        await seat.close()
+    run_async(run())
+
+
 def test_a_seat_away_past_the_grace_period_is_played_and_handed_back(
         server: BackgroundServer, client: httpx.Client) -> None:
     host = open_table(client, "Ann", grace=5)

@@ -302,8 +302,9 @@ class Live:
         conn.said.append(now)
 
     async def _receive(self, conn: _Conn) -> None:
-        """Commands from the connection, each answered with an error if it is refused; until the
-        connection goes (a failed send in ``_send`` marks it gone before the client's goodbye arrives)."""
+        """Commands from the connection, each answered with an error if it is refused, and with ``ok``
+        once accepted if it came with an ``id`` (so a page can forget it); until the connection goes
+        (a failed send in ``_send`` marks it gone before the client's goodbye arrives)."""
         while conn.ws.application_state == WebSocketState.CONNECTED:
             text = await conn.ws.receive_text()
             ref: Any = None
@@ -317,11 +318,13 @@ class Live:
                 if command.do == "sync":
                     conn.resync = True
                     self._look(conn.code)
-                    continue
-                token = conn.token
-                if token is None:
-                    raise NotAllowed("You are watching this table: take a free seat to play or talk.")
-                await self._act(conn.code, token, command)
+                else:
+                    token = conn.token
+                    if token is None:
+                        raise NotAllowed("You are watching this table: take a free seat to play or talk.")
+                    await self._act(conn.code, token, command)
+                if ref is not None:
+                    await conn.ws.send_text(json.dumps({"type": "ok", "id": ref}))
             except TableError as e:
                 await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": e.status,
                                                     "detail": str(e)}))

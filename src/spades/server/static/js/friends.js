@@ -225,7 +225,7 @@ class Connection {
     this.ws = null;
     this.tries = 0;
     this.ended = false;
-    this.asked = new Map();  // id -> the command sent, so a refusal is told where it belongs
+    this.asked = new Map();  // id -> the command sent until answered, so a refusal is told where it belongs
     this.nextId = 1;
     this.queue = Promise.resolve();
   }
@@ -250,6 +250,7 @@ class Connection {
     }
     const command = this.asked.get(msg.id) || {};
     this.asked.delete(msg.id);
+    if (msg.type === "ok") return;  // accepted: its update tells the rest
     const asked = ["chat", "react"].includes(command.do) ? "chat"
       : ["sit", "move_person", "host", "bot", "back", "start", "keep", "open"].includes(command.do) ? "table" : "game";
     if (asked === "chat") {
@@ -260,6 +261,7 @@ class Connection {
   }
 
   closed(e) {
+    this.asked.clear();  // no answer comes on a closed connection
     if (this.ended) return;
     if (e.code === 4403 || e.code === 4404) {  // the seat or the table is gone: no use trying again
       this.ended = true;
@@ -278,7 +280,7 @@ class Connection {
     setTimeout(() => this.open(), wait);
   }
 
-  /** A command for the table (a move, chat, start...); a refusal comes back as a message. */
+  /** A command for the table (a move, chat, start...), answered by `ok` or a refusal with its id. */
   send(command) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
       say("Not connected to the table right now: wait for the connection to come back.");
