@@ -403,10 +403,11 @@ const NEWS = new Set(["join", "leave", "back"]);
 const NEWS_MS = 15000;
 let newsTimer = 0;
 
-function tellNews(before, t, events) {
+function tellNews(tableBefore, t, events) {
+  const before = tableBefore && tableBefore.code === t.code ? tableBefore : null;  // this table, as it was
   const gone = (seat) => before && before.seats[seat].person && (before.seats[seat].away || before.seats[seat].bot);
   const lines = events.filter((e) => NEWS.has(e.kind) && (e.kind !== "back" || gone(e.seat))).map((e) => e.text);
-  if (before && before.code === t.code && before.host !== t.host && t.host !== null) {
+  if (before && before.host !== t.host && t.host !== null) {
     lines.push(t.host === t.you ? "You are the host." : `${t.seats[t.host].name} is the host.`);
   }
   if (!lines.length) return;
