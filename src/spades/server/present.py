@@ -229,12 +229,12 @@ class FaceUp:
 def face_up(game: Game) -> FaceUp:
     """The parts of ``state_of`` that no seat sees differently (bids, tricks and played cards are
     face up), for the game as it stands."""
-    rules, v = game.rules, game.view(0)
+    rules, bids, won, tricks = game.rules, game.bids, game.tricks_won, game.tricks
     return FaceUp(
-        version=len(game.log), broken=frozenset(broken_nils(rules, v.bids, v.tricks_won)),
-        contracts=[side_contract(rules, i, v.bids) for i in range(rules.sides)],
-        progress=[_progress(rules, v.phase, i, v.bids, v.tricks_won) for i in range(rules.sides)],
-        trick=_played(v.trick), last_trick=_trick(v.tricks[-1]) if v.tricks else None)
+        version=len(game.log), broken=frozenset(broken_nils(rules, bids, won)),
+        contracts=[side_contract(rules, i, bids) for i in range(rules.sides)],
+        progress=[_progress(rules, game.phase, i, bids, won) for i in range(rules.sides)],
+        trick=_played(tuple(game.trick)), last_trick=_trick(tricks[-1]) if tricks else None)
 
 
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,

@@ -191,8 +191,9 @@ class TableHub:
         return table is not None and find_level(table.options.level).quick
 
     def tick(self) -> list[str]:
-        """Let the clock act at the cached tables where it is due (each checked again once caught up
-        with the log: a move elsewhere may have reset its timer); the codes of those that changed."""
+        """Let the clock act at the cached tables where it is due (each checked again as a command: a
+        move another process made may have reset its timer, and the append then finds the copy behind);
+        the codes of those that changed."""
         changed = []
         now = self.clock()
         with self._lock:

@@ -221,10 +221,9 @@ class Live:
             token, since = _hello(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
             conn = _Conn(ws, code, token, since)
             if token is None:
-                await anyio.to_thread.run_sync(self.hub.lobby, code)  # a table to watch
+                await self._run(code, self.hub.lobby, code)  # a table to watch
             else:
-                await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
-                                               lambda t, s: t.connected(s, conn.id))
+                await self._run(code, self.hub.seat_act, code, token, lambda t, s: t.connected(s, conn.id))
         except (TableError, ValueError) as e:
             await _refuse(ws, e)
             return
@@ -248,8 +247,8 @@ class Live:
                 self._last_sent.pop(code, None)
             if token is not None:
                 with contextlib.suppress(TableError):
-                    await anyio.to_thread.run_sync(self.hub.seat_act, code, token,
-                                                   lambda t, s: t.disconnected(s, conn.id))
+                    await self._run(code, self.hub.seat_act, code, token,
+                                    lambda t, s: t.disconnected(s, conn.id))
 
     async def _send(self, conn: _Conn) -> None:
         """Send the connection's messages as they are queued; close it if its seat is gone."""
@@ -263,8 +262,8 @@ class Live:
                 await conn.ws.send_text(conn.outbox.popleft())
 
     async def _act(self, code: str, token: str, command: Command) -> None:
-        """Run a seat's command and, in the same trip to a worker thread, make the table's connections
-        their updates (unless a look is under way: the change it is then told of brings them)."""
+        """Run a seat's command and, in the same look at the table, make the table's connections their
+        updates (unless a look is under way: the change it is then told of brings them)."""
         if code in self._looking:
             await self._run(code, self.hub.seat_act, code, token, _runner(command))
             return
