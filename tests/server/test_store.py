@@ -28,7 +28,7 @@ from spades.game import Game
 from spades.record import dump_record
 from spades.rules import Rules
 from spades.server.run import BackgroundServer
-from spades.server.store import SCHEMA_VERSION, StoreError, open_store
+from spades.server.store import SCHEMA_VERSION, StoreBusy, StoreError, at_once, open_store
 from spades.server.store.sqlite import SQLiteStore
 from spades.server.tables.table import FriendsTable, TableOptions
 
@@ -441,4 +441,32 @@ def test_appends_that_meet_a_locked_database_all_fail_and_change_nothing(tmp_pat
     other.close()
     assert all(store.table(code=f"T{i}") == ("{}", []) for i in range(4))
     assert store.append_table(code="T0", version=0, entries=["{}"])  # free again: taken
+    store.close()
+
+
+def test_a_write_made_at_once_gives_up_on_a_lock_held_elsewhere_and_changes_nothing(tmp_path: Path) -> None:
+    """On the event loop's path (``at_once``), a write that meets SQLite's write lock held by another
+    program, or the writers' file lock held by another process, raises StoreBusy instead of waiting
+    the store's seconds, and writes nothing; with the locks free it writes as usual."""
+    path = tmp_path / "g.sqlite3"
+    store = SQLiteStore(path)
+    store.check()
+    assert store.add_table(code="T0", options="{}")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    with at_once(), pytest.raises(StoreBusy, match="locked"):
+        store.append_table(code="T0", version=0, entries=["{}"])
+    other.execute("ROLLBACK")
+    other.close()
+    sibling = os.open(f"{path}-writer", os.O_RDWR)
+    fcntl.flock(sibling, fcntl.LOCK_EX)
+    with at_once(), pytest.raises(StoreBusy, match="another process"):
+        store.append_table(code="T0", version=0, entries=["{}"])
+    fcntl.flock(sibling, fcntl.LOCK_UN)
+    os.close(sibling)
+    assert store.table(code="T0") == ("{}", [])
+    with at_once():
+        assert store.append_table(code="T0", version=0, entries=['{"n": 1}'])
+    assert store.append_table(code="T0", version=1, entries=['{"n": 2}'])  # the usual wait again
+    assert store.table(code="T0") == ("{}", ['{"n": 1}', '{"n": 2}'])
     store.close()

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from server.api_client import simple_move
 from server.tables_client import (
+    ACTIVE,
     Seat,
     app_state,
     check_no_hidden_cards,
@@ -300,3 +304,75 @@ def test_a_code_typed_in_lower_case_still_gets_every_change(server: BackgroundSe
 
     seen = run_async(run())
     assert seen["code"] == code and [s["name"] for s in seen["seats"]][:2] == ["Ann", "Bob"]
+
+
+
+async def answers(seat: Seat, ref: object) -> list[dict[str, Any]]:
+    """The seat's messages up to the answer (``ok`` or ``error``) to its command with id ``ref``."""
+    got = [await seat.recv(timeout=15)]
+    while got[-1]["type"] == "update" or got[-1].get("id") != ref:
+        got.append(await seat.recv(timeout=15))
+    return got
+
+
+def test_a_database_locked_by_another_program_stalls_no_other_table(tmp_path: Path) -> None:
+    """While another program holds the SQLite file's write lock (an admin's shell in a transaction, a
+    backup), a move sent over the WebSocket waits for it off the event loop: the probe and another
+    table still answer meanwhile, and the move lands once, answered, when the lock is let go. Held
+    past the store's wait, the move is refused with a 503, nothing done, and can be sent again."""
+    path = tmp_path / "spades.sqlite3"
+    with BackgroundServer(path) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        store = app_state(server).tables.log.store
+        ann_table, bea_table = open_table(client, "Ann"), open_table(client, "Bea")
+        code = ann_table["code"]
+        sent: list[str] = []
+
+        async def ann_to_move(ann: Seat, after: int = -1) -> tuple[str, int]:
+            """Ann's next move (once the table is past version ``after``) and its version."""
+            t = await ann.until(lambda t: t["game"]["phase"] in ACTIVE and t["game"]["turn"] == t["you"]
+                                and t["game"]["version"] > after)
+            sent.append(simple_move(t["game"]))
+            return sent[-1], t["game"]["version"]
+
+        async def others_answer(bea: Seat) -> None:
+            async with httpx.AsyncClient(base_url=server.url, timeout=5) as probe:
+                for n in range(3):
+                    assert (await probe.get("/healthz")).status_code == 200
+                    await bea.send({"do": "sync", "id": n})
+                    assert (await answers(bea, n))[-1] == {"type": "ok", "id": n}
+
+        async def run() -> None:
+            ann = Seat(server.url, code, ann_table["token"])
+            bea = Seat(server.url, bea_table["code"], bea_table["token"])
+            await start_game([ann])
+            await bea.connect()
+            await bea.until(lambda t: bool(t))
+            other = sqlite3.connect(path, isolation_level=None)
+
+            move, version = await ann_to_move(ann)
+            other.execute("BEGIN IMMEDIATE")
+            await ann.send({"do": "move", "move": move, "version": version, "id": "held"})
+            await others_answer(bea)
+            with pytest.raises(TimeoutError):  # no answer while the lock is held...
+                await ann.recv(timeout=0.3)
+            other.execute("ROLLBACK")
+            got = await answers(ann, "held")  # ...and the move's once it is let go
+            assert got[-1] == {"type": "ok", "id": "held"} and all(m["type"] == "update" for m in got[:-1])
+
+            move, version = await ann_to_move(ann, version)
+            store.busy_timeout = 0.5
+            other.execute("BEGIN IMMEDIATE")
+            await ann.send({"do": "move", "move": move, "version": version, "id": "too long"})
+            await others_answer(bea)
+            refused = (await answers(ann, "too long"))[-1]
+            assert refused["status"] == 503 and "locked" in refused["detail"], refused
+            other.execute("ROLLBACK")
+            await ann.send({"do": "move", "move": move, "version": version, "id": "again"})
+            assert (await answers(ann, "again"))[-1] == {"type": "ok", "id": "again"}
+            other.close()
+            await ann.close()
+            await bea.close()
+
+        run_async(run())
+        _, entries = app_state(server).tables.log.load(code)
+        assert [e["m"] for e in entries if e["k"] == "move" and e["seat"] == 0] == sent

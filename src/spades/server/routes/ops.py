@@ -20,8 +20,9 @@ _CDN = "https://cdn.jsdelivr.net"
 
 
 @router.get("/healthz")
-def healthz() -> StatusOut:
-    """The process is up and answering."""
+async def healthz() -> StatusOut:
+    """The process is up and answering: answered on the event loop itself, so that it says whether the
+    loop runs, whatever the worker threads are waiting for (e.g. a database another program locked)."""
     return StatusOut(status="ok")
 
 

@@ -16,12 +16,16 @@ from spades.server.store.base import (
     Played,
     Result,
     Store,
+    StoreBusy,
     StoreError,
+    at_once,
+    holding,
+    lock_wait,
 )
 from spades.server.store.sqlite import SQLiteStore
 
-__all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "Result", "Store", "StoreError",
-           "open_store"]
+__all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "Result", "Store",
+           "StoreBusy", "StoreError", "at_once", "holding", "lock_wait", "open_store"]
 
 
 def open_store(where: str | Path) -> Store:

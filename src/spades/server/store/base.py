@@ -19,15 +19,16 @@ import json
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
-__all__ = ["SCHEMA_VERSION", "Dialect", "FriendResult", "GameRow", "GroupCommit", "LogEntry", "Played",
-           "Result", "Store", "StoreError", "Tx"]
+__all__ = ["AT_ONCE_WAIT", "SCHEMA_VERSION", "Dialect", "FriendResult", "GameRow", "GroupCommit", "LogEntry",
+           "Played", "Result", "Store", "StoreBusy", "StoreError", "Tx", "at_once", "holding", "lock_wait"]
 
 T = TypeVar("T")
 LogEntry = tuple[int, str] | None
@@ -36,6 +37,47 @@ LogEntry = tuple[int, str] | None
 
 class StoreError(Exception):
     """The database cannot be reached or cannot write; nothing was changed by the failed call."""
+
+
+class StoreBusy(StoreError):
+    """A call made ``at_once`` found a lock held by another writer (another thread, process or program)
+    and changed nothing: make it again where a wait stalls no one, e.g. in a worker thread."""
+
+
+AT_ONCE_WAIT = 0.02
+"""Seconds a call made ``at_once`` may wait for locks in all: a few writes of this server's, not the
+seconds another program may hold the database for."""
+_DEADLINE: ContextVar[float | None] = ContextVar("spades_store_deadline", default=None)
+
+
+@contextmanager
+def at_once() -> Iterator[None]:
+    """Calls within it wait for locks at most ``AT_ONCE_WAIT`` in all, then raise ``StoreBusy`` having
+    changed nothing: for work on the server's event loop, where a long wait would stall everyone."""
+    token = _DEADLINE.set(time.monotonic() + AT_ONCE_WAIT)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def lock_wait() -> float | None:
+    """How long a lock may be waited for here: None (as long as it takes) or, within ``at_once``, the
+    seconds left of its wait."""
+    deadline = _DEADLINE.get()
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+@contextmanager
+def holding(lock: threading.Lock, what: str) -> Iterator[None]:
+    """Hold a lock of this process, waited for as ``lock_wait`` allows (``StoreBusy`` past that)."""
+    wait = lock_wait()
+    if not lock.acquire(timeout=-1 if wait is None else wait):
+        raise StoreBusy(f"{what} is busy.")
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 @dataclass(frozen=True)
@@ -341,9 +383,18 @@ class Store(ABC):
     """Its data is in this machine's files: a call never waits on a network (nor long on anything)."""
 
     @cached_property
-    def _appends(self) -> GroupCommit:
-        """The logs' appends (games' and tables'), which come one per move: written in batches."""
+    def _group(self) -> GroupCommit:
+        """The appends' group commit."""
         return GroupCommit(lambda: self._tx(write=True))
+
+    def _appends(self, write: Callable[[Tx], T]) -> T:
+        """A log's append (a game's or a table's), which come one per move: written in batches, except
+        one made ``at_once``, which is written alone (it may neither wait for a batch under way nor put
+        others' writes in a transaction that gives up soon)."""
+        if lock_wait() is None:
+            return self._group(write)
+        with self._tx(write=True) as tx:
+            return write(tx)
 
     @abstractmethod
     def _tx(self, *, write: bool) -> AbstractContextManager[Tx]:

@@ -5,6 +5,9 @@ sleep (1, 2, 5, 10... ms) and retry, which under load costs more than the writes
 threads of one process queue on a lock of the process, and the processes on an advisory lock
 (``flock``) of a file beside the database (``<name>-writer``), so a writer starts as soon as the
 one before it is done, whichever process it is in (on Windows, processes meet SQLite's wait).
+A call made ``at_once`` (work on the server's event loop) waits for these locks and for another
+program's (SQLite's own) only ``AT_ONCE_WAIT`` in all, then raises ``StoreBusy`` having written
+nothing; other calls wait up to ``busy_timeout`` for another program.
 
 Durability: WAL with ``synchronous=NORMAL``. A move is answered after its transaction has
 committed to the WAL file, so an answered move survives the server being killed (kill -9); a
@@ -19,16 +22,20 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from spades.server.store.base import Dialect, Store, StoreError, Tx
+from spades.server.store.base import Dialect, Store, StoreBusy, StoreError, Tx, holding, lock_wait
 
 if sys.platform != "win32":
     import fcntl
 
 __all__ = ["SQLiteStore"]
+
+_POLL = 0.001
+"""Seconds between two tries at the writers' file lock by a call made ``at_once``."""
 
 
 class SQLiteStore(Store):
@@ -41,7 +48,7 @@ class SQLiteStore(Store):
     def __init__(self, path: Path | str, *, busy_timeout: float = 10.0) -> None:
         self.path = Path(path)
         self.busy_timeout = busy_timeout
-        """Seconds a write waits for another process's write before it fails."""
+        """Seconds a write waits for another program's write before it fails (read at each call)."""
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -54,24 +61,32 @@ class SQLiteStore(Store):
         return f"SQLite file {self.path}"
 
     def _connection(self) -> sqlite3.Connection:
-        """This thread's connection to the file, opened on first use (WAL makes reads never wait)."""
+        """This thread's connection to the file, opened on first use (WAL makes reads never wait), its
+        wait for another program's lock set to what ``lock_wait`` allows now."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
                                    check_same_thread=False)
             conn.execute("PRAGMA synchronous=NORMAL")
             self._local.conn = conn
+            self._local.timeout = self.busy_timeout
             with self._lock:
                 self._connections.append(conn)
+        wait = lock_wait()
+        timeout = self.busy_timeout if wait is None else wait
+        if timeout != self._local.timeout:
+            conn.execute(f"PRAGMA busy_timeout = {round(timeout * 1000)}")
+            self._local.timeout = timeout
         return conn
 
     @contextmanager
     def _tx(self, *, write: bool) -> Iterator[Tx]:
         """This thread's connection, in a transaction when writing (after its turn at the writers'
-        lock); rolled back on any error, and a driver error becomes a StoreError naming the file."""
+        lock); rolled back on any error, and a driver error becomes a StoreError naming the file
+        (``StoreBusy`` for a lock still held when a call made ``at_once`` has waited enough)."""
         try:
-            conn = self._connection()
             with self._writing() if write else contextlib.nullcontext():
+                conn = self._connection()
                 try:
                     if write:
                         conn.execute("BEGIN IMMEDIATE")
@@ -83,25 +98,42 @@ class SQLiteStore(Store):
                         conn.execute("ROLLBACK")
                     raise
         except sqlite3.Error as e:
-            raise StoreError(f"{self.describe()}: {e}") from e
+            code = getattr(e, "sqlite_errorcode", 0)  # none on the errors Python's module makes itself
+            busy = code & 0xFF == sqlite3.SQLITE_BUSY and lock_wait() is not None
+            raise (StoreBusy if busy else StoreError)(f"{self.describe()}: {e}") from e
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
-        """This process's turn, then the turn among processes (the file lock waits without sleeping)."""
-        with self._write:
+        """This process's turn, then the turn among processes (the file lock waits without sleeping,
+        or polls while ``lock_wait`` allows)."""
+        with holding(self._write, f"{self.describe()} (a write of this process)"):
             if sys.platform == "win32":  # no flock: processes meet SQLite's own wait
                 yield
                 return
             try:
                 if self._writer_file is None:
                     self._writer_file = os.open(f"{self.path}-writer", os.O_RDWR | os.O_CREAT, 0o644)
-                fcntl.flock(self._writer_file, fcntl.LOCK_EX)
+                self._take_writers_file(self._writer_file)
             except OSError as e:
                 raise StoreError(f"{self.describe()}: its writers' lock file cannot be used ({e}).") from e
             try:
                 yield
             finally:
                 fcntl.flock(self._writer_file, fcntl.LOCK_UN)
+
+    def _take_writers_file(self, fd: int) -> None:
+        """Lock the writers' file: waiting until it is free, or polling it while ``lock_wait`` allows."""
+        if lock_wait() is None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            return
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if not lock_wait():
+                    raise StoreBusy(f"{self.describe()}: another process is writing.") from None
+                time.sleep(_POLL)
 
     def _lock_schema(self, tx: Tx) -> None:
         """Nothing to do: a write transaction (BEGIN IMMEDIATE) already holds the file's write lock."""

@@ -23,7 +23,7 @@ from spades.bots import find_level
 from spades.errors import SpadesError
 from spades.rules import Rules
 from spades.server.present import face_up
-from spades.server.store import StoreError
+from spades.server.store import StoreError, holding
 from spades.server.tables.events import EventBus, LocalBus
 from spades.server.tables.log import TableLog
 from spades.server.tables.table import (
@@ -127,7 +127,7 @@ class TableHub:
         """The command's result (its entries stored, then announced once the table is free, so
         listeners find it so) and, if given asks, their updates from the table it left."""
         code = normal_code(code)
-        with self._table_lock(code):
+        with holding(self._table_lock(code), f"Table {code}"):
             trusted = True  # the cached copy as it is: the append's compare-and-set catches a stale one
             for _ in range(_RETRIES):
                 table = self._fresh(code, 0 if trusted else None)
@@ -162,7 +162,7 @@ class TableHub:
     def read(self, code: str, reader: Callable[[FriendsTable], T], known: int | None = None) -> T:
         """Read the table, caught up with the log (or with version ``known``, if it is that far)."""
         code = normal_code(code)
-        with self._table_lock(code):
+        with holding(self._table_lock(code), f"Table {code}"):
             return reader(self._fresh(code, known))
 
     def lobby(self, code: str) -> LobbyView:
@@ -183,7 +183,7 @@ class TableHub:
     def quick(self, code: str) -> bool:
         """Whether work at this table may run on the server's event loop, where a wait would hold up
         every table: the store is local, the table is cached here (nothing to replay), and its
-        computer players move at once (they do not search)."""
+        computer players move at once (they do not search). There it runs ``at_once`` (``Live._run``)."""
         if not self.log.store.local:
             return False
         with self._lock:

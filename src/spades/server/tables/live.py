@@ -25,7 +25,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
-from spades.server.store import StoreError
+from spades.server.store import StoreBusy, StoreError, at_once
 from spades.server.tables.hub import Ask, TableHub, Update, normal_code
 from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
 from spades.server.tables.views import Command
@@ -42,6 +42,9 @@ _QUIET = 3.0
 """Seconds without a message to a table's connections before the clock has the store looked at."""
 _OUTBOX = 64
 """Messages a connection may have waiting; one further behind gets the whole table instead."""
+_CROWDED = 2.0
+"""Seconds that all table work runs in worker threads after the database was found locked by another
+writer: each try on the event loop may stall it for a moment, and that writer may hold on a while."""
 
 
 def run_command(table: FriendsTable, seat: int, c: Command) -> None:
@@ -123,6 +126,8 @@ class Live:
         self._tasks: set[asyncio.Task[None]] = set()
         """The looks under way, kept so that none is collected before it is done."""
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._crowded_until = 0.0
+        """Until then (the clock's own clock), table work runs in worker threads: see ``_run``."""
         hub.bus.listen(self._heard)
 
     async def run_clock(self) -> None:
@@ -224,7 +229,7 @@ class Live:
                 await self._run(code, self.hub.lobby, code)  # a table to watch
             else:
                 await self._run(code, self.hub.seat_act, code, token, lambda t, s: t.connected(s, conn.id))
-        except (TableError, ValueError) as e:
+        except (TableError, StoreError, ValueError) as e:
             await _refuse(ws, e)
             return
         except (TimeoutError, WebSocketDisconnect):
@@ -246,9 +251,13 @@ class Live:
                 self._known.pop(code, None)
                 self._last_sent.pop(code, None)
             if token is not None:
-                with contextlib.suppress(TableError):
+                try:
                     await self._run(code, self.hub.seat_act, code, token,
                                     lambda t, s: t.disconnected(s, conn.id))
+                except TableError:  # the seat or the table is gone
+                    pass
+                except StoreError as e:  # the seat is shown present until its next connection ends
+                    _log.warning("Table %s: a seat's leaving could not be stored: %s", code, e)
 
     async def _send(self, conn: _Conn) -> None:
         """Send the connection's messages as they are queued; close it if its seat is gone."""
@@ -287,9 +296,17 @@ class Live:
     async def _run(self, code: str, work: Callable[..., T], *args: Any) -> T:
         """The hub's work for a table: right here on the event loop where the hub says it is quick
         (no hand-off to a thread and back, no thread waiting for the GIL: under load those waits were
-        most of a move's delay), else in a worker thread."""
-        if self.hub.quick(code):
-            return work(*args)
+        most of a move's delay), else in a worker thread.
+
+        On the loop, the work waits for locks only briefly (``at_once``): if another writer holds the
+        database (another program, a backup), it has done nothing, and is done in a worker thread
+        instead, with the store's usual wait; so is all work for ``_CROWDED`` seconds after."""
+        if self.hub.quick(code) and time.monotonic() >= self._crowded_until:
+            try:
+                with at_once():
+                    return work(*args)
+            except StoreBusy:
+                self._crowded_until = time.monotonic() + _CROWDED
         return await anyio.to_thread.run_sync(work, *args)
 
     def _check_rate(self, conn: _Conn) -> None:
@@ -328,8 +345,8 @@ class Live:
                 await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": e.status,
                                                     "detail": str(e)}))
             except StoreError as e:
-                await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": 503, "detail":
-                                                    f"The server's database failed ({e}): try again."}))
+                await conn.ws.send_text(json.dumps({"type": "error", "id": ref, "status": 503,
+                                                    "detail": _failed(e)}))
 
 
 def _take_asks(conns: list[_Conn]) -> tuple[list[Ask], list[_Conn]]:
@@ -382,9 +399,17 @@ def _hello(text: str) -> tuple[str | None, int]:
     return None if watch else data["token"], since
 
 
+def _failed(e: StoreError) -> str:
+    """What a person is told when the database failed their command (nothing was done)."""
+    return f"The server's database failed ({e}): try again."
+
+
 async def _refuse(ws: WebSocket, e: Exception) -> None:
     """Tell the connection why it is closed, and close it."""
-    status = e.status if isinstance(e, TableError) else 400
+    if isinstance(e, StoreError):
+        status, detail = 503, _failed(e)
+    else:
+        status, detail = e.status if isinstance(e, TableError) else 400, str(e)
     with contextlib.suppress(Exception):
-        await ws.send_text(json.dumps({"type": "error", "status": status, "detail": str(e)}))
+        await ws.send_text(json.dumps({"type": "error", "status": status, "detail": detail}))
         await ws.close(code=4000 + status)
