@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from pathlib import Path
@@ -376,3 +377,41 @@ def test_a_database_locked_by_another_program_stalls_no_other_table(tmp_path: Pa
         run_async(run())
         _, entries = app_state(server).tables.log.load(code)
         assert [e["m"] for e in entries if e["k"] == "move" and e["seat"] == 0] == sent
+
+
+def test_a_page_connecting_again_writes_nothing_and_the_last_to_go_marks_the_seat_away(
+        server: BackgroundServer, client: httpx.Client) -> None:
+    """A seat's pages (a reload, a second tab) connect without writing an entry, and one of two going
+    writes none either; the last one going marks the seat away, and the next connection is its return."""
+    host = open_table(client, "Ann")
+    code, token = host["code"], host["token"]
+    live, log = app_state(server).live, app_state(server).tables.log
+
+    def kinds() -> list[str]:
+        return [e["k"] for e in log.load(code)[1]]
+
+    async def until(test: Any) -> None:
+        for _ in range(300):
+            if test():
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError("not reached in 15 s")
+
+    async def run() -> None:
+        first, second = Seat(server.url, code, token), Seat(server.url, code, token)
+        for page in (first, second):
+            await page.connect()
+            await page.until(lambda t: bool(t))
+        assert kinds() == ["join"]
+        await first.close()
+        await until(lambda: live._here[code, token] == 1)  # the server has seen it go
+        assert kinds() == ["join"]
+        await second.close()
+        await until(lambda: kinds() == ["join", "away"])
+        again = Seat(server.url, code, token)
+        await again.connect()
+        await again.until(lambda t: bool(t) and not t["seats"][0]["away"])
+        assert kinds() == ["join", "away", "back"]
+        await again.close()
+
+    run_async(run())

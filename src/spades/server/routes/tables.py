@@ -99,7 +99,8 @@ def lobby(code: str, hub: HubDep) -> LobbyView:
 @router.post("/{code}/seats", status_code=201)
 def join(code: str, body: JoinIn, hub: HubDep, player: MaybeTokenDep) -> JoinOut:
     """Take a free seat (or the first free one) with a display name."""
-    token, seat = hub.act(code, lambda t: t.join(body.name, body.seat, player=_player(player)))
+    token, seat = hub.act(code, lambda t: t.join(body.name, body.seat, conn=hub.process,
+                                                 player=_player(player)))
     return JoinOut(code=normal_code(code), seat=seat, token=token)
 
 

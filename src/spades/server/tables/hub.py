@@ -86,6 +86,8 @@ class TableHub:
         self.coached = coached
         """Whether this server's coach reviews the seats' hands (each table is told, for its views)."""
         self.bus = bus or LocalBus()
+        self.process = secrets.token_hex(8)
+        """This process, as the table records where a seat's pages connect (``FriendsTable.connected``)."""
         self.clock = clock
         self.max_idle = max_idle
         self._tables: OrderedDict[str, FriendsTable] = OrderedDict()
@@ -104,7 +106,7 @@ class TableHub:
         for _ in range(_RETRIES):
             code = new_code()
             if self.log.create(code, options.to_json()):
-                token, seat = self.act(code, lambda t: t.join(body.name, player=player))
+                token, seat = self.act(code, lambda t: t.join(body.name, conn=self.process, player=player))
                 return JoinOut(code=code, seat=seat, token=token)
         raise TableError("No free table code was found: try again.")
 

@@ -14,9 +14,8 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -90,7 +89,6 @@ class _Conn:
         self.ws = ws
         self.code = code
         self.token = token
-        self.id = secrets.token_hex(8)
         self.sent = since
         self.resync = since < 0
         """The page asked for the whole table again (or has none yet)."""
@@ -126,6 +124,9 @@ class Live:
         self._tasks: set[asyncio.Task[None]] = set()
         """The looks under way, kept so that none is collected before it is done."""
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._here: Counter[tuple[str, str]] = Counter()
+        """The open connections of each seat (table code, seat token) in this process: a seat is away
+        once the last has gone, and a page that connects again is no return (no entry is written)."""
         self._crowded_until = 0.0
         """Until then (the clock's own clock), table work runs in worker threads: see ``_run``."""
         hub.bus.listen(self._heard)
@@ -228,7 +229,13 @@ class Live:
             if token is None:
                 await self._run(code, self.hub.lobby, code)  # a table to watch
             else:
-                await self._run(code, self.hub.seat_act, code, token, lambda t, s: t.connected(s, conn.id))
+                self._here[code, token] += 1
+                try:
+                    await self._run(code, self.hub.seat_act, code, token,
+                                    lambda t, s: t.connected(s, self.hub.process))
+                except BaseException:
+                    self._gone(code, token)
+                    raise
         except (TableError, StoreError, ValueError) as e:
             await _refuse(ws, e)
             return
@@ -251,13 +258,27 @@ class Live:
                 self._known.pop(code, None)
                 self._last_sent.pop(code, None)
             if token is not None:
+                self._gone(code, token)
                 try:
-                    await self._run(code, self.hub.seat_act, code, token,
-                                    lambda t, s: t.disconnected(s, conn.id))
+                    await self._run(code, self.hub.seat_act, code, token, self._away_unless_here(code, token))
                 except TableError:  # the seat or the table is gone
                     pass
                 except StoreError as e:  # the seat is shown present until its next connection ends
                     _log.warning("Table %s: a seat's leaving could not be stored: %s", code, e)
+
+    def _away_unless_here(self, code: str, token: str) -> Callable[[FriendsTable, int], None]:
+        """The seat's person is away, unless another of their connections to this process is open: asked
+        under the table's lock, which a page connecting meanwhile takes too, having been counted first."""
+        def away(t: FriendsTable, seat: int) -> None:
+            if not self._here[code, token]:
+                t.disconnected(seat, self.hub.process)
+        return away
+
+    def _gone(self, code: str, token: str) -> None:
+        """One connection of the seat fewer."""
+        self._here[code, token] -= 1
+        if not self._here[code, token]:
+            del self._here[code, token]
 
     async def _send(self, conn: _Conn) -> None:
         """Send the connection's messages as they are queued; close it if its seat is gone."""

@@ -182,7 +182,8 @@ class Seat:
     player: str | None = None
     """The hash of the person's player token, if they linked it: their stats count the table's games."""
     conn: str | None = None
-    """The person's latest connection, so a late goodbye from an older one is not taken for leaving."""
+    """The server process the person's pages connect through (the latest), so that a late goodbye from a
+    page of another process is not taken for leaving."""
     away_since: float | None = None
     bot: bool = False
     """A computer player keeps the person's seat warm (they left, stayed away, or the host asked)."""
@@ -445,7 +446,8 @@ class FriendsTable:
         self._commit({"k": "leave", "seat": by})
 
     def connected(self, by: int, conn: str) -> None:
-        """The person's page connected: they are here, and a computer player in their seat hands it back."""
+        """A page of the person's connected through process ``conn``: they are back if they were away (a
+        computer player in their seat hands it back), and nothing changes if they were here through it."""
         s = self.seats[by]
         if s.conn == conn and s.away_since is None and not s.bot:
             return
@@ -458,7 +460,8 @@ class FriendsTable:
         self._commit({"k": "back", "seat": by, "conn": self.seats[by].conn})
 
     def disconnected(self, by: int, conn: str) -> None:
-        """The person's page went away; after the grace period a computer player takes the seat."""
+        """The person's last page on process ``conn`` went away; after the grace period a computer player
+        takes the seat."""
         s = self.seats[by]
         if s.conn != conn or s.away_since is not None:
             return
