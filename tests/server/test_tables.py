@@ -31,7 +31,7 @@ from spades.server.tables.table import (
     TooFast,
     WrongTime,
 )
-from spades.server.tables.views import NewTableIn, update_message, view_of
+from spades.server.tables.views import NewTableIn, table_events, update_message, view_of
 
 
 class Clock:
@@ -96,6 +96,7 @@ def test_seats_before_the_start() -> None:
     assert "Only the host" in unchanged(t, NotAllowed, t.move_person, 1, 0, 3)
     t.move_person(0, 1, 0)  # the host swaps with Bob, and stays host
     assert t.seat_of(bob) == 0 and t.seat_of(host) == 1 and t.host == 1
+    assert t.entries[-1]["k"] == "sit"  # the same person is host: no news
     assert "no seat" in unchanged(t, TableError, t.sit, 0, 4).lower()
     assert "Only the host" in unchanged(t, NotAllowed, t.start, 0)
     t.start(1)
@@ -211,8 +212,13 @@ def test_host_gives_seats_and_the_role_and_it_passes_on() -> None:
     assert not t.seats[2].bot
     t.give_host(0, 1)
     assert t.host == 1
+    seq = t.seq
     t.leave(1)
     assert t.host == 2 and t.seats[1].bot and t.seats[1].person  # the seat stays Bob's to come back to
+    told = [json.loads(e) for e in table_events(t, 2, seq) or []]  # the log says where the role went
+    assert [(e["kind"], e["text"]) for e in told[:2]] == [("leave", "Bob left the table."),
+                                                          ("host", "You are the host.")]
+    assert all(e["kind"] == "move" for e in told[2:])  # then the computer players' moves, if their turn
 
 
 def test_leaving_before_the_start_frees_the_seat_and_the_token() -> None:
@@ -221,6 +227,7 @@ def test_leaving_before_the_start_frees_the_seat_and_the_token() -> None:
     _bob, _ = t.join("Bob")
     t.leave(0)
     assert t.host == 1 and t.seats[0].name is None
+    assert [(e["k"], e.get("seat")) for e in t.entries[-2:]] == [("leave", 0), ("host", 1)]
     unchanged(t, BadSeatToken, t.seat_of, ann)  # a replayed token of a seat given up
 
 

@@ -565,9 +565,13 @@ class FriendsTable:
             raise TooFast(f"Slow down: at most {CHAT_BURST} messages in {CHAT_WINDOW:g} seconds.")
 
     def _commit(self, entry: Entry) -> None:
-        """Stamp and apply an entry, then let the computer players move up to a person's turn."""
+        """Stamp and apply an entry (with a ``host`` entry after it if the role passed to another person
+        by it, so that the log says who is host), then let the computer players move up to a person's turn."""
         entry["at"] = self.clock()
+        host = self._host_token()
         self._apply(entry)
+        if entry["k"] != "host" and self.host is not None and self._host_token() != host and self.seq > 1:
+            self._apply({"k": "host", "seat": self.host, "at": entry["at"]})
         while self.active():
             game = self.game
             assert game is not None and game.turn is not None
@@ -660,6 +664,10 @@ class FriendsTable:
             self.seats[seat] = Seat()
         if seat == self.host:
             self._pass_host()
+
+    def _host_token(self) -> str | None:
+        """Who is host (their seat token's hash; None: no one): a swap of seats moves them, not the role."""
+        return None if self.host is None else self.seats[self.host].token
 
     def _pass_host(self) -> None:
         """The host role goes to the next person at the table who is here (it stays if there is none)."""

@@ -395,11 +395,12 @@ function drawStatus() {
 
 let statusHtml = null;  // the status line as last drawn, its countdowns' numbers aside
 
-// Who sat down, left or came back, from an update's events (never a resync's), and who became the
-// host (which also passes on by itself when the host leaves), said once in the bar's own polite live
-// region as text, until newer news or NEWS_MS pass. A page that merely connects again is no news,
-// nor is someone away or a computer player taking over: the status line says those, with countdowns.
-const NEWS = new Set(["join", "leave", "back"]);
+// Who sat down, left or came back, and who became the host (the server logs the role passing on as
+// it logs it being handed), from an update's events (never a resync's), said once in the bar's own
+// polite live region as text, until newer news or NEWS_MS pass. A page that merely connects again is
+// no news, nor is someone away or a computer player taking over: the status line says those, with
+// countdowns.
+const NEWS = new Set(["join", "leave", "back", "host"]);
 const NEWS_MS = 15000;
 let newsTimer = 0;
 
@@ -407,9 +408,6 @@ function tellNews(tableBefore, t, events) {
   const before = tableBefore && tableBefore.code === t.code ? tableBefore : null;  // this table, as it was
   const gone = (seat) => before && before.seats[seat].person && (before.seats[seat].away || before.seats[seat].bot);
   const lines = events.filter((e) => NEWS.has(e.kind) && (e.kind !== "back" || gone(e.seat))).map((e) => e.text);
-  if (before && before.host !== t.host && t.host !== null) {
-    lines.push(t.host === t.you ? "You are the host." : `${t.seats[t.host].name} is the host.`);
-  }
   if (!lines.length) return;
   $("table-news").textContent = lines.join(" ");
   clearTimeout(newsTimer);
