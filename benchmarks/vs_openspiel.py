@@ -15,6 +15,10 @@ OpenSpiel numbers cards as the project does (suit * 13 + rank, clubs first) and 
 
 prints A (ours) minus B (IS-MCTS) per hand with its 95% interval, bids made and set, nils, bags
 and both sides' decision times. Search levels run at their sample budget (they have no clock).
+Each hand is scored alone, and both sides know it: OpenSpiel's returns (what IS-MCTS maximises)
+are the hand's score, and our search levels are made with ``hand_alone`` (a bag costs its point,
+not its share of a later 10-bag penalty); ``--game-value`` makes them weigh the game that would
+follow instead, as they do in a game to the target.
 A run of hours is best given ``--log FILE``: a line per deal as it ends (its margin, and the mean
 and 95% interval so far), so a run stopped early still says where it stood.
 """
@@ -122,10 +126,10 @@ class IsmctsPlayer:
 _sides: tuple[Player, Player] | None = None
 
 
-def _setup(level: str, sims: int, uct_c: float) -> None:
+def _setup(level: str, sims: int, uct_c: float, game_value: bool) -> None:
     """In each worker: our player and the IS-MCTS player, made once."""
     global _sides
-    _sides = (make_player(level), IsmctsPlayer(sims, uct_c))
+    _sides = (make_player(level, hand_alone=not game_value), IsmctsPlayer(sims, uct_c))
 
 
 Played = tuple[float, int, SideStats, SideStats]
@@ -156,15 +160,15 @@ def _logged(results: Iterator[tuple[int, Played]], log: Path | None) -> Iterator
 
 
 def run(level: str, deals: int, sims: int = 1000, uct_c: float = 200.0, jobs: int = 1, seed: int = 1,
-        progress: bool = False, log: Path | None = None) -> MatchResult:
+        progress: bool = False, log: Path | None = None, game_value: bool = False) -> MatchResult:
     """Play ``deals`` duplicate deals of ``level`` against IS-MCTS with ``sims`` simulations."""
     numbers = [seed * 1_000_003 + i + 1 for i in range(deals)]
     names = ((level,), (f"ismcts-{sims}",))
     show = progress_bar() if progress else None
     if jobs == 1:
-        _setup(level, sims, uct_c)
+        _setup(level, sims, uct_c, game_value)
         return summarise(RULES, _logged(map(_numbered, numbers), log), *names, deals, show)
-    with get_context("spawn").Pool(jobs, _setup, (level, sims, uct_c)) as pool:
+    with get_context("spawn").Pool(jobs, _setup, (level, sims, uct_c, game_value)) as pool:
         results: Iterator[tuple[int, Played]] = pool.imap_unordered(_numbered, numbers)
         return summarise(RULES, _logged(results, log), *names, deals, show)
 
@@ -181,12 +185,15 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1, help="picks the deal numbers (default 1)")
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     p.add_argument("--log", type=Path, help="append a line to this file as each deal ends")
+    p.add_argument("--game-value", action="store_true",
+                   help="our search values bags and the game as in a game to the target, not the hand alone")
     args = p.parse_args()
     result = run(args.level, args.deals, args.sims, args.uct_c, args.jobs, args.seed, progress=True,
-                 log=args.log)
+                 log=args.log, game_value=args.game_value)
     print(format_table(result))
     if args.json:
-        out: dict[str, Any] = result.to_dict() | {"sims": args.sims, "uct_c": args.uct_c}
+        out: dict[str, Any] = result.to_dict() | {"sims": args.sims, "uct_c": args.uct_c,
+                                                  "game_value": args.game_value}
         args.json.write_text(json.dumps(out, indent=2) + "\n")
 
 

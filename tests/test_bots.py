@@ -334,6 +334,18 @@ def test_the_playouts_take_no_bags_to_set_a_side_already_set() -> None:
     assert sim.wants(bids, [3, 0, 4, 0], 0, 3)  # short of its own contract
 
 
+def test_a_hand_scored_alone_counts_a_bag_as_its_point() -> None:
+    """Alone, a hand's extra trick is worth its bag's point; in a game it costs the bag's share of
+    the 10-bag penalty (100 / 10) as well."""
+    view = position("AH 3H 4C 9D", bids=(Bid(4), Bid(3), Bid(4), Bid(3)), won=(4, 1, 3, 1))
+    bids = view.bids
+    bag, no_bag = [5, 2, 4, 2], [4, 3, 4, 2]  # North-South 9 or 8 of their 8; East-West set either way
+    alone = SearchPlayer("expert", samples=6, hand_alone=True)
+    in_game = SearchPlayer("expert", samples=6)
+    assert alone.value(view, bids, bag) - alone.value(view, bids, no_bag) == 1
+    assert in_game.value(view, bids, bag) - in_game.value(view, bids, no_bag) == 1 - 10
+
+
 def test_nil_bidder_plays_its_highest_losing_card() -> None:
     view = position("QC 10C 3C 5D", bids=(Bid(0), Bid(3), Bid(4), Bid(3)), trick="KC", leader=3)
     h = hint(view, "normal")

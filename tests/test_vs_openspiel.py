@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from spades.bots import make_player
+from spades.bots import SearchPlayer, make_player
 from spades.bots.search import sample_hands
 from spades.game import Game, Phase
 
@@ -79,3 +79,12 @@ def test_a_tiny_duplicate_deal_against_ismcts_runs() -> None:
     assert result.a.players == ("normal",) and result.b.players == ("ismcts-8",)
     assert result.b.decisions > 0 and result.a.decisions > 0
     assert result.a.contracts + result.b.contracts > 0
+
+
+def test_our_search_knows_each_hand_is_scored_alone_unless_told_otherwise() -> None:
+    """IS-MCTS maximises the hand's score (OpenSpiel's returns); our search is told the same."""
+    for game_value in (False, True):
+        bench._setup("expert", 8, 200.0, game_value)
+        assert bench._sides is not None
+        ours = bench._sides[0]
+        assert isinstance(ours, SearchPlayer) and ours.hand_alone is not game_value

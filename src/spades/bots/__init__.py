@@ -109,8 +109,9 @@ class Level:
 
     name: str
     description: str
-    make: Callable[[bool], Player]
-    """Makes a player of this level; the argument says whether it may bid nil."""
+    make: Callable[[bool, bool], Player]
+    """Makes a player of this level from ``(bid_nil, hand_alone)``: whether it may bid nil, and
+    whether each hand is scored on its own (see ``make_player``)."""
     quick: bool = True
     """It moves in well under a millisecond (it does not search): a server may let it move where
     waiting holds others up."""
@@ -123,15 +124,17 @@ EXPERT_BUDGET = 250
 """The expert level's search budget, in samples per decision."""
 
 LEVEL_REGISTRY: dict[str, Level] = {level.name: level for level in (
-    Level("random", "Uniform among legal moves: a baseline.", lambda bid_nil: RandomPlayer()),
+    Level("random", "Uniform among legal moves: a baseline.", lambda bid_nil, hand_alone: RandomPlayer()),
     Level("easy", "The heuristic without card counting, bag sense or score sense, and rougher bids.",
-          lambda bid_nil: HeuristicPlayer("easy", bid_nil=bid_nil, careful=False)),
+          lambda bid_nil, hand_alone: HeuristicPlayer("easy", bid_nil=bid_nil, careful=False)),
     Level("normal", "The heuristic: the nine strategy tips as code, well under a millisecond a move.",
-          lambda bid_nil: HeuristicPlayer("normal", bid_nil=bid_nil)),
+          lambda bid_nil, hand_alone: HeuristicPlayer("normal", bid_nil=bid_nil)),
     Level("hard", f"Search over {HARD_BUDGET} sampled deals a move, starting from the heuristic's move.",
-          lambda bid_nil: SearchPlayer("hard", samples=HARD_BUDGET, bid_nil=bid_nil), quick=False),
+          lambda bid_nil, hand_alone: SearchPlayer("hard", samples=HARD_BUDGET, bid_nil=bid_nil,
+                                                    hand_alone=hand_alone), quick=False),
     Level("expert", f"The same search over {EXPERT_BUDGET} sampled deals a move.",
-          lambda bid_nil: SearchPlayer("expert", samples=EXPERT_BUDGET, bid_nil=bid_nil), quick=False),
+          lambda bid_nil, hand_alone: SearchPlayer("expert", samples=EXPERT_BUDGET, bid_nil=bid_nil,
+                                                    hand_alone=hand_alone), quick=False),
 )}
 """Every level by name, weakest first: the one registry the CLI, the arena and the server read."""
 LEVELS: tuple[str, ...] = tuple(LEVEL_REGISTRY)
@@ -146,9 +149,12 @@ def find_level(name: str) -> Level:
     return level
 
 
-def make_player(level: str = "normal", *, bid_nil: bool = True) -> Player:
-    """A computer player of a named level; ``bid_nil=False`` stops it bidding nil."""
-    return find_level(level).make(bid_nil)
+def make_player(level: str = "normal", *, bid_nil: bool = True, hand_alone: bool = False) -> Player:
+    """A computer player of a named level; ``bid_nil=False`` stops it bidding nil. ``hand_alone``
+    tells the searching levels that each hand is scored on its own (a duplicate match of single
+    hands): bags then cost only their point and no game is won later, where by default they weigh
+    the game that follows (a bag costs its share of the 10-bag penalty)."""
+    return find_level(level).make(bid_nil, hand_alone)
 
 
 def hint(view: SeatView, level: str = "normal", seed: int = 0) -> Hint:

@@ -375,11 +375,14 @@ class SearchPlayer:
     """
 
     def __init__(self, name: str = "expert", *, samples: int = 200, seconds: float | None = None,
-                 bid_nil: bool = True) -> None:
+                 bid_nil: bool = True, hand_alone: bool = False) -> None:
         self.name = name
         self.samples = samples
         self.seconds = seconds
         self.bid_nil = bid_nil
+        self.hand_alone = hand_alone
+        """Value each hand on its own, as duplicate matches score it: bags at their face value and
+        no game to win, since no later hand follows."""
         self.heuristic = HeuristicPlayer(name, bid_nil=bid_nil)
         self._sims: dict[Rules, _Sim] = {}
 
@@ -415,6 +418,9 @@ class SearchPlayer:
         no_bids = all(b is None for b in bids)
         full = [b if b is not None else Bid(1) for b in bids]
         hs = score_hand(r, full, won, view.bags, no_bids=no_bids)
+        mine = r.side_of(view.seat)
+        if self.hand_alone:
+            return hs.points[mine] - (sum(hs.points) - hs.points[mine]) / (len(hs.sides) - 1)
         near_end = max(view.scores) >= r.target - 150
         per_bag = r.bag_penalty / r.bag_limit
         vals = []
@@ -423,7 +429,6 @@ class SearchPlayer:
                 vals.append(s.points - 0.5 * per_bag * s.bags_added)
             else:  # every bag costs its share of the penalty
                 vals.append(s.points + s.penalty_points - per_bag * s.bags_added)
-        mine = r.side_of(view.seat)
         new = [a + s.points for a, s in zip(view.scores, hs.sides, strict=True)]
         value = vals[mine] - sum(v for i, v in enumerate(vals) if i != mine) / (len(vals) - 1)
         winner = game_winner(r, new)
