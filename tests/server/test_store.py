@@ -470,3 +470,26 @@ def test_a_write_made_at_once_gives_up_on_a_lock_held_elsewhere_and_changes_noth
     assert store.append_table(code="T0", version=1, entries=['{"n": 2}'])  # the usual wait again
     assert store.table(code="T0") == ("{}", ['{"n": 1}', '{"n": 2}'])
     store.close()
+
+
+def test_the_stores_own_thread_checkpoints_so_the_wal_starts_over(tmp_path: Path) -> None:
+    """SQLite's WAL is checkpointed by the store's thread, not in a write's commit: batches of appends
+    with pauses between them (each over the 1000 pages at which a commit used to checkpoint, all of
+    them under the 10000 of the commit's safety net) leave a WAL file that starts over rather than
+    grows; closing the store stops the thread."""
+    path = tmp_path / "g.sqlite3"
+    store = SQLiteStore(path)
+    store.check()
+    assert store.add_table(code="T0", options="{}")
+    entry = json.dumps({"k": "chat", "text": "hi"})  # 2 to 3 pages written each
+    sizes = []
+    for batch in range(6):
+        for i in range(450):
+            assert store.append_table(code="T0", version=batch * 450 + i, entries=[entry])
+        sizes.append(os.stat(f"{path}-wal").st_size)
+        time.sleep(1.0)  # five turns of the thread
+    assert sizes[-1] <= 2 * sizes[0] < 6 * sizes[0], sizes
+    threads = {t.name for t in threading.enumerate()}
+    store.close()
+    assert "spades-sqlite-checkpoints" in threads
+    assert "spades-sqlite-checkpoints" not in {t.name for t in threading.enumerate()}
