@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from spades import arena
 from spades.arena import format_table, run_match
+from spades.bots import SearchPlayer
 from spades.cli import main
 from spades.errors import SpadesError
 from spades.rules import find_preset
@@ -41,6 +43,15 @@ def test_mixed_teams_and_other_table_sizes() -> None:
     assert mixed.a.players == ("normal", "easy")
     three = run_match(["normal"], ["random"], deals=1, hands=1, rules=find_preset("three-player"))
     assert three.hands == 3  # one table per seat
+
+
+def test_a_match_of_single_hands_tells_the_searching_players_so() -> None:
+    """One hand per deal is scored alone, so the search values it alone; whole games weigh bags."""
+    for hands, alone in ((1, True), (2, False)):
+        arena._PLAYERS.clear()
+        run_match(["hard"], ["normal"], deals=1, hands=hands, seed=3)
+        searching = [p for p in arena._PLAYERS.values() if isinstance(p, SearchPlayer)]
+        assert searching and all(p.hand_alone is alone for p in searching)
 
 
 def test_processes_give_the_same_figures() -> None:

@@ -149,14 +149,14 @@ def _layouts(rules: Rules) -> list[list[bool]]:
     return [[s == t for s in range(n)] for t in range(n)]
 
 
-_PLAYERS: dict[tuple[str, bool], Player] = {}
+_PLAYERS: dict[tuple[str, bool, bool], Player] = {}
 
 
-def _player(level: str, bid_nil: bool) -> Player:
-    """One player per level and process (the search players keep their tables)."""
-    key = (level, bid_nil)
+def _player(level: str, bid_nil: bool, hand_alone: bool) -> Player:
+    """One player per level, options and process (the search players keep their tables)."""
+    key = (level, bid_nil, hand_alone)
     if key not in _PLAYERS:
-        _PLAYERS[key] = make_player(level, bid_nil=bid_nil)
+        _PLAYERS[key] = make_player(level, bid_nil=bid_nil, hand_alone=hand_alone)
     return _PLAYERS[key]
 
 
@@ -211,10 +211,12 @@ def play_duplicate(rules: Rules, deal: int, side_a: Sequence[Player], side_b: Se
 
 def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]
                ) -> tuple[float, int, SideStats, SideStats]:
-    """Play one deal of a match between levels at every table (for a worker process)."""
+    """Play one deal of a match between levels at every table (for a worker process); a match of
+    single hands scores each alone, and its players are told so (``make_player``'s ``hand_alone``)."""
     rules, a_levels, b_levels, deal, hands, bid_nil = job
-    return play_duplicate(rules, deal, [_player(lv, bid_nil) for lv in a_levels],
-                          [_player(lv, bid_nil) for lv in b_levels], hands)
+    alone = hands == 1
+    return play_duplicate(rules, deal, [_player(lv, bid_nil, alone) for lv in a_levels],
+                          [_player(lv, bid_nil, alone) for lv in b_levels], hands)
 
 
 def _check_levels(levels: Sequence[str]) -> tuple[str, ...]:
