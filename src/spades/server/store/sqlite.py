@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from spades.server.store.base import Dialect, Store, StoreBusy, StoreError, Tx, holding, lock_wait
+from spades.server.store.base import Dialect, Store, StoreBusy, StoreError, Tx, at_once, holding, lock_wait
 
 if sys.platform != "win32":
     import fcntl
@@ -191,16 +191,18 @@ class SQLiteStore(Store):
 
     def _checkpoint_until_closed(self) -> None:
         """Every ``_CHECKPOINT_EVERY`` seconds until the store is closed: a passive checkpoint beside the
-        writers (most of the copying), then one between two writes (the pages written meanwhile), which
-        completes, so that the next write starts the WAL file over."""
+        writers (most of the copying), then one between two writes if the writers' locks are free at
+        once (the pages written meanwhile), which completes, so that the next write starts the WAL over."""
         failing = False
         while not self._closing.wait(_CHECKPOINT_EVERY):
             try:
                 conn = self._connection()
                 conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                with self._writing():
+                with at_once(), self._writing():
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
                 failing = False
+            except StoreBusy:  # the writers were busy: the next turn completes it
+                continue
             except (sqlite3.Error, StoreError) as e:  # tried again at the next turn; meanwhile the WAL grows
                 if not failing:
                     _log.warning("A checkpoint of %s failed: %s", self.describe(), e)
