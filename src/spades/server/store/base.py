@@ -51,10 +51,11 @@ _DEADLINE: ContextVar[float | None] = ContextVar("spades_store_deadline", defaul
 
 
 @contextmanager
-def at_once() -> Iterator[None]:
-    """Calls within it wait for locks at most ``AT_ONCE_WAIT`` in all, then raise ``StoreBusy`` having
-    changed nothing: for work on the server's event loop, where a long wait would stall everyone."""
-    token = _DEADLINE.set(time.monotonic() + AT_ONCE_WAIT)
+def at_once(wait: float = AT_ONCE_WAIT) -> Iterator[None]:
+    """Calls within it wait for locks at most ``wait`` seconds in all (0: not at all), then raise
+    ``StoreBusy`` having changed nothing: for work on the server's event loop, where a long wait would
+    stall everyone."""
+    token = _DEADLINE.set(time.monotonic() + wait)
     try:
         yield
     finally:

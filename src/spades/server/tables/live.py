@@ -42,8 +42,8 @@ _QUIET = 3.0
 _OUTBOX = 64
 """Messages a connection may have waiting; one further behind gets the whole table instead."""
 _CROWDED = 2.0
-"""Seconds that all table work runs in worker threads after the database was found locked by another
-writer: each try on the event loop may stall it for a moment, and that writer may hold on a while."""
+"""Seconds that table work on the event loop waits for no lock after the database was found locked by
+another writer: each wait would stall the loop for a moment, and that writer may hold on a while."""
 
 
 def run_command(table: FriendsTable, seat: int, c: Command) -> None:
@@ -128,7 +128,7 @@ class Live:
         """The open connections of each seat (table code, seat token) in this process: a seat is away
         once the last has gone, and a page that connects again is no return (no entry is written)."""
         self._crowded_until = 0.0
-        """Until then (the clock's own clock), table work runs in worker threads: see ``_run``."""
+        """Until then (the clock's own clock), table work on the loop waits for no lock: see ``_run``."""
         hub.bus.listen(self._heard)
 
     async def run_clock(self) -> None:
@@ -321,13 +321,16 @@ class Live:
 
         On the loop, the work waits for locks only briefly (``at_once``): if another writer holds the
         database (another program, a backup), it has done nothing, and is done in a worker thread
-        instead, with the store's usual wait; so is all work for ``_CROWDED`` seconds after."""
-        if self.hub.quick(code) and time.monotonic() >= self._crowded_until:
+        instead, with the store's usual wait. For ``_CROWDED`` seconds after, the loop waits for no
+        lock at all: reads still run there, and writes go straight to a thread."""
+        if self.hub.quick(code):
+            crowded = time.monotonic() < self._crowded_until
             try:
-                with at_once():
+                with at_once(0.0) if crowded else at_once():
                     return work(*args)
             except StoreBusy:
-                self._crowded_until = time.monotonic() + _CROWDED
+                if not crowded:
+                    self._crowded_until = time.monotonic() + _CROWDED
         return await anyio.to_thread.run_sync(work, *args)
 
     def _check_rate(self, conn: _Conn) -> None:
