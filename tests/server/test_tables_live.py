@@ -415,3 +415,44 @@ def test_a_page_connecting_again_writes_nothing_and_the_last_to_go_marks_the_sea
         await again.close()
 
     run_async(run())
+
+
+def test_a_return_the_locked_database_cannot_store_is_refused_with_a_503(tmp_path: Path) -> None:
+    """A page whose hello must be stored (its seat was away) while another program holds the SQLite file
+    past the store's wait is told so (503) and closed, and the seat stays away; once free, it is back."""
+    path = tmp_path / "spades.sqlite3"
+    with BackgroundServer(path) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        host = open_table(client, "Ann")
+        code, token = host["code"], host["token"]
+        log = app_state(server).tables.log
+
+        async def run() -> None:
+            ann = Seat(server.url, code, token)
+            await ann.connect()
+            await ann.until(lambda t: bool(t))
+            await ann.close()
+            for _ in range(300):
+                if log.load(code)[1][-1]["k"] == "away":
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the seat was not marked away")
+            log.store.busy_timeout = 0.3
+            other = sqlite3.connect(path, isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+            refused = Seat(server.url, code, token)
+            await refused.connect()
+            msg = await refused.recv()
+            assert msg["type"] == "error" and msg["status"] == 503 and "locked" in msg["detail"], msg
+            assert refused.ws is not None
+            await refused.ws.wait_closed()
+            assert refused.ws.close_code == 4503
+            other.execute("ROLLBACK")
+            other.close()
+            assert log.load(code)[1][-1]["k"] == "away"
+            back = Seat(server.url, code, token)
+            await back.connect()
+            await back.until(lambda t: bool(t) and not t["seats"][0]["away"])
+            await back.close()
+
+        run_async(run())
