@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import sqlite3
 import sys
@@ -91,8 +92,8 @@ class SQLiteStore(Store):
                     self._checkpoints = threading.Thread(target=self._checkpoint_until_closed,
                                                          name="spades-sqlite-checkpoints", daemon=True)
                     self._checkpoints.start()
-        wait = lock_wait()
-        timeout = self.busy_timeout if wait is None else wait
+        wait = lock_wait()  # in steps of 5 ms, so that the loop's connection is seldom set again
+        timeout = self.busy_timeout if wait is None else math.ceil(wait * 200) / 200
         if timeout != self._local.timeout:
             conn.execute(f"PRAGMA busy_timeout = {round(timeout * 1000)}")
             self._local.timeout = timeout
