@@ -20,12 +20,11 @@ from spades.server.store.base import (
     StoreError,
     at_once,
     holding,
-    lock_wait,
 )
 from spades.server.store.sqlite import SQLiteStore
 
 __all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "Result", "Store",
-           "StoreBusy", "StoreError", "at_once", "holding", "lock_wait", "open_store"]
+           "StoreBusy", "StoreError", "at_once", "holding", "open_store"]
 
 
 def open_store(where: str | Path) -> Store:
