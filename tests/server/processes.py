@@ -40,27 +40,62 @@ def _wait(ok: Callable[[], object], what: str, proc: subprocess.Popen[Any], erro
     raise RuntimeError(f"{what} did not answer within {seconds:.0f} s")
 
 
+class RedisServer:
+    """Debian's redis-server on a free port, its files in ``folder``, as a process the tests can pause,
+    kill and start again on the same port (``url`` stays the same); ``with`` stops it after."""
+
+    def __init__(self, folder: Path) -> None:
+        self.exe = shutil.which("redis-server")
+        if self.exe is None:
+            raise RuntimeError("redis-server is not installed (./scripts/test installs it)")
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        folder.mkdir(parents=True, exist_ok=True)
+        self.start()
+
+    def start(self) -> None:
+        """Start redis-server (again) and wait until it answers."""
+        import redis
+
+        assert self.exe is not None
+        self.proc = subprocess.Popen([self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
+                                      str(self.folder), "--save", "", "--appendonly", "no"],
+                                     stdout=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url)
+        try:
+            _wait(client.ping, "redis-server", self.proc)
+        finally:
+            client.close()
+
+    def pause(self) -> None:
+        """SIGSTOP: the server keeps its connections open but answers nothing, as behind a partition."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT after ``pause``: it answers what waited meanwhile."""
+        self.proc.send_signal(signal.SIGCONT)
+
+    def kill(self) -> None:
+        """kill -9: every connection drops, and nothing answers on the port until ``start``."""
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+
+    def __enter__(self) -> RedisServer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.proc.poll() is None:
+            self.resume()  # a paused server would not end on SIGTERM
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+
 @contextmanager
 def redis_server(folder: Path) -> Iterator[str]:
-    """Debian's redis-server on a free port, its files in ``folder``; yields its URL; stopped after."""
-    exe = shutil.which("redis-server")
-    if exe is None:
-        raise RuntimeError("redis-server is not installed (./scripts/test installs it)")
-    import redis
-
-    port = free_port()
-    folder.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
-                             "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        client = redis.Redis.from_url(url)
-        _wait(client.ping, "redis-server", proc)
-        client.close()
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    """A ``RedisServer`` in ``folder``; yields its URL; stopped after."""
+    with RedisServer(folder) as server:
+        yield server.url
 
 
 class Served:
