@@ -1,16 +1,20 @@
 """Two server processes share tables through a real Redis and one store (a SQLite file, or PostgreSQL):
-same moves, same order."""
+same moves, same order; and a Redis that stops answering, or dies, holds up no move."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 
+from server.api_client import simple_move
 from server.conftest import query
-from server.processes import Served, redis_server
-from server.tables_client import Seat, close_at, join, open_table, play_game, run_async, start_game
+from server.processes import RedisServer, Served, redis_server
+from server.tables_client import ACTIVE, Seat, close_at, join, open_table, play_game, run_async, start_game
 from server.test_store import count
 
 
@@ -48,3 +52,117 @@ def test_people_on_two_processes_see_each_others_moves_in_one_order(tmp_path: Pa
         assert all(sorted(x) == x for x in seen)  # each heard the moves in the log's order
     assert query(database, "SELECT version FROM friend_tables WHERE code = ?", (code,)) == [
         (count(database, "friend_entries"),)]  # the table is in the store the processes were given
+
+
+def two_people(a: str, b: str) -> list[Seat]:
+    """Ann opens a table on process ``a``, Bob sits down on process ``b``; quick computer players (their
+    moves run on the event loop, as a quick table's work does) take the other seats at the start."""
+    with httpx.Client(base_url=a) as ca, httpx.Client(base_url=b) as cb:
+        host = open_table(ca, "Ann", level="easy")
+        bob = join(cb, host["code"], "Bob")
+    return [Seat(a, host["code"], host["token"]), Seat(b, host["code"], bob["token"])]
+
+
+async def seen_by_all(seats: list[Seat], seq: int, timeout: float) -> None:
+    """Every seat has heard of version ``seq`` of the table."""
+    for s in seats:
+        await s.until(lambda t: t["seq"] >= seq, timeout)
+
+
+def whose_turn(seats: list[Seat]) -> tuple[Seat, Seat]:
+    """The person whose turn it is (the computer players move at once), and the other."""
+    game = seats[0].table["game"]
+    assert game["phase"] in ACTIVE, game
+    mover = next(s for s in seats if s.table["you"] == game["turn"])
+    return mover, next(s for s in seats if s is not mover)
+
+
+async def move(seat: Seat) -> int:
+    """The seat's move, sent with an id: answered ``ok``, then the table's version after it (and after
+    the computer players' moves it brought)."""
+    game, before = seat.table["game"], seat.table["seq"]
+    await seat.send({"do": "move", "move": simple_move(game), "version": game["version"], "id": "m"})
+    ok = False
+    while not ok or seat.table["seq"] <= before:
+        msg = await seat.recv(timeout=2)
+        assert msg["type"] != "error", msg
+        ok = ok or msg == {"type": "ok", "id": "m"}
+    seq: int = seat.table["seq"]
+    return seq
+
+
+def heard_from_redis(listener: Any, seq: int, timeout: float = 5) -> None:
+    """A message on the table's channel announces version ``seq`` or later (a process published it)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        message = listener.get_message(timeout=0.2)
+        if message is not None and message["type"] == "message" and int(message["data"].split()[0]) >= seq:
+            return
+    raise AssertionError(f"no announcement of version {seq} came through Redis")
+
+
+def subscribed_processes(url: str) -> int:
+    """How many connections to Redis listen to the tables' channels."""
+    with redis.Redis.from_url(url) as client:
+        return sum(1 for c in client.client_list() if int(c["psub"]) > 0)
+
+
+def test_a_paused_redis_holds_up_no_move_and_the_move_is_announced_once_it_answers(tmp_path: Path) -> None:
+    db = tmp_path / "spades.sqlite3"
+    with RedisServer(tmp_path / "redis") as server, Served(db, redis_url=server.url) as served_a, \
+            Served(db, redis_url=server.url) as served_b, redis.Redis.from_url(server.url) as client:
+        seats = two_people(served_a.url, served_b.url)
+        listener = client.pubsub()
+        listener.subscribe("spades:tables:" + seats[0].code)
+
+        async def run() -> None:
+            await start_game(seats)
+            await seen_by_all(seats, seats[0].table["seq"], 5)
+            mover, other = whose_turn(seats)
+            server.pause()
+            try:  # on the event loop: the move, and the health check meanwhile, are answered at once
+                seq = await move(mover)
+                async with httpx.AsyncClient() as http:
+                    assert (await http.get(mover.base + "/healthz", timeout=2)).status_code == 200
+            finally:
+                server.resume()
+            await asyncio.to_thread(heard_from_redis, listener, seq)
+            await seen_by_all([other], seq, 5)
+            for s in seats:
+                await s.close()
+
+        run_async(run())
+        listener.close()
+
+
+def test_a_move_is_stored_while_redis_is_dead_and_events_flow_once_it_is_back(tmp_path: Path,
+                                                                              database: str) -> None:
+    with RedisServer(tmp_path / "redis") as server, Served(database, redis_url=server.url) as served_a, \
+            Served(database, redis_url=server.url) as served_b:
+        seats = two_people(served_a.url, served_b.url)
+        code = seats[0].code
+
+        async def run() -> None:
+            await start_game(seats)
+            await seen_by_all(seats, seats[0].table["seq"], 5)
+            server.kill()
+            seq = await move(whose_turn(seats)[0])  # answered ok on the same socket: no 500, no drop
+            assert query(database, "SELECT version FROM friend_tables WHERE code = ?", (code,)) == [(seq,)]
+            server.start()
+            end = time.monotonic() + 5
+            while subscribed_processes(server.url) < 2:  # both processes' listeners subscribed again
+                assert time.monotonic() < end, "the processes did not subscribe again"
+                await asyncio.sleep(0.1)
+            await seen_by_all(seats, seq, 5)
+            with redis.Redis.from_url(server.url) as client:
+                listener = client.pubsub()
+                listener.subscribe("spades:tables:" + code)
+                mover, other = whose_turn(seats)
+                seq = await move(mover)
+                await asyncio.to_thread(heard_from_redis, listener, seq)  # the process publishes again
+                listener.close()
+            await seen_by_all([other], seq, 5)
+            for s in seats:
+                await s.close()
+
+        run_async(run())

@@ -2,12 +2,16 @@
 
 An event only says that a table's log grew; whoever listens reads the new entries from the store,
 so every process sees every table's entries in the log's one order. ``LocalBus`` passes events
-inside the process; ``RedisBus`` (when ``SPADES_REDIS_URL`` is set) passes them through Redis
-pub/sub to every process, this one included.
+inside the process; ``RedisBus`` (when ``SPADES_REDIS_URL`` is set) also passes them through Redis
+pub/sub to every other process. Redis is only the messenger: when it fails, each process still
+serves its own tables, and the others catch up from the store (a look at a table's connections
+reads it every few seconds anyway: ``Live._check_quiet_tables``).
 """
 
 from __future__ import annotations
 
+import logging
+import secrets
 import threading
 from collections.abc import Callable
 from typing import Protocol
@@ -18,6 +22,11 @@ Listener = Callable[[str, int], None]
 """Called with a table's code and its new version, from any thread."""
 
 _CHANNEL = "spades:tables:"
+_TIMEOUT = 1.0
+"""Seconds a call to Redis may take (to connect, or to answer) before it counts as failed."""
+_RETRY = 1.0
+"""Seconds between tries while Redis fails."""
+_log = logging.getLogger("spades.tables")
 
 
 class EventBus(Protocol):
@@ -56,43 +65,135 @@ class LocalBus:
         self._listeners.clear()
 
 
+class _Outage:
+    """Says in the log once that Redis failed at a task, and once that it works again: an outage is
+    two lines, not one per event or retry."""
+
+    def __init__(self, task: str) -> None:
+        self.task = task
+        self.down = False
+
+    def failed(self, error: Exception) -> None:
+        """Redis failed at the task: a warning, unless this outage already had one."""
+        if not self.down:
+            self.down = True
+            _log.warning("Redis failed at %s (%s): retrying every %g s; meanwhile each process serves "
+                         "its own tables and the others catch up from the store.", self.task, error, _RETRY)
+
+    def ok(self) -> None:
+        """Redis did the task: said once, at the end of an outage."""
+        if self.down:
+            self.down = False
+            _log.warning("Redis works again at %s.", self.task)
+
+
 class RedisBus:
-    """Events through Redis pub/sub, heard by every process subscribed (this one too)."""
+    """Events through Redis pub/sub, heard by every other process subscribed; this process's own
+    listeners are called at once, whether Redis answers or not.
+
+    Redis is only the messenger (the store holds every change), so it must never hold up or fail a
+    command that was stored: ``publish`` queues the event for a thread of the bus, which sends the
+    queued events (each table's latest version only: listeners read the rest from the store), and
+    retries while Redis fails. The listening thread resubscribes when Redis comes back. Every call to
+    Redis has a timeout, so a Redis that stops answering holds up neither thread for long.
+    """
 
     def __init__(self, url: str) -> None:
         import redis  # an extra: only a server that is given SPADES_REDIS_URL needs it
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
-        self._redis = redis.Redis.from_url(url)
-        self._redis.ping()
+        self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
+        self._redis = redis.Redis.from_url(url, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT,
+                                           retry=Retry(NoBackoff(), 0))  # the threads retry, at their pace
+        self._redis.ping()  # a wrong URL stops the server at start
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
         self._pubsub.psubscribe(_CHANNEL + "*")
+        self._me = secrets.token_hex(8)
+        """Sent with each event, so that the listening thread skips this process's own."""
         self._listeners: list[Listener] = []
+        self._pending: dict[str, int] = {}
+        """Each table's latest version not yet sent to Redis."""
+        self._wake = threading.Condition()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="spades-redis-bus", daemon=True)
-        self._thread.start()
+        self._threads = [threading.Thread(target=self._listen, name="spades-redis-listen", daemon=True),
+                         threading.Thread(target=self._send, name="spades-redis-publish", daemon=True)]
+        for thread in self._threads:
+            thread.start()
 
     def publish(self, code: str, seq: int) -> None:
-        """Publish on the table's channel."""
-        self._redis.publish(_CHANNEL + code, str(seq))
+        """Tell this process's listeners now, and queue the event for Redis (never waits for it)."""
+        for listener in list(self._listeners):
+            listener(code, seq)
+        with self._wake:
+            self._pending[code] = max(seq, self._pending.get(code, -1))
+            self._wake.notify()
 
     def listen(self, listener: Listener) -> None:
         """Add a listener."""
         self._listeners.append(listener)
 
-    def _run(self) -> None:
+    def _send(self) -> None:
+        """Send the queued events to Redis, in one round trip; while Redis fails, keep them (merged
+        with newer ones) and try again every ``_RETRY`` seconds. Ends once closed and all sent (or
+        Redis failing)."""
+        outage = _Outage("publishing table events")
+        while True:
+            with self._wake:
+                while not self._pending and not self._stop.is_set():
+                    self._wake.wait()
+                events, self._pending = self._pending, {}
+            if not events:
+                return
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for code, seq in events.items():
+                    pipe.publish(_CHANNEL + code, f"{seq} {self._me}")
+                pipe.execute()
+            except self._errors as e:
+                outage.failed(e)
+                with self._wake:
+                    for code, seq in events.items():
+                        self._pending[code] = max(seq, self._pending.get(code, -1))
+                if self._stop.wait(_RETRY):
+                    return
+            else:
+                outage.ok()
+
+    def _listen(self) -> None:
+        """Call the listeners for other processes' events; while Redis fails, try again every
+        ``_RETRY`` seconds (redis-py then connects anew and subscribes again)."""
+        outage = _Outage("passing other processes' table events")
         while not self._stop.is_set():
-            message = self._pubsub.get_message(timeout=0.5)
-            if message is None or message["type"] != "pmessage":
+            try:
+                message = self._pubsub.get_message(timeout=0.5)
+            except self._errors as e:
+                outage.failed(e)
+                self._stop.wait(_RETRY)
                 continue
-            code = message["channel"].decode()[len(_CHANNEL):]
-            seq = int(message["data"])
+            outage.ok()
+            if message is not None and message["type"] == "pmessage":
+                try:
+                    self._pass_on(message["channel"], message["data"])
+                except Exception:  # a stray message on our channels, or a fault of ours: the next is heard
+                    _log.exception("A table event from Redis could not be passed on: %r", message)
+
+    def _pass_on(self, channel: bytes, data: bytes) -> None:
+        """Call the listeners for an event another process published (``"<version> <sender>"``)."""
+        seq, _, sender = data.decode().partition(" ")
+        if sender != self._me:
+            code = channel.decode()[len(_CHANNEL):]
             for listener in list(self._listeners):
-                listener(code, seq)
+                listener(code, int(seq))
 
     def close(self) -> None:
-        """Stop the listening thread and close the connections."""
+        """Stop both threads (the queued events are sent first if Redis answers) and close the
+        connections."""
         self._stop.set()
-        self._thread.join(timeout=5)
+        with self._wake:
+            self._wake.notify()
+        for thread in self._threads:
+            thread.join(timeout=5)
         self._pubsub.close()
         self._redis.close()
 
