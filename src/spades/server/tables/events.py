@@ -33,7 +33,8 @@ class EventBus(Protocol):
     """Publishes table versions to every listener of every process."""
 
     def publish(self, code: str, seq: int) -> None:
-        """Say that table ``code`` has reached version ``seq``."""
+        """Say that table ``code`` has reached version ``seq``: called once the change is stored, on
+        the event loop too, so it neither waits on the network nor fails for the messenger's sake."""
         ...
 
     def listen(self, listener: Listener) -> None:
