@@ -375,6 +375,16 @@ def test_ducks_once_the_contract_is_made() -> None:
     assert make_player("normal").choose(view, random.Random(1)) == Play(Card.parse("9D"))
 
 
+def test_takes_no_bag_to_set_a_side_already_set() -> None:
+    """East-West need 5 of the last 3 tricks: they are set whoever wins these, so North ducks."""
+    view = position("KD 9D 4C", bids=(Bid(1), Bid(3), Bid(1), Bid(3)), trick="2D", leader=3,
+                    won=(5, 1, 4, 0))
+    assert make_player("normal").choose(view, random.Random(1)) == Play(Card.parse("9D"))
+    view = position("KD 9D 4C", bids=(Bid(1), Bid(3), Bid(1), Bid(3)), trick="2D", leader=3,
+                    won=(5, 3, 2, 0))  # they need 3 of the last 3: North takes the trick to set them
+    assert make_player("normal").choose(view, random.Random(1)) == Play(Card.parse("KD"))
+
+
 def test_takes_the_trick_when_bags_cost_nothing() -> None:
     free = Rules(bag_penalty=0)
     view = position("KD 9D 4C", bids=(Bid(1), Bid(3), Bid(1), Bid(3)), trick="2D", leader=3,

@@ -226,8 +226,8 @@ class HeuristicPlayer:
         """(whether to win tricks, whether that is to set the opponents)."""
         if k.contract < 0 or k.need > 0 or not self.careful:
             return True, False
-        for need in k.opp_needs:
-            if need > 0 and k.tricks_left - need < 3:
+        for need in k.opp_needs:  # worth a bag to set a side that can still make it, not one already set
+            if 0 < need <= k.tricks_left and k.tricks_left - need < 3:
                 return True, True
         return bag_cost(k.rules) >= 0, False
 
