@@ -4,6 +4,7 @@ answered move, old databases upgrade and bad ones are refused at start."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import json
@@ -500,3 +501,35 @@ def test_the_stores_own_thread_checkpoints_so_the_wal_starts_over(tmp_path: Path
     store.close()
     assert "spades-sqlite-checkpoints" in threads
     assert "spades-sqlite-checkpoints" not in {t.name for t in threading.enumerate()}
+
+
+def test_work_handed_on_from_within_at_once_waits_as_usual(tmp_path: Path) -> None:
+    """``at_once`` holds for the calls made within it, not for work they hand on: as the event bus wakes
+    a table's look from within a command on the loop (``call_soon_threadsafe``, which copies the
+    context), the look's task, and the worker thread it hands a write to, wait for a lock held by
+    another program as long as it takes, and write."""
+    path = tmp_path / "g.sqlite3"
+    store = SQLiteStore(path)
+    store.check()
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+
+    async def main() -> bool:
+        loop = asyncio.get_running_loop()
+        added: asyncio.Future[bool] = loop.create_future()
+
+        async def look() -> None:
+            try:
+                added.set_result(await asyncio.to_thread(store.add_table, code="T0", options="{}"))
+            except StoreError as e:
+                added.set_exception(e)
+
+        with at_once():  # as Live._run does, and the hub's publish calls the bus's listeners in it
+            loop.call_soon_threadsafe(lambda: loop.create_task(look()))
+        other.execute("BEGIN IMMEDIATE")
+        threading.Timer(0.3, other.execute, ("ROLLBACK",)).start()
+        return await added
+
+    assert asyncio.run(main())
+    other.close()
+    assert store.table(code="T0") == ("{}", [])
+    store.close()

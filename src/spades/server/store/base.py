@@ -21,7 +21,6 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -47,25 +46,29 @@ class StoreBusy(StoreError):
 AT_ONCE_WAIT = 0.02
 """Seconds a call made ``at_once`` may wait for locks in all: a few writes of this server's, not the
 seconds another program may hold the database for."""
-_DEADLINE: ContextVar[float | None] = ContextVar("spades_store_deadline", default=None)
+_this_thread = threading.local()
+"""This thread's ``at_once`` deadline, if any: a thread's, not a context's, because asyncio copies the
+context into whatever work a call hands on (a callback, a task, a worker thread), which must not
+inherit a wait meant for the call itself."""
 
 
 @contextmanager
 def at_once(wait: float = AT_ONCE_WAIT) -> Iterator[None]:
-    """Calls within it wait for locks at most ``wait`` seconds in all (0: not at all), then raise
-    ``StoreBusy`` having changed nothing: for work on the server's event loop, where a long wait would
-    stall everyone."""
-    token = _DEADLINE.set(time.monotonic() + wait)
+    """Calls made within it, in this thread, wait for locks at most ``wait`` seconds in all (0: not at
+    all), then raise ``StoreBusy`` having changed nothing: for work on the server's event loop, where a
+    long wait would stall everyone (nothing is awaited within it: the loop's other tasks would share it)."""
+    outer = getattr(_this_thread, "deadline", None)
+    _this_thread.deadline = time.monotonic() + wait
     try:
         yield
     finally:
-        _DEADLINE.reset(token)
+        _this_thread.deadline = outer
 
 
 def lock_wait() -> float | None:
     """How long a lock may be waited for here: None (as long as it takes) or, within ``at_once``, the
     seconds left of its wait."""
-    deadline = _DEADLINE.get()
+    deadline: float | None = getattr(_this_thread, "deadline", None)
     return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
