@@ -42,8 +42,9 @@ _QUIET = 3.0
 _OUTBOX = 64
 """Messages a connection may have waiting; one further behind gets the whole table instead."""
 _CROWDED = 2.0
-"""Seconds that table work on the event loop waits for no lock after the database was found locked by
-another writer: each wait would stall the loop for a moment, and that writer may hold on a while."""
+"""Seconds that table work on the event loop waits for no lock after work there found one held too long
+(the database's, by another writer; or a table's, by a worker thread waiting for the database): each
+wait would stall the loop for a moment, and that writer may hold on a while."""
 
 
 def run_command(table: FriendsTable, seat: int, c: Command) -> None:
@@ -321,8 +322,9 @@ class Live:
 
         On the loop, the work waits for locks only briefly (``at_once``): if another writer holds the
         database (another program, a backup), it has done nothing, and is done in a worker thread
-        instead, with the store's usual wait. For ``_CROWDED`` seconds after, the loop waits for no
-        lock at all: reads still run there, and writes go straight to a thread."""
+        instead, with the store's usual wait (the hub dropped the table's copy it had changed, so the
+        thread reads the table again). For ``_CROWDED`` seconds after, the loop waits for no lock at
+        all: reads still run there, and a write that finds a lock taken goes to a thread at once."""
         if self.hub.quick(code):
             crowded = time.monotonic() < self._crowded_until
             try:
