@@ -19,6 +19,7 @@ from server.api_client import Player, simple_move
 from server.conftest import back_to_schema_6, query
 from server.processes import Served
 from spades.server.run import BackgroundServer
+from spades.server.store import SCHEMA_VERSION
 
 SAMPLES = 4
 """A small sample budget: the tests check the plumbing; tests/test_coach.py checks the judgement."""
@@ -270,4 +271,4 @@ def test_reviews_kept_before_schema_7_are_served_after_the_upgrade(database: str
         assert again.status_code == 200 and again.json() == done  # moved over: not analysed again
         assert server.app is not None and server.app.state.service.coach.analyses == 0
     assert query(database, "SELECT subject, hand FROM coach_reviews") == [(f"game {state['id']}", 0)]
-    assert query(database, "SELECT version FROM schema_version") == [(7,)]
+    assert query(database, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]

@@ -224,6 +224,7 @@ def install(app: FastAPI, store: Store, reviews: Reviews, redis_url: str = "") -
     @asynccontextmanager
     async def lifespan(a: Any) -> AsyncIterator[Any]:
         async with outer(a) as state:
+            hub.leases.start()
             clock = asyncio.create_task(app.state.live.run_clock())
             try:
                 yield state
@@ -231,6 +232,7 @@ def install(app: FastAPI, store: Store, reviews: Reviews, redis_url: str = "") -
                 clock.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await clock
+                hub.leases.close()
                 hub.bus.close()
 
     app.router.lifespan_context = lifespan

@@ -10,7 +10,9 @@ one of its games also writes, in the same transaction, a row of ``friend_results
 who linked their player token to a seat, which the stats count beside the solo games. The coach's
 review of a finished hand is a row of ``coach_reviews``, keyed by its subject (a solo game, or a seat
 in a table's game) and the hand; the process analysing one holds a row of ``coach_claims``, taken by
-insert-if-absent (or over a stale one), so that only one process does.
+insert-if-absent (or over a stale one), so that only one process does. Each serving process renews
+its lease, a row of ``server_processes`` stamped by the database's clock, so that the others can tell
+when it has died (``spades.server.tables.leases``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import json
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -114,6 +116,9 @@ class Dialect:
     """What follows a table keyed by its primary key alone, to store it as that key's tree."""
     table_exists: str
     """A query that returns a row when the table its one parameter names exists."""
+    now: str
+    """The database's clock, in seconds since 1970, as an SQL expression: one clock for every process,
+    on whatever machine, whether or not their own clocks agree."""
 
     def has_table(self, tx: Tx, name: str) -> bool:
         """Whether the schema holds a table of this name."""
@@ -301,9 +306,16 @@ def _v7_coach_subjects(tx: Tx, dialect: Dialect) -> None:
         done INTEGER NOT NULL, total INTEGER NOT NULL, PRIMARY KEY (subject, hand)){dialect.compact}""")
 
 
+def _v8_server_processes(tx: Tx, dialect: Dialect) -> None:
+    """Each serving process's lease: when it last said it is alive (``beat``, by the database's clock)."""
+    tx.run(f"CREATE TABLE server_processes (process TEXT PRIMARY KEY, beat DOUBLE PRECISION NOT NULL)"
+           f"{dialect.compact}")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
-                                                          _v6_friend_results, _v7_coach_subjects)
+                                                          _v6_friend_results, _v7_coach_subjects,
+                                                          _v8_server_processes)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -668,3 +680,25 @@ class Store(ABC):
             rows = tx.all("SELECT entry FROM friend_entries WHERE code = ? AND seq >= ? ORDER BY seq",
                           (code, since))
         return row[0], [r[0] for r in rows]
+
+    # -- server processes ----------------------------------------------------------------------
+
+    def beat(self, *, process: str, forget_after: float) -> None:
+        """Renew a server process's lease (its ``beat`` is now, by the database's clock), and drop the
+        rows of processes that renewed none for ``forget_after`` seconds."""
+        now = self.dialect.now
+        with self._tx(write=True) as tx:
+            tx.run(f"INSERT INTO server_processes (process, beat) VALUES (?, {now})"
+                   " ON CONFLICT (process) DO UPDATE SET beat = excluded.beat", (process,))
+            tx.run(f"DELETE FROM server_processes WHERE beat < {now} - ?", (forget_after,))
+
+    def beats(self, *, processes: Collection[str]) -> dict[str, float]:
+        """Seconds since each of these processes last renewed its lease, by the database's clock; one
+        that has no lease (gone long ago, or never started on this store) is not among them."""
+        wanted = list(processes)
+        if not wanted:
+            return {}
+        with self._tx(write=False) as tx:
+            rows = tx.all(f"SELECT process, {self.dialect.now} - beat FROM server_processes"
+                          f" WHERE process IN ({', '.join('?' * len(wanted))})", wanted)
+        return {str(process): float(age) for process, age in rows}

@@ -54,7 +54,8 @@ class SQLiteStore(Store):
     """The store in one SQLite file, shared safely by threads and by processes."""
 
     dialect = Dialect(id="INTEGER PRIMARY KEY AUTOINCREMENT", compact=" WITHOUT ROWID",
-                      table_exists="SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+                      table_exists="SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                      now="((julianday('now') - 2440587.5) * 86400.0)")
     local = True
 
     def __init__(self, path: Path | str, *, busy_timeout: float = 10.0) -> None:

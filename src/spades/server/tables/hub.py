@@ -25,6 +25,7 @@ from spades.rules import Rules
 from spades.server.present import face_up
 from spades.server.store import StoreError, holding
 from spades.server.tables.events import EventBus, LocalBus
+from spades.server.tables.leases import Leases
 from spades.server.tables.log import TableLog
 from spades.server.tables.table import (
     Clock,
@@ -88,6 +89,8 @@ class TableHub:
         self.bus = bus or LocalBus()
         self.process = secrets.token_hex(8)
         """This process, as the table records where a seat's pages connect (``FriendsTable.connected``)."""
+        self.leases = Leases(log.store, self.process)
+        """This process's lease and the others': ``start`` it once the process serves."""
         self.clock = clock
         self.max_idle = max_idle
         self._tables: OrderedDict[str, FriendsTable] = OrderedDict()
@@ -193,22 +196,32 @@ class TableHub:
         return table is not None and find_level(table.options.level).quick
 
     def tick(self) -> list[str]:
-        """Let the clock act at the cached tables where it is due (each checked again as a command: a
-        move another process made may have reset its timer, and the append then finds the copy behind);
-        the codes of those that changed."""
-        changed = []
+        """Let the clock act at the cached tables where it is due, and mark away there the people whose
+        pages connected through a process that has died (its lease expired: ``Leases``); each checked
+        again as a command (a move another process made may have reset a timer, a page may have connected
+        elsewhere: the append then finds the copy behind). The codes of the tables that changed."""
         now = self.clock()
         with self._lock:
             due = [c for c, t in self._tables.items() if t.due(now)]
-        for code in due:
-            try:
-                if self.act(code, FriendsTable.tick):
-                    changed.append(code)
-            except (TableError, StoreError):  # the clock tries again at its next tick
-                continue
-            except Exception:  # a fault of ours at this table: logged; the others' clocks go on
-                _log.exception("The clock failed at table %s.", code)
-        return changed
+            through = {c: t.connected_through() for c, t in self._tables.items()}
+        try:
+            dead = self.leases.dead(set[str]().union(*through.values()))
+        except StoreError:  # the leases are read again at the next tick
+            dead = set()
+        changed = [c for c in due if self._clock_act(c, FriendsTable.tick)]
+        gone = [c for c, conns in through.items() if conns & dead]
+        return changed + [c for c in gone if self._clock_act(c, lambda t: t.processes_stopped(dead))]
+
+    def _clock_act(self, code: str, command: Callable[[FriendsTable], bool]) -> bool:
+        """Run a command of the clock's at a table: whether it changed the table (False if it failed: the
+        clock tries again at its next tick)."""
+        try:
+            return self.act(code, command)
+        except (TableError, StoreError):
+            return False
+        except Exception:  # a fault of ours at this table: logged; the others' clocks go on
+            _log.exception("The clock failed at table %s.", code)
+            return False
 
     # -- inside --------------------------------------------------------------------------
 

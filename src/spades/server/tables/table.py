@@ -467,6 +467,19 @@ class FriendsTable:
             return
         self._commit({"k": "away", "seat": by})
 
+    def connected_through(self) -> set[str]:
+        """The server processes through which the pages of the people here (not away) connect."""
+        return {s.conn for s in self.seats if s.person and s.away_since is None and s.conn is not None}
+
+    def processes_stopped(self, conns: set[str]) -> bool:
+        """The server processes ``conns`` stopped without a goodbye (their leases expired): the people
+        whose pages connected through them are away. Whether anyone was."""
+        before = self.seq
+        for i, s in enumerate(self.seats):
+            if s.conn is not None and s.conn in conns:
+                self.disconnected(i, s.conn)
+        return self.seq != before
+
     def give_to_bot(self, by: int, seat: int) -> None:
         """The host hands another person's seat to a computer player (until that person is back)."""
         self._need_host(by)
