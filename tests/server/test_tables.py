@@ -182,6 +182,26 @@ def test_grace_period_bot_and_hand_back() -> None:
     assert not t.seats[1].bot and t.seats[1].away_since is None
 
 
+def test_away_for_want_of_a_page_is_missed_and_leaving_is_not() -> None:
+    """A page still open on another process answers an ``away`` (``missed``), but not a person's leaving;
+    a process that stopped leaves its people away, and no one else."""
+    t, clock = make(grace=30)
+    t.join("Ann", conn="p1")
+    t.join("Bob", conn="p2")
+    t.start(0)
+    assert t.connected_through() == {"p1", "p2"} and not t.processes_stopped({"p3"})
+    assert t.processes_stopped({"p2"}) and t.missed(1) and not t.missed(0)
+    assert t.connected_through() == {"p1"} and t.entries[-1]["k"] == "away"
+    clock.now += 30
+    assert t.tick() and t.missed(1)  # covered by a computer player, and still missed
+    t.connected(1, "p1")
+    assert not t.missed(1) and not t.seats[1].bot
+    t.leave(1)
+    assert t.seats[1].bot and t.seats[1].away_since is not None and not t.missed(1)
+    t.back(1)
+    assert not t.seats[1].left
+
+
 def test_turn_timer_moves_for_a_slow_person() -> None:
     t, clock = make(turn_seconds=20)
     t.join("Ann")
@@ -337,7 +357,7 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
     hub.act(code, lambda t: t.start(0))
     seq, hands = hub.read(code, lambda t: (t.seq, t.game.hands if t.game else ()))
     asks = [(token, 0) for token in tokens] + [("no-such-token", 0)]
-    made = hub.updates(code, asks, seq)
+    made, _ = hub.updates(code, asks, seq)
     for seat, update in enumerate(made[:4]):
         assert isinstance(update, tuple) and update[0] == seq
         message = json.loads(update[1])
@@ -346,12 +366,12 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
         assert shown == {str(c) for c in cards_of(hands[seat])}
         assert not shown & {str(c) for s in range(4) if s != seat for c in cards_of(hands[s])}
     assert isinstance(made[4], TableError)
-    assert hub.updates(code, [(tokens[0], seq)], seq) == [None]  # up to date: nothing to send
+    assert hub.updates(code, [(tokens[0], seq)], seq) == ([None], [])  # up to date: nothing to send
     game = hub.read(code, lambda t: t.game)
     assert game is not None and game.turn is not None
     turn, move, version = game.turn, str(hint(game.view(game.turn), "normal").move), len(game.log)
-    made = hub.seat_act_and_updates(code, tokens[turn], lambda t, s: t.move(s, move, version), asks)
-    again = hub.updates(code, asks, seq)  # the command's own look makes what a look after it makes
+    made, _ = hub.seat_act_and_updates(code, tokens[turn], lambda t, s: t.move(s, move, version), asks)
+    again, _ = hub.updates(code, asks, seq)  # the command's own look makes what a look after it makes
     assert made[:4] == again[:4] and str(made[4]) == str(again[4])
     assert isinstance(made[0], tuple) and made[0][0] > seq
     store.close()

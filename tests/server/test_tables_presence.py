@@ -5,11 +5,12 @@ person here."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import httpx
 
 from server.conftest import query
-from server.processes import Served
+from server.processes import Served, redis_server
 from server.tables_client import Seat, join, open_table, play_game, run_async, start_game
 
 
@@ -49,3 +50,41 @@ def test_a_killed_process_leaves_no_one_here_and_a_computer_player_takes_over(da
     entries = [json.loads(r[0]) for r in query(database, "SELECT entry FROM friend_entries WHERE code = ?",
                                                (code,))]
     assert sum(e["k"] == "away" and e["seat"] == b for e in entries) == 1  # one process marked him, once
+
+
+def news_of(seat: Seat, who: int) -> list[str]:
+    """The kinds of the events about seat ``who`` the connection was told of, in order."""
+    return [e["kind"] for m in seat.received if m["type"] == "update" for e in m["events"]
+            if e["seat"] == who]
+
+
+def test_a_page_open_on_another_process_keeps_its_person_here(tmp_path: Path, database: str) -> None:
+    """Bob has a page open through process A, then a newer one through B; closing the newer one makes B
+    mark him away, and A, where his older page is still open, says at once that he is back. Once that
+    one closes too he is away for good, and a computer player takes his seat."""
+    with redis_server(tmp_path / "redis") as redis_url, Served(database, redis_url=redis_url) as a, \
+            Served(database, redis_url=redis_url) as b:
+        with httpx.Client(base_url=a.url) as client:
+            host = open_table(client, "Ann", level="easy", grace=5)
+            code = host["code"]
+            bob = join(client, code, "Bob")
+        n = bob["seat"]
+        ann = Seat(a.url, code, host["token"])
+        older, newer = Seat(a.url, code, bob["token"]), Seat(b.url, code, bob["token"])
+
+        async def run() -> None:
+            for s in (ann, older, newer):
+                await s.connect()
+                await s.until(bool)
+            await older.until(lambda _: news_of(older, n)[-1:] == ["back"])  # B has him now
+            await newer.close()
+            while news_of(older, n)[-2:] != ["away", "back"]:
+                msg = await older.recv(timeout=60)
+                assert msg["type"] != "error", msg
+            assert not older.table["seats"][n]["away"]
+            await older.close()
+            await ann.until(lambda t: t["seats"][n]["bot"], timeout=60)  # away for good: covered
+            assert news_of(ann, n)[-3:] == ["back", "away", "bot"]
+            await ann.close()
+
+        run_async(run())

@@ -46,7 +46,7 @@ from spades.server.tables.views import (
     view_of,
 )
 
-__all__ = ["CODE_ALPHABET", "Ask", "TableHub", "Update", "new_code"]
+__all__ = ["CODE_ALPHABET", "Ask", "Look", "TableHub", "Update", "new_code"]
 
 T = TypeVar("T")
 Ask = tuple[str | None, int]
@@ -54,6 +54,10 @@ Ask = tuple[str | None, int]
 Update = tuple[int, str] | TableError | None
 """What a connection is sent: the version and the update message that brings it there, the reason
 it has no seat, or nothing (it is up to date)."""
+Look = tuple[list[Update], list[str]]
+"""What a look at a table finds for a process's connections: each one's update, and the seat tokens
+among theirs whose person the table takes to be away although a page of theirs is open there
+(``FriendsTable.missed``)."""
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits that cannot be mistaken for each other when read aloud or typed (no I, O, 0, 1)."""
@@ -122,13 +126,13 @@ class TableHub:
         return self.act(code, lambda t: command(t, t.seat_of(token)))
 
     def seat_act_and_updates(self, code: str, token: str, command: Callable[[FriendsTable, int], object],
-                             asks: list[Ask]) -> list[Update]:
+                             asks: list[Ask]) -> Look:
         """``seat_act``, then ``updates`` for the asks from the table as the command left it, in the
         same look (the connection that sent the command spares its table a second trip)."""
         return self._act(code, lambda t: command(t, t.seat_of(token)), asks)[1]
 
     def _act(self, code: str, command: Callable[[FriendsTable], T],
-             asks: list[Ask] | None) -> tuple[T, list[Update]]:
+             asks: list[Ask] | None) -> tuple[T, Look]:
         """The command's result (its entries stored, then announced once the table is free, so
         listeners find it so) and, if given asks, their updates from the table it left."""
         code = normal_code(code)
@@ -156,7 +160,7 @@ class TableHub:
                     except BaseException:
                         self._forget(code)  # not stored (StoreError): the copy ran ahead, so read it again
                         raise
-                found = [] if asks is None else _updates(table, asks)
+                found = ([], []) if asks is None else _look(table, asks)
                 break
             else:
                 raise TableError("The table is very busy: try again.")
@@ -178,12 +182,12 @@ class TableHub:
         """The table as the token's seat sees it (no token: as a spectator does)."""
         return self.read(code, lambda t: view_of(t, t.viewer(token)))
 
-    def updates(self, code: str, asks: list[Ask], known: int | None = None) -> list[Update]:
+    def updates(self, code: str, asks: list[Ask], known: int | None = None) -> Look:
         """For each page's seat token (None: a spectator) and version (-1: none): the message with what
-        it lacks. One look at the table serves every connection of a process; ``known`` is a version
-        the table is known to have reached (a cached copy that far along is then not checked against
-        the store)."""
-        return self.read(code, lambda t: _updates(t, asks), known)
+        it lacks (and the tokens of those taken to be away). One look at the table serves every
+        connection of a process; ``known`` is a version the table is known to have reached (a cached
+        copy that far along is then not checked against the store)."""
+        return self.read(code, lambda t: _look(t, asks), known)
 
     def quick(self, code: str) -> bool:
         """Whether work at this table may run on the server's event loop, where a wait would hold up
@@ -260,8 +264,9 @@ class TableHub:
             self._tables.pop(code, None)
 
 
-def _updates(t: FriendsTable, asks: list[Ask]) -> list[Update]:
+def _look(t: FriendsTable, asks: list[Ask]) -> Look:
     out: list[Update] = []
+    missed: list[str] = []
     shared = shown = None
     for token, since in asks:
         try:
@@ -269,10 +274,12 @@ def _updates(t: FriendsTable, asks: list[Ask]) -> list[Update]:
         except TableError as e:
             out.append(e)
             continue
+        if token is not None and t.missed(seat) and token not in missed:
+            missed.append(token)
         if since == t.seq:
             out.append(None)
             continue
         if shared is None:  # what every seat's view holds alike, made once
             shared, shown = shared_view(t), None if t.game is None else face_up(t.game)
         out.append((t.seq, update_message(t, seat, since, shared, shown)))
-    return out
+    return out, missed

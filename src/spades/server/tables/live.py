@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
 from spades.server.store import StoreBusy, StoreError, at_once
-from spades.server.tables.hub import Ask, TableHub, Update, normal_code
+from spades.server.tables.hub import Ask, Look, TableHub, Update, normal_code
 from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
 from spades.server.tables.views import Command
 
@@ -128,6 +128,8 @@ class Live:
         self._here: Counter[tuple[str, str]] = Counter()
         """The open connections of each seat (table code, seat token) in this process: a seat is away
         once the last has gone, and a page that connects again is no return (no entry is written)."""
+        self._saying_back: set[tuple[str, str]] = set()
+        """The seats (table code, seat token) for which ``_still_here`` is under way."""
         self._crowded_until = 0.0
         """Until then (the clock's own clock), table work on the loop waits for no lock: see ``_run``."""
         hub.bus.listen(self._heard)
@@ -188,20 +190,58 @@ class Live:
                 try:
                     found = await self._run(code, self.hub.updates, code, asks, known)
                 except TableError as e:  # the table itself is gone
-                    found = [e] * len(conns)
+                    found = [e] * len(conns), []
                 except StoreError:  # the database failed for a moment: try again shortly
                     for c in conns:
                         c.resync = True
                     await asyncio.sleep(_TICK)
                     continue
-                for c, update in zip(conns, found, strict=True):
-                    self._queue(c, update)
+                self._found(code, conns, found)
                 if code not in self._again:
                     return
         except Exception:  # a fault of ours: said in the log; the next change or quiet check looks again
             _log.exception("The updates of table %s could not be made.", code)
         finally:
             self._looking.discard(code)
+
+    def _found(self, code: str, conns: list[_Conn], found: Look) -> None:
+        """Hand a look's updates to the connections' senders, and say that the seats it found missed are
+        back (``_still_here``)."""
+        updates, missed = found
+        for c, update in zip(conns, updates, strict=True):
+            self._queue(c, update)
+        for token in missed:
+            if (code, token) not in self._saying_back:
+                self._saying_back.add((code, token))
+                task = asyncio.get_running_loop().create_task(self._still_here(code, token))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _still_here(self, code: str, token: str) -> None:
+        """The table takes a seat's person to be away, but a page of theirs is open here: say they are back.
+
+        Each process decides a seat is away on its own, when its last page of the seat closes
+        (``_away_unless_here``) or when a process that had them dies (``TableHub.tick``); a process that
+        still has a page of theirs answers that ``away`` with a ``back`` (on hearing of it, or within a
+        few seconds from the store: ``_check_quiet_tables``), before the grace period is out. So a
+        person is away only while no live process has a page of theirs, and every race between a page
+        closing on one process and one open or opening on another is settled by the log's one order.
+        Presence kept in the store instead would cost every connection a write and every goodbye a read,
+        and still need this answer for those races; the price here is an "away" and a "back" in the log
+        when a page closes on one process while another stays open on another.
+        """
+        def back(t: FriendsTable, seat: int) -> None:
+            if self._here[code, token] and t.missed(seat):
+                t.connected(seat, self.hub.process)
+
+        try:
+            await self._run(code, self.hub.seat_act, code, token, back)
+        except TableError:  # the seat or the table is gone
+            pass
+        except StoreError as e:  # the next look at the table tries again
+            _log.warning("Table %s: a seat's return could not be stored: %s", code, e)
+        finally:
+            self._saying_back.discard((code, token))
 
     def _queue(self, conn: _Conn, update: Update) -> None:
         """Hand a look's finding to the connection's sender (nothing if it is up to date)."""
@@ -308,8 +348,7 @@ class Live:
                 c.resync = True
             raise
         else:
-            for c, update in zip(conns, found, strict=True):
-                self._queue(c, update)
+            self._found(code, conns, found)
         finally:
             self._looking.discard(code)
             if code in self._again:

@@ -185,6 +185,8 @@ class Seat:
     """The server process the person's pages connect through (the latest), so that a late goodbye from a
     page of another process is not taken for leaving."""
     away_since: float | None = None
+    left: bool = False
+    """The person left the started game (``leave``): away by choice, not for want of an open page."""
     bot: bool = False
     """A computer player keeps the person's seat warm (they left, stayed away, or the host asked)."""
     kept: bool = False
@@ -480,6 +482,12 @@ class FriendsTable:
                 self.disconnected(i, s.conn)
         return self.seq != before
 
+    def missed(self, seat: int) -> bool:
+        """Whether the seat's person is taken to be away for want of an open page (not because they left):
+        a process where a page of theirs is still open says they are back (``Live``)."""
+        s = self.seats[seat]
+        return s.person and s.away_since is not None and not s.left
+
     def give_to_bot(self, by: int, seat: int) -> None:
         """The host hands another person's seat to a computer player (until that person is back)."""
         self._need_host(by)
@@ -649,7 +657,7 @@ class FriendsTable:
             self.seats[seat].away_since = at
         elif kind == "back":
             s = self.seats[seat]
-            s.away_since, s.bot, s.conn = None, False, e["conn"]
+            s.away_since, s.left, s.bot, s.conn = None, False, False, e["conn"]
             self.turn_since = max(self.turn_since, at) if self.active() else self.turn_since
         elif kind == "bot":
             self.seats[seat].bot = True
@@ -672,7 +680,7 @@ class FriendsTable:
     def _leave(self, seat: int, at: float) -> None:
         if self.started:
             s = self.seats[seat]
-            s.bot, s.away_since = True, s.away_since or at
+            s.bot, s.left, s.away_since = True, True, s.away_since or at
         else:
             self.seats[seat] = Seat()
         if seat == self.host:
