@@ -4,11 +4,14 @@ same moves, same order; and a Redis that stops answering, or dies, holds up no m
 from __future__ import annotations
 
 import asyncio
+import logging
+import queue
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import redis
 
 from server.api_client import simple_move
@@ -16,6 +19,7 @@ from server.conftest import query
 from server.processes import RedisServer, Served, redis_server
 from server.tables_client import ACTIVE, Seat, close_at, join, open_table, play_game, run_async, start_game
 from server.test_store import count
+from spades.server.tables.events import RedisBus
 
 
 def moves_seen(seat: Seat) -> list[tuple[Any, ...]]:
@@ -166,3 +170,30 @@ def test_a_move_is_stored_while_redis_is_dead_and_events_flow_once_it_is_back(tm
                 await s.close()
 
         run_async(run())
+
+
+def test_the_bus_hears_an_older_process_and_says_once_that_it_ignores_strays(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """While an upgrade rolls, an older process publishes a table's version alone: it is heard as an event.
+    Messages on the tables' channels that are no events are said in the log once and ignored, and the
+    listening thread goes on hearing the events after them."""
+    caplog.set_level(logging.WARNING, logger="spades.tables")
+    with redis_server(tmp_path / "redis") as url, redis.Redis.from_url(url) as client:
+        bus = RedisBus(url)
+        heard: queue.Queue[tuple[str, int]] = queue.Queue()
+        bus.listen(lambda code, seq: heard.put((code, seq)))
+        try:
+            end = time.monotonic() + 10
+            while client.publish("spades:tables:ABC234", b"7") == 0:  # until the bus has subscribed
+                assert time.monotonic() < end, "the bus did not subscribe"
+                time.sleep(0.05)
+            assert heard.get(timeout=10) == ("ABC234", 7)
+            for stray in (b"", b"x", b"-3", b"7 a b", b"\xff", b"7\n"):
+                assert client.publish("spades:tables:ABC234", stray) == 1
+            client.publish("spades:tables:ABC234", b"8 " + b"f" * 16)  # as a process of this Spades sends it
+            assert heard.get(timeout=10) == ("ABC234", 8)
+            assert heard.empty()
+        finally:
+            bus.close()
+    strays = [r for r in caplog.records if "is no table event" in r.getMessage()]
+    assert len(strays) == 1 and "b''" in strays[0].getMessage()

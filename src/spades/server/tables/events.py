@@ -11,6 +11,7 @@ reads it every few seconds anyway: ``Live._check_quiet_tables``).
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 import threading
 from collections.abc import Callable
@@ -22,6 +23,9 @@ Listener = Callable[[str, int], None]
 """Called with a table's code and its new version, from any thread."""
 
 _CHANNEL = "spades:tables:"
+_EVENT = re.compile(rb"(\d+)(?: (\S+))?")
+"""An event as sent through Redis: the table's version, then the process that sent it (an older Spades
+sent the version alone)."""
 _TIMEOUT = 1.0
 """Seconds a call to Redis may take (to connect, or to answer) before it counts as failed."""
 _RETRY = 1.0
@@ -112,6 +116,8 @@ class RedisBus:
         self._pubsub.psubscribe(_CHANNEL + "*")
         self._me = secrets.token_hex(8)
         """Sent with each event, so that the listening thread skips this process's own."""
+        self._strays = False
+        """Whether a message on the tables' channels that is no event was heard (said in the log once)."""
         self._listeners: list[Listener] = []
         self._pending: dict[str, int] = {}
         """Each table's latest version not yet sent to Redis."""
@@ -180,10 +186,19 @@ class RedisBus:
                     _log.exception("A table event from Redis could not be passed on: %r", message)
 
     def _pass_on(self, channel: bytes, data: bytes) -> None:
-        """Call the listeners for an event another process published (``"<version> <sender>"``)."""
-        seq, _, sender = data.decode().partition(" ")
-        if sender != self._me:
-            code = channel.decode()[len(_CHANNEL):]
+        """Call the listeners for an event another process published: ``"<version> <sender>"``, or an
+        older Spades's ``"<version>"`` (so that processes of both can run side by side while an upgrade
+        rolls). Anything else is said in the log once (a stray publisher may send many) and ignored."""
+        event = _EVENT.fullmatch(data) if isinstance(data, bytes) else None
+        if event is None:
+            if not self._strays:
+                self._strays = True
+                _log.warning("A message on the tables' Redis channel %r is no table event: %r ignored, as "
+                             "any such after it.", channel, data)
+            return
+        seq, sender = event.groups()
+        if sender != self._me.encode():
+            code = channel[len(_CHANNEL):].decode(errors="replace")
             for listener in list(self._listeners):
                 listener(code, int(seq))
 
