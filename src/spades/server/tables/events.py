@@ -57,8 +57,8 @@ class LocalBus:
         self._listeners: list[Listener] = []
 
     def publish(self, code: str, seq: int) -> None:
-        """Call the listeners at once."""
-        for listener in self._listeners:
+        """Call the listeners at once (those there when it began: one may be added from another thread)."""
+        for listener in list(self._listeners):
             listener(code, seq)
 
     def listen(self, listener: Listener) -> None:
@@ -118,7 +118,8 @@ class RedisBus:
         """Sent with each event, so that the listening thread skips this process's own."""
         self._strays = False
         """Whether a message on the tables' channels that is no event was heard (said in the log once)."""
-        self._listeners: list[Listener] = []
+        self._local = LocalBus()
+        """This process's listeners, called for its own events and for those heard from Redis."""
         self._pending: dict[str, int] = {}
         """Each table's latest version not yet sent to Redis."""
         self._wake = threading.Condition()
@@ -130,15 +131,20 @@ class RedisBus:
 
     def publish(self, code: str, seq: int) -> None:
         """Tell this process's listeners now, and queue the event for Redis (never waits for it)."""
-        for listener in list(self._listeners):
-            listener(code, seq)
-        with self._wake:
-            self._pending[code] = max(seq, self._pending.get(code, -1))
-            self._wake.notify()
+        self._local.publish(code, seq)
+        self._queue({code: seq})
 
     def listen(self, listener: Listener) -> None:
         """Add a listener."""
-        self._listeners.append(listener)
+        self._local.listen(listener)
+
+    def _queue(self, events: dict[str, int]) -> None:
+        """Add events to those waiting to be sent, keeping each table's highest version, and wake the
+        sending thread."""
+        with self._wake:
+            for code, seq in events.items():
+                self._pending[code] = max(seq, self._pending.get(code, -1))
+            self._wake.notify()
 
     def _send(self) -> None:
         """Send the queued events to Redis, in one round trip; while Redis fails, keep them (merged
@@ -159,9 +165,7 @@ class RedisBus:
                 pipe.execute()
             except self._errors as e:
                 outage.failed(e)
-                with self._wake:
-                    for code, seq in events.items():
-                        self._pending[code] = max(seq, self._pending.get(code, -1))
+                self._queue(events)
                 if self._stop.wait(_RETRY):
                     return
             else:
@@ -198,9 +202,7 @@ class RedisBus:
             return
         seq, sender = event.groups()
         if sender != self._me.encode():
-            code = channel[len(_CHANNEL):].decode(errors="replace")
-            for listener in list(self._listeners):
-                listener(code, int(seq))
+            self._local.publish(channel[len(_CHANNEL):].decode(errors="replace"), int(seq))
 
     def close(self) -> None:
         """Stop both threads (the queued events are sent first if Redis answers) and close the
@@ -212,6 +214,7 @@ class RedisBus:
             thread.join(timeout=5)
         self._pubsub.close()
         self._redis.close()
+        self._local.close()
 
 
 def make_bus(redis_url: str | None) -> EventBus:
