@@ -12,6 +12,34 @@ import httpx
 from server.conftest import query
 from server.processes import Served, redis_server
 from server.tables_client import Seat, join, open_table, play_game, run_async, start_game
+from spades.server.store import open_store
+from spades.server.tables.leases import LEASE, Leases
+
+
+def test_a_lease_is_read_on_the_databases_clock_and_judged_only_by_a_live_process(database: str) -> None:
+    """A process without a lease, or with one older than ``LEASE``, is dead; one that renewed it is not;
+    a process that has not renewed its own judges no one; a lease dead an hour is deleted."""
+    store = open_store(database)
+    store.check()
+    try:
+        judge, other = Leases(store, "judge"), Leases(store, "other")
+        assert judge.dead({"other", "gone"}) == set()  # not renewed its own lease: cut off, it judges no one
+        judge.renew()
+        other.renew()
+        assert 0 <= store.beats(processes=["other", "gone"])["other"] < LEASE
+        assert judge.dead({"judge", "other", "gone"}) == {"gone"}  # no lease: dead; itself, never
+        query(database, "UPDATE server_processes SET beat = beat - ? WHERE process = 'other'", (LEASE,))
+        late = Leases(store, "late")  # one that has not heard of "other" yet reads its expired lease
+        late.renew()
+        assert late.dead({"other"}) == {"other"}
+        other.renew()
+        assert late.dead({"other"}) == set()  # renewed: alive again
+        query(database, "UPDATE server_processes SET beat = beat - 7200 WHERE process = 'other'")
+        judge.renew()
+        assert query(database, "SELECT process FROM server_processes ORDER BY process") == [("judge",),
+                                                                                            ("late",)]
+    finally:
+        store.close()
 
 
 def moves_by(seat: Seat, who: int, since: int) -> int:
