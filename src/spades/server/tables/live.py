@@ -126,8 +126,9 @@ class Live:
         """The looks under way, kept so that none is collected before it is done."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._here: Counter[tuple[str, str]] = Counter()
-        """The open connections of each seat (table code, seat token) in this process: a seat is away
-        once the last has gone, and a page that connects again is no return (no entry is written)."""
+        """The open connections of each seat (table code, seat token) in this process: once the last has
+        gone the process marks the seat away (another process with a page of theirs answers that: see
+        ``_still_here``), and a page that connects again is no return (no entry is written)."""
         self._saying_back: set[tuple[str, str]] = set()
         """The seats (table code, seat token) for which ``_still_here`` is under way."""
         self._crowded_until = 0.0
