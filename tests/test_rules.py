@@ -5,6 +5,7 @@ from enum import Enum
 
 import pytest
 
+from spades.cards import Card
 from spades.errors import RulesError
 from spades.rules import (
     OPTIONS,
@@ -188,3 +189,11 @@ def test_values_in_words() -> None:
     assert option("failed_bid").value_text("minus_short") == "minus 10 per trick short"
     assert option("low_mark").value_text(None) == "none" and option("target").value_text(300) == "300"
     assert option("spades_led_any_time").value_text(False) == "off"
+
+
+def test_from_top_counts_the_cards_above_each_card_in_its_suit() -> None:
+    standard = Rules().deck_spec
+    assert [standard.from_top[Card.parse(c)] for c in ("AS", "KS", "2S", "AH", "10H")] == [0, 1, 12, 0, 4]
+    raised = Rules(deck=DeckKind.JOKERS_HIGH_TWOS).deck_spec  # big joker, little joker, 2D, 2S, then AS
+    places = [raised.from_top[Card.parse(c)] for c in ("BJ", "LJ", "2D", "2S", "AS", "3D")]
+    assert places == [0, 1, 2, 3, 4, 11]

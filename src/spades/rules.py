@@ -176,6 +176,9 @@ class DeckSpec:
     """``beaten_by[c]``: the mask of cards that beat ``c`` when ``c`` is winning a trick (as the
     lead, or a trump), read off ``strength`` for bit-mask play: a higher card of its suit, and
     every trump when ``c`` is not one."""
+    from_top: tuple[int, ...]
+    """``from_top[c]``: how many cards of ``c``'s suit in this deck outrank it (0: the suit's top card),
+    worked out once so hand-strength estimates read it instead of sorting the suit per call."""
 
     @property
     def trumps(self) -> int:
@@ -221,8 +224,10 @@ def _build_deck(kind: DeckKind) -> DeckSpec:
         sum(1 << d for d in range(54) if cards >> d & 1 and strength[suit_of[c]][d] > strength[suit_of[c]][c])
         for c in range(54)
     )
+    from_top = tuple(
+        sum(1 for d in range(54) if masks[suit_of[c]] >> d & 1 and power[d] > power[c]) for c in range(54))
     return DeckSpec(kind, cards, (masks[0], masks[1], masks[2], masks[3]), tuple(suit_of),
-                    tuple(power), strength, beaten_by)
+                    tuple(power), strength, beaten_by, from_top)
 
 
 _DECKS = {kind: _build_deck(kind) for kind in DeckKind}

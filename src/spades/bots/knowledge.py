@@ -7,7 +7,6 @@ bots built on it know exactly what a person in the seat would know.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from spades.cards import cards_of
 from spades.game import SeatView
@@ -46,10 +45,12 @@ def side_state(rules: Rules, bids: tuple[Bid | None, ...], tricks_won: tuple[int
     return contract, counted
 
 
-@cache
-def _top_powers(spec: DeckSpec, suit: int) -> list[int]:
-    """The powers of a suit's cards in this deck, highest first (worked out once per deck)."""
-    return sorted((spec.power[c] for c in cards_of(spec.suit_masks[suit])), reverse=True)
+def _ranks_held(spec: DeckSpec, cards: int) -> int:
+    """A mask of the places from the top of their suit the cards hold (bit 0: the suit's top card)."""
+    held = 0
+    for c in cards_of(cards):
+        held |= 1 << spec.from_top[c]
+    return held
 
 
 def estimate_tricks(rules: Rules, hand: int) -> float:
@@ -70,9 +71,8 @@ def estimate_tricks(rules: Rules, hand: int) -> float:
             continue
         if length == 1:
             short += 1
-        held = {spec.power[c] for c in cards_of(cards)}
-        top = _top_powers(spec, suit)
-        ace, king = top[0] in held, top[1] in held
+        held = _ranks_held(spec, cards)
+        ace, king = held & 1 == 1, held & 2 == 2
         if ace:
             total += 1.0 if length <= 6 else 0.5
         if king:
@@ -80,15 +80,14 @@ def estimate_tricks(rules: Rules, hand: int) -> float:
                 total += 1.0 if length <= 5 else 0.4
             elif 2 <= length <= 3:
                 total += 0.5
-        if rules.players < 4 and top[2] in held and length >= 3 and (ace or king):
+        if rules.players < 4 and held & 4 and length >= 3 and (ace or king):
             total += 0.5
     trumps = hand & spec.trumps
     count = trumps.bit_count()
-    held = {spec.power[c] for c in cards_of(trumps)}
-    order = _top_powers(spec, SPADE)
+    held = _ranks_held(spec, trumps)
     honours = 0
     for i, value in ((0, 1.0), (1, 0.9), (2, 0.5)):
-        if order[i] in held and count - 1 >= i:
+        if held >> i & 1 and count - 1 >= i:
             total += value
             honours += 1
     average = spec.trumps.bit_count() * rules.hand_size // spec.cards.bit_count()
@@ -109,10 +108,9 @@ def nil_danger(rules: Rules, hand: int, passing: int = 0) -> float:
     for suit in (0, 1, 2):
         cards = hand & spec.suit_masks[suit]
         length = cards.bit_count()
-        top = _top_powers(spec, suit)
         lows = sum(1 for c in cards_of(cards) if spec.power[c] <= 5)
         for c in cards_of(cards):
-            rank = top.index(spec.power[c])
+            rank = spec.from_top[c]
             if rank == 0:
                 dangers.append(1.0 if length < 5 else 0.6)
             elif rank == 1:
@@ -123,11 +121,10 @@ def nil_danger(rules: Rules, hand: int, passing: int = 0) -> float:
                 dangers.append(0.2)
         if length >= 4 and lows == 0:
             dangers.append(0.4)
-    order = _top_powers(spec, SPADE)
     trumps = hand & spec.trumps
     count = trumps.bit_count()
     for c in cards_of(trumps):
-        rank = order.index(spec.power[c])
+        rank = spec.from_top[c]
         dangers.append(1.0 if rank < 5 else 0.5 if rank < 8 else 0.1)
     if count > 3:
         dangers.append(0.8 * (count - 3))
