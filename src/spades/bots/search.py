@@ -419,19 +419,19 @@ class SearchPlayer:
         full = [b if b is not None else Bid(1) for b in bids]
         hs = score_hand(r, full, won, view.bags, no_bids=no_bids)
         mine = r.side_of(view.seat)
-        if self.hand_alone:
-            return hs.points[mine] - (sum(hs.points) - hs.points[mine]) / (len(hs.sides) - 1)
         near_end = max(view.scores) >= r.target - 150
         per_bag = r.bag_penalty / r.bag_limit
-        vals = []
+        vals: list[float] = []
         for s in hs.sides:
-            if near_end:  # the penalties of this hand are real, later ones may never come
+            if self.hand_alone:  # the hand's points are all there is
+                vals.append(s.points)
+            elif near_end:  # the penalties of this hand are real, later ones may never come
                 vals.append(s.points - 0.5 * per_bag * s.bags_added)
             else:  # every bag costs its share of the penalty
                 vals.append(s.points + s.penalty_points - per_bag * s.bags_added)
-        new = [a + s.points for a, s in zip(view.scores, hs.sides, strict=True)]
         value = vals[mine] - sum(v for i, v in enumerate(vals) if i != mine) / (len(vals) - 1)
-        winner = game_winner(r, new)
+        winner = None if self.hand_alone else game_winner(
+            r, [a + s.points for a, s in zip(view.scores, hs.sides, strict=True)])
         if winner is not None:
             value += WIN_VALUE if winner == mine else -WIN_VALUE
         return value
