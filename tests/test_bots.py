@@ -386,6 +386,11 @@ def test_takes_no_bag_to_set_a_side_already_set() -> None:
 
 
 def test_takes_the_trick_when_bags_cost_nothing() -> None:
+    """Both contracts are made: a bag that counts toward a penalty is ducked; where bags are not
+    penalised, or in a hand scored on its own (a bag is then just its point), North takes the trick."""
+    made = position("KD 9D 4C", bids=(Bid(1), Bid(3), Bid(1), Bid(3)), trick="2D", leader=3, won=(2, 4, 0, 4))
+    assert make_player("normal").choose(made, random.Random(1)) == Play(Card.parse("9D"))
+    assert make_player("normal", hand_alone=True).choose(made, random.Random(1)) != Play(Card.parse("9D"))
     free = Rules(bag_penalty=0)
     view = position("KD 9D 4C", bids=(Bid(1), Bid(3), Bid(1), Bid(3)), trick="2D", leader=3,
                     won=(2, 4, 0, 4), rules=free)
@@ -421,6 +426,16 @@ def test_bids_nil_with_a_hand_made_for_it_and_not_when_told_not_to() -> None:
     assert make_player("normal", bid_nil=False).choose(view, random.Random(1)) != MakeBid(Bid(0))
     strong = bid_view("AS KS 9S 5S AH KH 3H AD 4D 6C 7C 8C 9C")
     assert make_player("normal").choose(strong, random.Random(1)) not in (MakeBid(Bid(0)),)
+
+
+def test_bids_nil_with_a_guarded_king_beside_a_partner_who_can_cover() -> None:
+    """A king of hearts with two low guards and the 8 of spades (``nil_danger`` 1.3): nil beside a
+    partner who bid 3, a number beside one who bid 2 (a weak partner covers a nil badly)."""
+    hand = "KH 6H 4H 8S 2C 3C 4C 6C 9C 2D 3D 5D 7D"
+    assert make_player("normal").choose(bid_view(hand, bids=(None, None, Bid(3), None)),
+                                        random.Random(1)) == MakeBid(Bid(0))
+    assert make_player("normal").choose(bid_view(hand, bids=(None, None, Bid(2), None)),
+                                        random.Random(1)) != MakeBid(Bid(0))
 
 
 def test_blind_nil_only_when_far_behind() -> None:

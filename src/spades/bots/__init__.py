@@ -128,7 +128,7 @@ LEVEL_REGISTRY: dict[str, Level] = {level.name: level for level in (
     Level("easy", "The heuristic without card counting, bag sense or score sense, and rougher bids.",
           lambda bid_nil, hand_alone: HeuristicPlayer("easy", bid_nil=bid_nil, careful=False)),
     Level("normal", "The heuristic: the nine strategy tips as code, well under a millisecond a move.",
-          lambda bid_nil, hand_alone: HeuristicPlayer("normal", bid_nil=bid_nil)),
+          lambda bid_nil, hand_alone: HeuristicPlayer("normal", bid_nil=bid_nil, hand_alone=hand_alone)),
     Level("hard", f"Search over {HARD_BUDGET} sampled deals a move, starting from the heuristic's move.",
           lambda bid_nil, hand_alone: SearchPlayer("hard", samples=HARD_BUDGET, bid_nil=bid_nil,
                                                     hand_alone=hand_alone), quick=False),
@@ -151,7 +151,7 @@ def find_level(name: str) -> Level:
 
 def make_player(level: str = "normal", *, bid_nil: bool = True, hand_alone: bool = False) -> Player:
     """A computer player of a named level; ``bid_nil=False`` stops it bidding nil. ``hand_alone``
-    tells the searching levels that each hand is scored on its own (a duplicate match of single
+    tells the normal and searching levels that each hand is scored on its own (a duplicate match of single
     hands): bags then cost only their point and no game is won later, where by default they weigh
     the game that follows (a bag costs its share of the 10-bag penalty)."""
     return find_level(level).make(bid_nil, hand_alone)

@@ -23,9 +23,10 @@ def is_nil(rules: Rules, bid: Bid | None) -> bool:
     return bid is not None and bid.is_nil(rules)
 
 
-def bag_cost(rules: Rules) -> float:
-    """What a bag really costs in the long run: its points now, less its share of the penalty."""
-    return rules.bag_value - rules.bag_penalty / rules.bag_limit
+def bag_cost(rules: Rules, hand_alone: bool = False) -> float:
+    """What a bag is worth to the side that takes it (negative: a cost): in a game, its points now less
+    its share of the penalty to come; in a hand scored on its own (``hand_alone``), its points."""
+    return rules.bag_value - (0 if hand_alone else rules.bag_penalty / rules.bag_limit)
 
 
 def side_state(rules: Rules, bids: tuple[Bid | None, ...], tricks_won: tuple[int, ...],
