@@ -375,6 +375,15 @@ def test_ducks_once_the_contract_is_made() -> None:
     assert make_player("normal").choose(view, random.Random(1)) == Play(Card.parse("9D"))
 
 
+def test_leads_low_into_an_opponents_nil_before_its_own_contract_is_made() -> None:
+    """East bid nil; North-South still need 5 of 9 tricks. A broken nil is worth more than the
+    tricks an ace might cash now: North leads its lowest card, not the ace of hearts."""
+    view = position("AH KH 7H 2H AD 3D 4C 9S 8S", bids=(Bid(4), Bid(0), Bid(3), Bid(4)), leader=0,
+                    won=(1, 0, 1, 2))
+    move, why = HeuristicPlayer().decide(view, random.Random(1))
+    assert move == Play(Card.parse("2H")) and "nil bidder" in why
+
+
 def test_takes_no_bag_to_set_a_side_already_set() -> None:
     """East-West need 5 of the last 3 tricks: they are set whoever wins these, so North ducks."""
     view = position("KD 9D 4C", bids=(Bid(1), Bid(3), Bid(1), Bid(3)), trick="2D", leader=3,

@@ -21,9 +21,9 @@ from spades.rules import find_preset
 RULES = find_preset("standard")
 NORMAL = [make_player("normal")] * 4
 DEAL = 89
-"""In deal 89 played by ``normal`` bots South bids nil and, last to play to the fifth trick (the
-record's move 23, after K♣ 5♣ 9♥), may trump with the 4♠ or the 9♠ or throw a diamond or heart."""
-MOVE = 23
+"""In deal 89 played by ``normal`` bots South bids nil and, last to play to the seventh trick (the
+record's move 31, after 9♣ 3♣ 8♦), may trump with the 4♠ or the 9♠ or throw a side card."""
+MOVE = 31
 
 
 def _game_from(record: GameRecord, moves: int, *extra: tuple[int, Play]) -> Game:
@@ -104,7 +104,7 @@ def test_spades_analyze_prints_the_review_and_refuses_a_bad_seat(tmp_path: Path,
     path.write_text(dump_record(play_out(Game(RULES, deal=DEAL), NORMAL, seed=DEAL, hands=1)))
     assert main(["analyze", str(path), "--seat", "S", "--hand", "1", "--samples", "20"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Hand 1, South:") and "trick 6" in out
+    assert out.startswith("Hand 1, South:") and "trick 7 " in out  # the discard at the seventh trick
     summary = out[out.index("Summary, South:"):].splitlines()
     assert summary[1].startswith("  Hand 1: ") and summary[2].startswith("  Game: ")
     assert " mistake(s) of " in summary[2] and summary[2].endswith(" points lost")

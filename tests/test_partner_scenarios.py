@@ -67,10 +67,10 @@ def test_expert_covers_a_partners_nil_without_dumping_its_ace(seed: int) -> None
 
 
 def test_expert_keeps_its_own_nil_when_last_to_play() -> None:
-    """Deal 89 among normal players: South bid nil and is last to the fifth trick, able to trump."""
+    """Deal 89 among normal players: South bid nil and is last to the seventh trick, able to trump."""
     played = play_out(Game(STANDARD, deal=89), [make_player("normal")] * 4, seed=89, hands=1)
     game = Game(STANDARD, deal=89)
-    for m in played.log[:23]:
+    for m in played.log[:31]:
         assert m is not None
         game.apply(*m)
     view = game.view(2)

@@ -23,9 +23,10 @@ __all__ = ["HeuristicPlayer"]
 SPADE = 3
 NIL_LIMIT = 1.6
 """The most ``nil_danger`` a hand may have for the heuristic to bid nil (before the table's adjustments).
-At 1.0 its nils were made 88% of the time against itself: too safe to pay. At 1.6 they are made 77-79%,
-and it wins 55-62% of 300 games against itself at 1.0 (parlor, standard and pagat rules); in 150 single
-hands against the hard level's nil attack, which sets half of them, it scores as at 1.0."""
+At 1.0 its nils were made 88% of the time against itself: too safe to pay. Over 300 duplicate games
+against defenders who play low into a nil, 1.0 and 1.3 score as 1.6 and 2.0 loses 2 a hand; against
+defenders who did so only once their contract was made, 1.6 won 55-62% of games; against the hard
+level's nil attack (150 single hands, half the nils set) it scores as 1.0."""
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
@@ -259,12 +260,13 @@ class HeuristicPlayer:
             card = max(cards_of(side_cards or legal), key=lambda c: spec.power[c])
             return card, f"Cover your partner's nil: lead the {_name(card)} high so they can play under it."
         opp_nils = [s for s in k.opponents() if k.nil_seat(s)]
-        if opp_nils and self.careful and k.need == 0:
+        if opp_nils and self.careful:
             target = opp_nils[0]
             open_suits = [s for s in range(4) if not v.voids[target] >> s & 1 and legal & spec.suit_masks[s]]
             pool = legal & sum(spec.suit_masks[s] for s in open_suits) if open_suits else legal
             card = min(cards_of(pool), key=lambda c: (spec.suit_of[c] == SPADE, spec.power[c]))
-            return card, f"Your contract is safe: lead the low {_name(card)} to pressure the nil bidder."
+            return card, (f"Lead the low {_name(card)} to pressure the nil bidder: a broken nil costs them "
+                          f"{k.rules.nil_value}.")
         want, setting = self._wants_tricks(k)
         if not want:
             card = min(cards_of(legal), key=lambda c: (spec.suit_of[c] == SPADE, spec.power[c]))
@@ -332,7 +334,7 @@ class HeuristicPlayer:
             if best_seat in opp_nils and losers:
                 card = self._low(k, losers)
                 return card, f"Let the nil bidder take this trick with the {_name(best)}."
-            if any(s in after for s in opp_nils) and (k.need == 0 or best_seat == partner):
+            if any(s in after for s in opp_nils):
                 card = self._low(k, losers) if losers else _lowest(spec, winners)
                 return card, f"Play low with the {_name(card)} so the nil bidder may have to win."
         want, setting = self._wants_tricks(k)
