@@ -1,10 +1,14 @@
-"""A/B test of the search player: the working tree's ``bots/search.py`` against a git revision's.
+"""A/B test of a computer player: the working tree's ``bots/search.py`` (or, with ``--player
+heuristic``, ``bots/heuristic.py``) against a git revision's.
 
 Both play duplicate deals of one hand (each deal twice, the sides swapping seats) with the same
 sample budget and no time cap, so only the code differs; it prints the mean margin per hand of
-the new search over the old, its 95% interval, and each side's nils and how many broke.
+the new player over the old, its 95% interval, and each side's nils and how many broke. The search
+is played at the ``hard`` level's settings, the heuristic as ``normal``; the old side's module runs
+against the working tree's other modules.
 
     .venv/bin/python benchmarks/ab_search.py --against 6608e02 --deals 300 --samples 40 --jobs 2
+    .venv/bin/python benchmarks/ab_search.py --player heuristic --against 605db9f --deals 2000
 
 ``--nil-only`` keeps the deals where the heuristic would bid nil in some seat (a change to nil play
 then shows in fewer deals).
@@ -26,15 +30,13 @@ from multiprocessing import get_context
 from pathlib import Path
 from types import ModuleType
 
-from spades.bots import HeuristicPlayer
+from spades.bots import HeuristicPlayer, Player
 from spades.bots.knowledge import is_nil
-from spades.bots.search import SearchPlayer
 from spades.game import Game, Phase
 from spades.moves import MakeBid
 from spades.rules import find_preset
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE = ROOT / "src/spades/bots/search.py"
 
 
 def load(name: str, path: Path) -> ModuleType:
@@ -47,22 +49,32 @@ def load(name: str, path: Path) -> ModuleType:
     return module
 
 
-_players: tuple[SearchPlayer, SearchPlayer] | None = None
+_players: tuple[Player, Player] | None = None
+_rules = "standard"
 
 
-def _setup(old_path: str, samples: int) -> None:
-    """In each worker: the new and the old search player, loaded once."""
-    global _players
-    new = load("search_new", SOURCE).SearchPlayer("hard", samples=samples, seconds=None)
-    old = load("search_old", Path(old_path)).SearchPlayer("hard", samples=samples, seconds=None)
-    _players = (new, old)
+def _made(module: ModuleType, kind: str, samples: int) -> Player:
+    """The player a loaded ``search`` or ``heuristic`` module makes."""
+    if kind == "search":
+        player: Player = module.SearchPlayer("hard", samples=samples, seconds=None)
+    else:
+        player = module.HeuristicPlayer("normal")
+    return player
+
+
+def _setup(old_path: str, kind: str, samples: int, rules: str) -> None:
+    """In each worker: the new and the old player, loaded once, and the rules they play."""
+    global _players, _rules
+    new = _made(load(f"{kind}_new", ROOT / f"src/spades/bots/{kind}.py"), kind, samples)
+    old = _made(load(f"{kind}_old", Path(old_path)), kind, samples)
+    _players, _rules = (new, old), rules
 
 
 def play_deal(deal: int) -> tuple[float, Counter[str]]:
     """One duplicate deal: the new side's margin per hand over the old, and the nils each bid and broke."""
     assert _players is not None
     new, old = _players
-    rules = find_preset("standard")
+    rules = find_preset(_rules)
     margins, nils = [], Counter[str]()
     for new_side in (0, 1):
         seats = [new, old, new, old] if new_side == 0 else [old, new, old, new]
@@ -81,9 +93,9 @@ def play_deal(deal: int) -> tuple[float, Counter[str]]:
     return sum(margins) / 2, nils
 
 
-def heuristic_nil(deal: int) -> bool:
+def heuristic_nil(deal: int, preset: str) -> bool:
     """Whether the heuristic, bidding for every seat, bids a nil in the deal's first hand."""
-    rules = find_preset("standard")
+    rules = find_preset(preset)
     game = Game(rules, deal=deal)
     bot = HeuristicPlayer("normal")
     while game.phase is Phase.BID:
@@ -99,21 +111,25 @@ def heuristic_nil(deal: int) -> bool:
 def main() -> None:
     """Parse the options, play the deals and print the margin."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--against", required=True, help="git revision whose search.py is the old side")
+    p.add_argument("--against", required=True, help="git revision whose module is the old side")
+    p.add_argument("--player", choices=("search", "heuristic"), default="search",
+                   help="the module compared (default search, played as hard; heuristic plays as normal)")
+    p.add_argument("--rules", default="standard", help="the rules preset (default standard)")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--samples", type=int, default=40, help="samples per decision for both (default 40)")
     p.add_argument("--first", type=int, default=100_001, help="the first deal number (default 100001)")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--nil-only", action="store_true", help="only deals where the heuristic bids a nil")
     args = p.parse_args()
-    text = subprocess.run(["git", "show", f"{args.against}:src/spades/bots/search.py"], cwd=ROOT,
+    text = subprocess.run(["git", "show", f"{args.against}:src/spades/bots/{args.player}.py"], cwd=ROOT,
                           check=True, capture_output=True, text=True).stdout
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(text)
     numbers = iter(range(args.first, 10**9))
-    deals = [next(d for d in numbers if heuristic_nil(d)) for _ in range(args.deals)] if args.nil_only \
-        else list(range(args.first, args.first + args.deals))
-    with get_context("spawn").Pool(args.jobs, _setup, (f.name, args.samples)) as pool:
+    deals = [next(d for d in numbers if heuristic_nil(d, args.rules)) for _ in range(args.deals)] \
+        if args.nil_only else list(range(args.first, args.first + args.deals))
+    setup = (f.name, args.player, args.samples, args.rules)
+    with get_context("spawn").Pool(args.jobs, _setup, setup) as pool:
         out = pool.map(play_deal, deals, chunksize=4)
     Path(f.name).unlink()
     margins = [m for m, _ in out]
@@ -121,7 +137,8 @@ def main() -> None:
     sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / max(1, len(margins) - 1))
     half = 1.96 * sd / math.sqrt(len(margins))
     nils: Counter[str] = sum((c for _, c in out), Counter())
-    print(f"{len(margins)} duplicate deals, {args.samples} samples: new - old per hand {mean:+.1f} "
+    budget = f"{args.samples} samples" if args.player == "search" else "normal"
+    print(f"{len(margins)} duplicate deals, {args.rules}, {budget}: new - old per hand {mean:+.1f} "
           f"(95% CI {mean - half:+.1f} .. {mean + half:+.1f})")
     print(", ".join(f"{k} {v}" for k, v in sorted(nils.items())))
 
