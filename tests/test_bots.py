@@ -447,6 +447,19 @@ def test_bids_nil_with_a_guarded_king_beside_a_partner_who_can_cover() -> None:
                                         random.Random(1)) != MakeBid(Bid(0))
 
 
+def test_never_bids_nil_holding_the_top_trump() -> None:
+    """The ace of spades wins whatever trick it goes to, so a nil holding it is lost before it starts,
+    however low the rest (a hand ``normal`` once bid nil with, in deal 12); passed away, it is no
+    danger."""
+    hand = "AS 4S 2S 10H 2H QD 8D 4D 9C 8C 7C 4C 3C"
+    for bids in ((None, None, None, None), (None, None, Bid(4), None)):
+        for level in ("normal", "expert"):
+            move = make_player(level).choose(bid_view(hand, bids=bids), random.Random(1))
+            assert move != MakeBid(Bid(0)), (level, bids)
+    rules = Rules()
+    assert nil_danger(rules, parse_mask(hand)) > 2.2 > nil_danger(rules, parse_mask(hand), passing=1)
+
+
 def test_blind_nil_only_when_far_behind() -> None:
     rules = Rules(blind_nil=True, blind_nil_deficit=0)
     game = Game(rules, deal=3)

@@ -98,11 +98,16 @@ def estimate_tricks(rules: Rules, hand: int) -> float:
     return total
 
 
+SURE_TRICK = 3.0
+"""The danger of the top trump, which wins whatever trick it is played to: above every nil limit."""
+
+
 def nil_danger(rules: Rules, hand: int, passing: int = 0) -> float:
     """How likely a hand is to take a trick if it bids nil (0 is a safe nil hand; tip 4).
 
-    High cards in short suits and any spade above about the 9 are the danger; low cards
-    (2s to 5s) make a suit safe. ``passing`` cards can be given away, the worst ones first.
+    High cards in short suits and any spade above about the 9 are the danger, the top trump a
+    trick for certain; low cards (2s to 5s) make a suit safe. ``passing`` cards can be given away,
+    the worst ones first.
     """
     spec = rules.deck_spec
     dangers: list[float] = []
@@ -126,7 +131,7 @@ def nil_danger(rules: Rules, hand: int, passing: int = 0) -> float:
     count = trumps.bit_count()
     for c in cards_of(trumps):
         rank = spec.from_top[c]
-        dangers.append(1.0 if rank < 5 else 0.5 if rank < 8 else 0.1)
+        dangers.append(SURE_TRICK if rank == 0 else 1.0 if rank < 5 else 0.5 if rank < 8 else 0.1)
     if count > 3:
         dangers.append(0.8 * (count - 3))
     dangers.sort(reverse=True)
