@@ -1,14 +1,16 @@
-"""Real services for the tests and the benchmarks: a throwaway redis-server, ``spades serve`` as a process,
-and the CPU time of a process tree."""
+"""Real services for the tests and the benchmarks: a throwaway redis-server, a relay whose connections a
+test can cut off silently, ``spades serve`` as a process, and the CPU time of a process tree."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -89,6 +91,57 @@ class RedisServer:
             self.resume()  # a paused server would not end on SIGTERM
             self.proc.terminate()
             self.proc.wait(timeout=10)
+
+
+class SilentCut:
+    """A TCP relay to a local port whose connections ``cut`` ends without a word to either end, as a
+    network partition does: from then on it swallows what they send, both ways, and never closes them;
+    connections made after the cut go through. ``with`` closes everything after."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.server.getsockname()[1]
+        self.links: list[tuple[socket.socket, socket.socket, threading.Event]] = []
+        threading.Thread(target=self._accept, name="silent-cut", daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.server.accept()
+            except OSError:  # closed
+                return
+            far = socket.create_connection(("127.0.0.1", self.target))
+            cut = threading.Event()
+            self.links.append((near, far, cut))
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=self._relay, args=(a, b, cut), daemon=True).start()
+
+    @staticmethod
+    def _relay(source: socket.socket, sink: socket.socket, cut: threading.Event) -> None:
+        """Pass on what ``source`` sends until it closes; once cut, drop it."""
+        try:
+            while data := source.recv(65536):
+                if not cut.is_set():
+                    sink.sendall(data)
+            if not cut.is_set():
+                sink.shutdown(socket.SHUT_WR)
+        except OSError:  # closed at the end
+            pass
+
+    def cut(self) -> None:
+        """Cut off every connection made so far."""
+        for _, _, cut in self.links:
+            cut.set()
+
+    def __enter__(self) -> SilentCut:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.server.close()
+        for near, far, _ in self.links:
+            near.close()
+            far.close()
 
 
 @contextmanager

@@ -16,9 +16,10 @@ import redis
 
 from server.api_client import simple_move
 from server.conftest import query
-from server.processes import RedisServer, Served, redis_server
+from server.processes import RedisServer, Served, SilentCut, redis_server
 from server.tables_client import ACTIVE, Seat, close_at, join, open_table, play_game, run_async, start_game
 from server.test_store import count
+from spades.server.tables import events
 from spades.server.tables.events import RedisBus
 
 
@@ -197,3 +198,34 @@ def test_the_bus_hears_an_older_process_and_says_once_that_it_ignores_strays(
             bus.close()
     strays = [r for r in caplog.records if "is no table event" in r.getMessage()]
     assert len(strays) == 1 and "b''" in strays[0].getMessage()
+
+
+def test_a_listening_connection_cut_off_without_a_word_is_noticed_and_made_anew(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A partition can leave the bus's connection open but dead, with no error on either end: the bus
+    asks it for a ping once it has been quiet a while, and when no answer comes it connects anew
+    (through the same address) and hears the other processes' events again."""
+    monkeypatch.setattr(events, "_QUIET", 0.5)
+    with RedisServer(tmp_path / "redis") as server, SilentCut(server.port) as relay, \
+            redis.Redis.from_url(server.url) as client:
+        bus = RedisBus(f"redis://127.0.0.1:{relay.port}/0")
+        heard: queue.Queue[tuple[str, int]] = queue.Queue()
+        bus.listen(lambda code, seq: heard.put((code, seq)))
+
+        def announce(seq: int) -> None:
+            """Publish version ``seq`` as another process would until the bus hears it."""
+            end = time.monotonic() + 20
+            while True:
+                client.publish("spades:tables:ABC234", f"{seq} {'f' * 16}")
+                try:
+                    assert heard.get(timeout=0.5) == ("ABC234", seq)
+                    return
+                except queue.Empty:
+                    assert time.monotonic() < end, f"the bus never heard version {seq}"
+
+        try:
+            announce(1)
+            relay.cut()
+            announce(2)
+        finally:
+            bus.close()

@@ -14,6 +14,7 @@ import logging
 import re
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -30,6 +31,9 @@ _TIMEOUT = 1.0
 """Seconds a call to Redis may take (to connect, or to answer) before it counts as failed."""
 _RETRY = 1.0
 """Seconds between tries while Redis fails."""
+_QUIET = 5.0
+"""Seconds the listening connection may say nothing before it is asked to answer a ping (within
+``_TIMEOUT``): a connection cut off by the network without a word to either end is noticed so."""
 _log = logging.getLogger("spades.tables")
 
 
@@ -172,17 +176,31 @@ class RedisBus:
                 outage.ok()
 
     def _listen(self) -> None:
-        """Call the listeners for other processes' events; while Redis fails, try again every
-        ``_RETRY`` seconds (redis-py then connects anew and subscribes again)."""
+        """Call the listeners for other processes' events; while Redis fails, or leaves a ping unanswered,
+        drop the connection and try again every ``_RETRY`` seconds (redis-py then connects anew and
+        subscribes again)."""
         outage = _Outage("passing other processes' table events")
+        said = time.monotonic()  # when the connection last said anything
+        pinged = False
         while not self._stop.is_set():
             try:
+                quiet = time.monotonic() - said
+                if pinged and quiet > _QUIET + _TIMEOUT:
+                    raise TimeoutError(f"Redis left a ping unanswered for {_TIMEOUT:.0f} s")
+                if not pinged and quiet > _QUIET:
+                    self._pubsub.ping()
+                    pinged = True
                 message = self._pubsub.get_message(timeout=0.5)
             except self._errors as e:
                 outage.failed(e)
+                if self._pubsub.connection is not None:
+                    self._pubsub.connection.disconnect()
                 self._stop.wait(_RETRY)
+                said, pinged = time.monotonic(), False
                 continue
             outage.ok()
+            if message is not None:
+                said, pinged = time.monotonic(), False
             if message is not None and message["type"] == "pmessage":
                 try:
                     self._pass_on(message["channel"], message["data"])
