@@ -150,7 +150,8 @@ def test_bad_moves_leave_the_table_unchanged() -> None:
     other = 1 - turn
     v = len(game.log)
     assert "moved on" in unchanged(t, StaleVersion, t.move, turn, "look", v - 1)
-    assert "turn" in unchanged(t, MoveRefused, t.move, other, "bid 3", v)
+    refusal = unchanged(t, MoveRefused, t.move, other, "bid 3", v)
+    assert refusal == f"It is {('Ann', 'Bob')[turn]}'s turn, not yours."  # people, not places
     unchanged(t, MoveRefused, t.move, turn, "dance", v)
     unchanged(t, MoveRefused, t.move, turn, "play 2C", v)  # a card during the bidding
     person_move(t, turn)

@@ -26,7 +26,7 @@ from typing import Any
 
 from spades.bots import LEVELS, Player, make_player
 from spades.deal import MAX_DEAL
-from spades.errors import IllegalMoveError, SpadesError
+from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError
 from spades.game import Game, Phase, seat_name
 from spades.moves import Move, parse_move
 from spades.rules import Rules
@@ -423,6 +423,9 @@ class FriendsTable:
             raise WrongTime("A computer player has your seat: say you are back first.")
         try:
             game.verify_move(by, move)
+        except OutOfTurnError:  # the engine names places; at a table the people have names
+            assert game.turn is not None
+            raise MoveRefused(f"It is {self.seat_label(game.turn)}'s turn, not yours.") from None
         except IllegalMoveError as e:
             raise MoveRefused(str(e)) from None
         self._commit({"k": "move", "seat": by, "m": str(move)})
