@@ -534,3 +534,28 @@ def test_work_handed_on_from_within_at_once_waits_as_usual(tmp_path: Path) -> No
     other.close()
     assert store.table(code="T0") == ("{}", [])
     store.close()
+
+
+def test_a_coach_claim_is_timed_by_the_databases_clock(database: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Processes on machines whose clocks disagree share the coach's work fairly: a claim's age is read
+    on the database's clock, so a process whose clock runs an hour ahead neither takes over a fresh
+    claim nor sees it as old; a claim not renewed for ``stale_after`` is taken over, and then its old
+    owner can no longer renew it."""
+    store = open_store(database)
+    store.check()
+    try:
+        assert store.claim_review(subject="s", hand=0, owner="a", stale_after=60)
+        real = time.time
+        monkeypatch.setattr(time, "time", lambda: real() + 3600)
+        assert not store.claim_review(subject="s", hand=0, owner="b", stale_after=60)
+        claim = store.claim(subject="s", hand=0)
+        assert claim is not None and claim[0] == "a" and 0 <= claim[1] < 60
+        monkeypatch.undo()
+        query(database, "UPDATE coach_claims SET claimed = claimed - 61")
+        assert store.claim_review(subject="s", hand=0, owner="b", stale_after=60)
+        assert not store.renew_claim(subject="s", hand=0, owner="a", done=1, total=9)
+        assert store.renew_claim(subject="s", hand=0, owner="b", done=1, total=9)
+        assert store.claim(subject="s", hand=0) == ("b", pytest.approx(0, abs=5), 1, 9)
+    finally:
+        store.close()

@@ -578,24 +578,25 @@ class Store(ABC):
 
     def claim_review(self, *, subject: str, hand: int, owner: str, stale_after: float) -> bool:
         """Claim the analysis of a hand for ``owner``: True if it was not kept and no one else holds
-        a claim on it renewed in the last ``stale_after`` seconds (that one is taken over)."""
-        now = time.time()
+        a claim on it renewed in the last ``stale_after`` seconds (that one is taken over). Claims are
+        timed by the database's clock, which every process shares, as the processes' leases are."""
+        now = self.dialect.now
         with self._tx(write=True) as tx:
             if tx.one("SELECT 1 FROM coach_reviews WHERE subject = ? AND hand = ?", (subject, hand)):
                 return False
             if tx.run("INSERT INTO coach_claims (subject, hand, owner, claimed, done, total)"
-                      " VALUES (?, ?, ?, ?, 0, 0) ON CONFLICT DO NOTHING", (subject, hand, owner, now)) == 1:
+                      f" VALUES (?, ?, ?, {now}, 0, 0) ON CONFLICT DO NOTHING", (subject, hand, owner)) == 1:
                 return True
-            return tx.run("UPDATE coach_claims SET owner = ?, claimed = ?, done = 0, total = 0"
-                          " WHERE subject = ? AND hand = ? AND (owner = ? OR claimed < ?)",
-                          (owner, now, subject, hand, owner, now - stale_after)) == 1
+            return tx.run(f"UPDATE coach_claims SET owner = ?, claimed = {now}, done = 0, total = 0"
+                          f" WHERE subject = ? AND hand = ? AND (owner = ? OR claimed < {now} - ?)",
+                          (owner, subject, hand, owner, stale_after)) == 1
 
     def renew_claim(self, *, subject: str, hand: int, owner: str, done: int, total: int) -> bool:
         """Renew ``owner``'s claim on a hand's analysis, with how far it got; False if it is not theirs."""
         with self._tx(write=True) as tx:
-            return tx.run("UPDATE coach_claims SET claimed = ?, done = ?, total = ?"
+            return tx.run(f"UPDATE coach_claims SET claimed = {self.dialect.now}, done = ?, total = ?"
                           " WHERE subject = ? AND hand = ? AND owner = ?",
-                          (time.time(), done, total, subject, hand, owner)) == 1
+                          (done, total, subject, hand, owner)) == 1
 
     def release_claim(self, *, subject: str, hand: int, owner: str) -> None:
         """End ``owner``'s claim on a hand's analysis (stopped or failed), if it still holds it."""
@@ -607,9 +608,9 @@ class Store(ABC):
         """The claim on a hand's analysis: its owner, seconds since it was renewed, decisions judged
         and to judge; or None."""
         with self._tx(write=False) as tx:
-            row = tx.one("SELECT owner, claimed, done, total FROM coach_claims"
+            row = tx.one(f"SELECT owner, {self.dialect.now} - claimed, done, total FROM coach_claims"
                          " WHERE subject = ? AND hand = ?", (subject, hand))
-        return None if row is None else (str(row[0]), time.time() - float(row[1]), int(row[2]), int(row[3]))
+        return None if row is None else (str(row[0]), float(row[1]), int(row[2]), int(row[3]))
 
     def review(self, *, subject: str, hand: int) -> str | None:
         """The coach's kept review of a hand (JSON), or None."""
