@@ -15,8 +15,9 @@ from spades.rules import Rules
 from spades.server.present import face_up, state_of
 from spades.server.store import FriendResult, StoreError, open_store
 from spades.server.store.sqlite import SQLiteStore
+from spades.server.tables.events import LocalBus
 from spades.server.tables.hub import TableHub
-from spades.server.tables.log import TableLog
+from spades.server.tables.log import StoredTable, TableLog
 from spades.server.tables.table import (
     CHAT_BURST,
     BadSeatToken,
@@ -407,6 +408,47 @@ def test_two_hubs_on_one_store_act_on_what_the_log_says(tmp_path: Path) -> None:
         one.seat_act(code, token, lambda t, s: t.move(s, move, version))
     stored = store.table(code=code)
     assert stored is not None and [json.loads(e)["k"] for e in stored[1]].count("move") == 2
+    store.close()
+
+
+def test_a_hub_catches_up_from_the_entries_the_bus_carries(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes' hubs on one bus: the entries each change carries bring the other's cached copy
+    up to date without a trip to the store, to the same table; entries that do not join up with the
+    copy (an event went astray) are passed over and the store read instead."""
+    store = open_store(str(tmp_path / "t.sqlite3"))
+    store.check()
+    bus = LocalBus()
+    one, two = TableHub(TableLog(store), bus), TableHub(TableLog(store), bus)
+    astray = TableHub(TableLog(store))  # a third process whose events reach no one
+    joined = one.open(NewTableIn(name="Ann"))
+    code = joined.code
+    two.read(code, lambda t: t.seq)  # the second process caches the table
+    reads: list[int] = []
+    load = two.log.load
+
+    def counted(code: str, since: int = 0, max_idle: float | None = None) -> StoredTable:
+        reads.append(since)
+        return load(code, since, max_idle)
+
+    monkeypatch.setattr(two.log, "load", counted)
+
+    def same() -> None:
+        seq = one.read(code, lambda t: t.seq)
+        assert two.read(code, lambda t: (t.seq, t.entries, [s.name for s in t.seats]), known=seq) == \
+            one.read(code, lambda t: (t.seq, t.entries, [s.name for s in t.seats]))
+
+    one.act(code, lambda t: t.join("Bo"))
+    one.act(code, lambda t: t.join("Cy"))  # two events, the second joining up with the first
+    same()
+    assert reads == []
+    one.act(code, lambda t: t.say(0, "Hello there"))
+    same()
+    assert reads == []
+    astray.act(code, lambda t: t.join("Di"))
+    one.act(code, lambda t: t.start(0))  # carries the start, not Di's seat before it
+    same()
+    assert len(reads) == 1
     store.close()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import queue
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -182,7 +183,7 @@ def test_the_bus_hears_an_older_process_and_says_once_that_it_ignores_strays(
     with redis_server(tmp_path / "redis") as url, redis.Redis.from_url(url) as client:
         bus = RedisBus(url)
         heard: queue.Queue[tuple[str, int]] = queue.Queue()
-        bus.listen(lambda code, seq: heard.put((code, seq)))
+        bus.listen(lambda code, seq, entries: heard.put((code, seq)))
         try:
             end = time.monotonic() + 10
             while client.publish("spades:tables:ABC234", b"7") == 0:  # until the bus has subscribed
@@ -210,7 +211,7 @@ def test_a_listening_connection_cut_off_without_a_word_is_noticed_and_made_anew(
             redis.Redis.from_url(server.url) as client:
         bus = RedisBus(f"redis://127.0.0.1:{relay.port}/0")
         heard: queue.Queue[tuple[str, int]] = queue.Queue()
-        bus.listen(lambda code, seq: heard.put((code, seq)))
+        bus.listen(lambda code, seq, entries: heard.put((code, seq)))
 
         def announce(seq: int) -> None:
             """Publish version ``seq`` as another process would until the bus hears it."""
@@ -229,3 +230,39 @@ def test_a_listening_connection_cut_off_without_a_word_is_noticed_and_made_anew(
             announce(2)
         finally:
             bus.close()
+
+
+def test_the_entries_an_event_carries_reach_the_other_process_as_they_were_stored(tmp_path: Path) -> None:
+    """What one process's bus publishes another's hears: each table's version with the entries that
+    brought it there (any text in them, spaces and all), events sent together joined into one; and a
+    process from before the entries were carried still reads the version and a sender not its own."""
+    with redis_server(tmp_path / "redis") as url:
+        sender, hearer = RedisBus(url), RedisBus(url)
+        heard: queue.Queue[tuple[str, int, list[Any]]] = queue.Queue()
+        hearer.listen(lambda code, seq, entries: heard.put((code, seq, list(entries))))
+        log = [{"k": "join", "seat": 1, "name": "Bo  \"B\" 🂡", "at": 1.5},
+               {"k": "chat", "seat": 1, "text": "hi there:\tall [of] you\n", "at": 2.0},
+               {"k": "react", "seat": 0, "r": "gg", "at": 2.5}]
+        try:
+            end = time.monotonic() + 10
+            while subscribed_processes(url) < 2:  # both buses listen
+                assert time.monotonic() < end, "the buses did not subscribe"
+                time.sleep(0.05)
+            for seq in range(1, len(log) + 1):
+                sender.publish("ABC234", seq, log[seq - 1:seq])
+            last = 0
+            while last < len(log):
+                code, last, entries = heard.get(timeout=10)
+                assert code == "ABC234" and entries and entries == log[last - len(entries):last]
+            with redis.Redis.from_url(url) as client, client.pubsub() as listener:
+                listener.subscribe("spades:tables:ABC234")
+                listener.get_message(timeout=5)  # subscribed
+                sender.publish("ABC234", 4, [log[2]])
+                message = None
+                while message is None or message["type"] != "message":
+                    message = listener.get_message(timeout=5)
+            older = re.fullmatch(rb"(\d+)(?: (\S+))?", message["data"])  # an older Spades's reading:
+            assert older is not None and older.group(1) == b"4" and b":[" in older.group(2)  # no one's id
+        finally:
+            sender.close()
+            hearer.close()

@@ -1,32 +1,46 @@
-"""Table events between server processes: "table CODE is now at version N".
+"""Table events between server processes: "table CODE is now at version N, by these entries".
 
-An event only says that a table's log grew; whoever listens reads the new entries from the store,
-so every process sees every table's entries in the log's one order. ``LocalBus`` passes events
-inside the process; ``RedisBus`` (when ``SPADES_REDIS_URL`` is set) also passes them through Redis
-pub/sub to every other process. Redis is only the messenger: when it fails, each process still
-serves its own tables, and the others catch up from the store (a look at a table's connections
-reads it every few seconds anyway: ``Live._check_quiet_tables``).
+An event says that a table's log grew, and carries the entries that grew it (as the store keeps them:
+only the process that appended them at that version announces them), so a listener whose copy of
+the table is just behind applies them without a trip to the store; one further behind, or told
+without entries, reads the rest from the store. So every process sees every table's entries in the
+log's one order. ``LocalBus`` passes events inside the process; ``RedisBus`` (when
+``SPADES_REDIS_URL`` is set) also passes them through Redis pub/sub to every other process. Redis
+is only the messenger: when it fails, each process still serves its own tables, and the others
+catch up from the store (a look at a table's connections reads it every few seconds anyway:
+``Live._check_quiet_tables``).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import secrets
 import threading
 import time
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from spades.server.tables.table import Entry
 
 __all__ = ["EventBus", "Listener", "LocalBus", "RedisBus", "make_bus"]
 
-Listener = Callable[[str, int], None]
-"""Called with a table's code and its new version, from any thread."""
+Listener = Callable[[str, int, Sequence[Entry]], None]
+"""Called from any thread with a table's code, its new version and the entries that brought it there
+(the last ``len(entries)`` of the log up to that version: maybe none, when they were not carried)."""
+Event = tuple[int, list[Entry]]
+"""A table's version and the entries that brought it there (as in ``Listener``)."""
 
 _CHANNEL = "spades:tables:"
-_EVENT = re.compile(rb"(\d+)(?: (\S+))?")
-"""An event as sent through Redis: the table's version, then the process that sent it (an older Spades
-sent the version alone)."""
+_EVENT = re.compile(rb"(\d+)(?: ([^\s:]+)(?::(\S+))?)?")
+"""An event as sent through Redis: ``"<version> <sender>:<entries>"``, the entries as JSON without
+whitespace (``_wire``), so that a Spades from before they were carried, which reads ``"<version>
+<sender>"``, takes the rest for a sender's name (not its own) and reads the entries from the store;
+an older Spades still sent the version alone."""
+_CARRIED = 64
+"""At most this many entries ride with one event (more pile up only while Redis fails; the store
+has them all)."""
 _TIMEOUT = 1.0
 """Seconds a call to Redis may take (to connect, or to answer) before it counts as failed."""
 _RETRY = 1.0
@@ -40,9 +54,10 @@ _log = logging.getLogger("spades.tables")
 class EventBus(Protocol):
     """Publishes table versions to every listener of every process."""
 
-    def publish(self, code: str, seq: int) -> None:
-        """Say that table ``code`` has reached version ``seq``: called once the change is stored, on
-        the event loop too, so it neither waits on the network nor fails for the messenger's sake."""
+    def publish(self, code: str, seq: int, entries: Sequence[Entry] = ()) -> None:
+        """Say that table ``code`` has reached version ``seq`` by appending ``entries``: called once they
+        are stored, on the event loop too, so it neither waits on the network nor fails for the
+        messenger's sake."""
         ...
 
     def listen(self, listener: Listener) -> None:
@@ -60,10 +75,10 @@ class LocalBus:
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
 
-    def publish(self, code: str, seq: int) -> None:
+    def publish(self, code: str, seq: int, entries: Sequence[Entry] = ()) -> None:
         """Call the listeners at once (those there when it began: one may be added from another thread)."""
         for listener in list(self._listeners):
-            listener(code, seq)
+            listener(code, seq, entries)
 
     def listen(self, listener: Listener) -> None:
         """Add a listener."""
@@ -102,9 +117,10 @@ class RedisBus:
 
     Redis is only the messenger (the store holds every change), so it must never hold up or fail a
     command that was stored: ``publish`` queues the event for a thread of the bus, which sends the
-    queued events (each table's latest version only: listeners read the rest from the store), and
-    retries while Redis fails. The listening thread resubscribes when Redis comes back. Every call to
-    Redis has a timeout, so a Redis that stops answering holds up neither thread for long.
+    queued events (one a table: its latest version, with the entries since the last sent while they
+    join up, ``_joined``), and retries while Redis fails. The listening thread resubscribes when Redis
+    comes back. Every call to Redis has a timeout, so a Redis that stops answering holds up neither
+    thread for long.
     """
 
     def __init__(self, url: str) -> None:
@@ -124,8 +140,8 @@ class RedisBus:
         """Whether a message on the tables' channels that is no event was heard (said in the log once)."""
         self._local = LocalBus()
         """This process's listeners, called for its own events and for those heard from Redis."""
-        self._pending: dict[str, int] = {}
-        """Each table's latest version not yet sent to Redis."""
+        self._pending: dict[str, Event] = {}
+        """Each table's latest version not yet sent to Redis, with its entries."""
         self._wake = threading.Condition()
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._listen, name="spades-redis-listen", daemon=True),
@@ -133,21 +149,21 @@ class RedisBus:
         for thread in self._threads:
             thread.start()
 
-    def publish(self, code: str, seq: int) -> None:
+    def publish(self, code: str, seq: int, entries: Sequence[Entry] = ()) -> None:
         """Tell this process's listeners now, and queue the event for Redis (never waits for it)."""
-        self._local.publish(code, seq)
-        self._queue({code: seq})
+        self._local.publish(code, seq, entries)
+        self._queue({code: (seq, list(entries))})
 
     def listen(self, listener: Listener) -> None:
         """Add a listener."""
         self._local.listen(listener)
 
-    def _queue(self, events: dict[str, int]) -> None:
-        """Add events to those waiting to be sent, keeping each table's highest version, and wake the
-        sending thread."""
+    def _queue(self, events: dict[str, Event]) -> None:
+        """Add events to those waiting to be sent, one a table (``_joined``), and wake the sending thread."""
         with self._wake:
-            for code, seq in events.items():
-                self._pending[code] = max(seq, self._pending.get(code, -1))
+            for code, event in events.items():
+                waiting = self._pending.get(code)
+                self._pending[code] = event if waiting is None else _joined(waiting, event)
             self._wake.notify()
 
     def _send(self) -> None:
@@ -164,8 +180,8 @@ class RedisBus:
                 return
             try:
                 pipe = self._redis.pipeline(transaction=False)
-                for code, seq in events.items():
-                    pipe.publish(_CHANNEL + code, f"{seq} {self._me}")
+                for code, (seq, entries) in events.items():
+                    pipe.publish(_CHANNEL + code, f"{seq} {self._me}{_wire(entries)}")
                 pipe.execute()
             except self._errors as e:
                 outage.failed(e)
@@ -208,19 +224,21 @@ class RedisBus:
                     _log.exception("A table event from Redis could not be passed on: %r", message)
 
     def _pass_on(self, channel: bytes, data: bytes) -> None:
-        """Call the listeners for an event another process published: ``"<version> <sender>"``, or an
-        older Spades's ``"<version>"`` (so that processes of both can run side by side while an upgrade
-        rolls). Anything else is said in the log once (a stray publisher may send many) and ignored."""
+        """Call the listeners for an event another process published: ``"<version> <sender>:<entries>"``,
+        or an older Spades's ``"<version> <sender>"`` or ``"<version>"`` (so that processes of each can
+        run side by side while an upgrade rolls). Anything else is said in the log once (a stray
+        publisher may send many) and ignored."""
         event = _EVENT.fullmatch(data) if isinstance(data, bytes) else None
-        if event is None:
+        entries = None if event is None else _entries(event.group(3))
+        if event is None or entries is None:
             if not self._strays:
                 self._strays = True
                 _log.warning("A message on the tables' Redis channel %r is no table event: %r ignored, as "
                              "any such after it.", channel, data)
             return
-        seq, sender = event.groups()
+        seq, sender = event.group(1, 2)
         if sender != self._me.encode():
-            self._local.publish(channel[len(_CHANNEL):].decode(errors="replace"), int(seq))
+            self._local.publish(channel[len(_CHANNEL):].decode(errors="replace"), int(seq), entries)
 
     def close(self) -> None:
         """Stop both threads (the queued events are sent first if Redis answers) and close the
@@ -233,6 +251,36 @@ class RedisBus:
         self._pubsub.close()
         self._redis.close()
         self._local.close()
+
+
+def _joined(a: Event, b: Event) -> Event:
+    """Two events of one table as one: the later version, with the entries of both if they join up
+    (the later's alone if not), the last ``_CARRIED`` of them."""
+    earlier, later = sorted((a, b), key=lambda e: e[0])
+    entries = later[1]
+    if later[0] - len(later[1]) == earlier[0]:
+        entries = earlier[1] + entries
+    return later[0], entries[-_CARRIED:]
+
+
+def _wire(entries: list[Entry]) -> str:
+    """Entries as they follow the sender in an event: ``":"`` and JSON without whitespace (a space can
+    only be in a string, where ``\\u0020`` says the same), or nothing if there are none."""
+    if not entries:
+        return ""
+    return ":" + json.dumps(entries, separators=(",", ":")).replace(" ", "\\u0020")
+
+
+def _entries(text: bytes | None) -> list[Entry] | None:
+    """The entries an event carries (none if it carries none); None if they are not a list of entries."""
+    if text is None:
+        return []
+    try:
+        entries: Any = json.loads(text)
+    except ValueError:
+        return None
+    ok = isinstance(entries, list) and all(isinstance(e, dict) for e in entries)
+    return entries if ok else None
 
 
 def make_bus(redis_url: str | None) -> EventBus:

@@ -5,8 +5,10 @@ the version it started from. The copy is not read again first: if another proces
 meanwhile, the append is refused, the copy rebuilt from the log and the command tried again (where
 it may now be refused, e.g. as a stale move); a command the copy refuses is tried again only if the
 log has moved on.
-After an append the hub publishes the table's new version on the event bus; listeners (the
-WebSocket connections of every process) read what changed from their own caught-up copy.
+After an append the hub publishes the table's new version and its new entries on the event bus;
+listeners (the WebSocket connections of every process) read what changed from their own caught-up
+copy, which the hub of each process brings up to date with the entries the event carried where they
+join up with it (no trip to the store), else from the store.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from spades.bots import find_level
@@ -29,6 +31,7 @@ from spades.server.tables.leases import Leases
 from spades.server.tables.log import TableLog
 from spades.server.tables.table import (
     Clock,
+    Entry,
     FriendsTable,
     StaleVersion,
     TableError,
@@ -67,6 +70,8 @@ MAX_IDLE = 24 * 3600.0
 _CACHE = 2048
 _log = logging.getLogger("spades.tables")
 _RETRIES = 8
+_HEARD = 64
+"""At most this many entries heard from the bus are kept a table until its copy catches up."""
 
 
 def new_code() -> str:
@@ -99,7 +104,11 @@ class TableHub:
         self.max_idle = max_idle
         self._tables: OrderedDict[str, FriendsTable] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
+        self._heard: dict[str, tuple[int, list[Entry]]] = {}
+        """Entries of cached tables heard from the bus, ahead of the copies, each with the version before
+        its first: ``_fresh`` applies them where they join up with the copy."""
         self._lock = threading.Lock()
+        self.bus.listen(self._hear)
 
     def open(self, body: NewTableIn, player: str | None = None) -> JoinOut:
         """Open a table with the host's choices and sit the host down (``player``: as in ``join``)."""
@@ -165,7 +174,7 @@ class TableHub:
             else:
                 raise TableError("The table is very busy: try again.")
         if table.seq != before:
-            self.bus.publish(code, table.seq)
+            self.bus.publish(code, table.seq, table.entries[before:])
         return result, found
 
     def read(self, code: str, reader: Callable[[FriendsTable], T], known: int | None = None) -> T:
@@ -236,13 +245,30 @@ class TableHub:
                 lock = self._locks[code] = threading.Lock()
             return lock
 
-    def _fresh(self, code: str, known: int | None = None) -> FriendsTable:
-        """The cached table caught up with the log (loaded and replayed if not cached); a cached table
-        already at version ``known`` is taken as it is."""
+    def _hear(self, code: str, seq: int, entries: Sequence[Entry]) -> None:
+        """Keep the entries an event carried (any process's, from any thread) for the table's copy, if it
+        is cached and behind them: the next look applies them instead of reading them from the store."""
+        start = seq - len(entries)
         with self._lock:
             table = self._tables.get(code)
+            if table is None or not entries or table.seq >= seq:  # this process's own, or unknown here
+                return
+            kept = self._heard.get(code)
+            if kept is not None and kept[0] + len(kept[1]) == start:
+                start, entries = kept[0], kept[1] + list(entries)
+            self._heard[code] = (max(start, seq - _HEARD), list(entries[-_HEARD:]))
+
+    def _fresh(self, code: str, known: int | None = None) -> FriendsTable:
+        """The cached table caught up with the log (loaded and replayed if not cached); a cached table
+        already at version ``known`` is taken as it is, and one the bus's entries bring there
+        (``_hear``) too."""
+        with self._lock:
+            table = self._tables.get(code)
+            heard = self._heard.pop(code, None)
             if table is not None:
                 self._tables.move_to_end(code)
+        if table is not None and heard is not None and heard[0] <= table.seq:
+            table.extend(heard[1][table.seq - heard[0]:])
         if table is None:
             options, entries = self.log.load(code, max_idle=self.max_idle)
             table = FriendsTable.replay(code, TableOptions.from_json(options), entries, self.clock)
@@ -252,6 +278,7 @@ class TableHub:
                 while len(self._tables) > _CACHE:
                     old, _ = self._tables.popitem(last=False)
                     self._locks.pop(old, None)
+                    self._heard.pop(old, None)
             return table
         if known is not None and table.seq >= known:
             return table
@@ -262,6 +289,7 @@ class TableHub:
     def _forget(self, code: str) -> None:
         with self._lock:
             self._tables.pop(code, None)
+            self._heard.pop(code, None)
 
 
 def _look(t: FriendsTable, asks: list[Ask]) -> Look:

@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import anyio
@@ -26,7 +26,7 @@ from starlette.websockets import WebSocketState
 
 from spades.server.store import StoreBusy, StoreError, at_once
 from spades.server.tables.hub import Ask, Look, TableHub, Update, normal_code
-from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
+from spades.server.tables.table import Entry, FriendsTable, NotAllowed, TableError, TooFast
 from spades.server.tables.views import Command
 
 __all__ = ["MAX_MESSAGE", "Live", "run_command"]
@@ -156,8 +156,8 @@ class Live:
                 self._checks.add(code)
                 self._look(code)
 
-    def _heard(self, code: str, seq: int) -> None:
-        """A table changed (called from any thread)."""
+    def _heard(self, code: str, seq: int, entries: Sequence[Entry]) -> None:
+        """A table changed (called from any thread; the hub keeps the entries, ``TableHub._hear``)."""
         loop = self._loop
         if loop is not None and code in self._conns:
             loop.call_soon_threadsafe(self._changed, code, seq)
