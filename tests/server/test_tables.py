@@ -452,6 +452,25 @@ def test_a_hub_catches_up_from_the_entries_the_bus_carries(tmp_path: Path,
     store.close()
 
 
+def test_entries_heard_that_do_not_apply_leave_the_copy_to_the_store(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A garbled event on the bus (an entry that cannot be applied) costs the copy, not the table: the
+    hub reads the table from the store again and says so in the log."""
+    store = open_store(str(tmp_path / "t.sqlite3"))
+    store.check()
+    bus = LocalBus()
+    one, two = TableHub(TableLog(store), bus), TableHub(TableLog(store), bus)
+    code = one.open(NewTableIn(name="Ann")).code
+    one.act(code, lambda t: t.join("Bo"))
+    seq = two.read(code, lambda t: t.seq)
+    bus.publish(code, seq + 1, [{"k": "join", "at": 0.0, "seat": 2}])  # no name, no token
+    assert two.read(code, lambda t: (t.seq, [s.name for s in t.seats])) == (seq, ["Ann", "Bo", None, None])
+    assert "do not apply" in caplog.text
+    one.act(code, lambda t: t.join("Cy"))  # and the next real event is applied as usual
+    assert two.read(code, lambda t: [s.name for s in t.seats], known=seq + 1) == ["Ann", "Bo", "Cy", None]
+    store.close()
+
+
 @pytest.mark.parametrize("database", ["sqlite", "postgres"], indirect=True)
 def test_only_quick_tables_on_a_local_store_are_worked_on_the_event_loop(database: str) -> None:
     """The hub lets the server work a table on its event loop only where nothing can wait long: a

@@ -268,7 +268,13 @@ class TableHub:
             if table is not None:
                 self._tables.move_to_end(code)
         if table is not None and heard is not None and heard[0] <= table.seq:
-            table.extend(heard[1][table.seq - heard[0]:])
+            try:
+                table.extend(heard[1][table.seq - heard[0]:])
+            except Exception:  # a garbled message: the copy may be half changed, so read the store's
+                _log.exception("Entries heard for table %s do not apply to its copy: read from the store",
+                               code)
+                self._forget(code)
+                return self._fresh(code, known)
         if table is None:
             options, entries = self.log.load(code, max_idle=self.max_idle)
             table = FriendsTable.replay(code, TableOptions.from_json(options), entries, self.clock)
