@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from playwright.sync_api import ConsoleMessage, Page, expect
 
-from browser.table import NewPage, change_settings, hand, open_table, play_until, settle, tap_bid, tool
+from browser.table import (
+    NewPage,
+    change_settings,
+    hand,
+    open_table,
+    play_until,
+    settle,
+    tap_bid,
+    tool,
+    wait_until,
+)
 
 
 def collect_errors(page: Page) -> list[str]:
@@ -38,6 +48,24 @@ def test_a_first_visit_and_a_whole_hand_log_no_console_error(fresh_page: NewPage
     page.goto("/scorekeeper")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     assert errors == []
+
+
+def test_sounds_wait_for_the_first_tap(fresh_page: NewPage) -> None:
+    """A page loaded at the person's turn makes no sound (the browser would refuse it, with a console
+    warning), and the first tap's sounds play."""
+    page = fresh_page()
+    page.add_init_script("""window.audioMade = [];
+        window.AudioContext = class extends window.AudioContext {
+          constructor(...args) { super(...args); window.audioMade.push(this); }
+        };""")
+    warnings: list[str] = []
+    page.on("console", lambda msg: warnings.append(msg.text) if "AudioContext" in msg.text else None)
+    open_table(page)
+    expect(page.locator(".bid-btn").first).to_be_visible()  # the person's turn: the turn's sound was due
+    assert page.evaluate("window.audioMade.length") == 0
+    tap_bid(page)
+    assert wait_until(page, "window.audioMade.length === 1 && window.audioMade[0].state") == "running"
+    assert warnings == []
 
 
 def test_a_deal_link_asks_before_replacing_a_game_under_way(fresh_page: NewPage) -> None:
