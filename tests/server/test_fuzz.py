@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.api_client import Player
+from server.tables_client import join, open_table
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70) | st.text(max_size=12)
@@ -28,6 +29,20 @@ ENDPOINTS = st.sampled_from([
     ("POST", "/api/games/{id}/restart"), ("GET", "/api/games/{id}/hint"), ("GET", "/api/games/{id}/hands/0"),
     ("PUT", "/api/settings"), ("GET", "/api/games/current"), ("GET", "/api/stats"),
 ])
+TABLE_FIELDS = st.sampled_from(["name", "preset", "options", "level", "grace", "turn_seconds", "seat", "move",
+                                "version", "to", "text", "kind", "id", "watch", "bids", "tricks", "rules"])
+COMMANDS = st.sampled_from(["move", "next", "start", "sit", "move_person", "bot", "keep", "open", "host",
+                            "back", "leave", "chat", "react", "rematch", "sync", "nonsense"])
+TABLE_BODIES = BODIES | st.dictionaries(TABLE_FIELDS, JSON, max_size=4) | st.builds(
+    lambda do, rest: {**rest, "do": do}, COMMANDS, st.dictionaries(TABLE_FIELDS, JSON, max_size=3))
+TABLE_ENDPOINTS = st.sampled_from([
+    ("POST", "/api/tables"), ("GET", "/api/tables/{code}"), ("POST", "/api/tables/{code}/seats"),
+    ("GET", "/api/tables/{code}/view"), ("GET", "/api/tables/{code}/watch"),
+    ("POST", "/api/tables/{code}/commands"), ("GET", "/api/tables/{code}/hint"),
+    ("GET", "/api/tables/{code}/hands/{n}"), ("GET", "/api/tables/{code}/hands/{n}/coach"),
+    ("GET", "/api/tables/{code}/coach"), ("POST", "/api/scorekeeper/score"),
+    ("POST", "/api/scorekeeper/score-sheet.pdf"), ("GET", "/api/daily"),
+])
 IDS = st.sampled_from(["{own}", "0", "-1", "999999", "1e3", "abc", str(2**64)])
 
 
@@ -43,6 +58,29 @@ def test_no_request_gets_a_server_error(client: httpx.Client, endpoint: tuple[st
     if path.endswith("/moves") and isinstance(body, dict) and body.get("move") is None:
         body = {"move": move, "version": version}
     headers = {"own": p.headers, "none": {}, "bad": {"X-Player-Token": "ü".encode("latin-1") * 20}}[token]
+    r = client.request(method, path, json=None if method == "GET" else body, headers=headers)
+    assert r.status_code < 500, (method, path, body, r.text)
+    if r.status_code >= 400:
+        assert isinstance(r.json()["detail"], str)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(endpoint=TABLE_ENDPOINTS, code=st.sampled_from(["{own}", "{own:lower}", "ZZZZZZ", "", "x" * 40, ".."]),
+       number=st.sampled_from(["0", "-1", "99", "x", str(2**64)]), body=TABLE_BODIES,
+       token=st.sampled_from(["host", "guest", "none", "bad"]))
+def test_no_table_request_gets_a_server_error(client: httpx.Client, endpoint: tuple[str, str], code: str,
+                                              number: str, body: Any, token: str) -> None:
+    """The friends' tables and the scorekeeper, at a table under way: any body, code, hand or seat token
+    gets a 4xx with its reason at worst."""
+    host = open_table(client)
+    guest = join(client, host["code"], "Bo")
+    assert client.post(f"/api/tables/{host['code']}/commands", json={"do": "start"},
+                       headers={"X-Seat-Token": host["token"]}).status_code == 200
+    method, path = endpoint
+    code = code.replace("{own}", host["code"]).replace("{own:lower}", host["code"].lower())
+    path = path.replace("{code}", code).replace("{n}", number)
+    headers = {"host": {"X-Seat-Token": host["token"]}, "guest": {"X-Seat-Token": guest["token"]}, "none": {},
+               "bad": {"X-Seat-Token": "ü".encode("latin-1") * 8}}[token]
     r = client.request(method, path, json=None if method == "GET" else body, headers=headers)
     assert r.status_code < 500, (method, path, body, r.text)
     if r.status_code >= 400:
