@@ -6,7 +6,7 @@ card), deals the unseen cards many times as the expert does, and plays every cho
 out on the same deals. The expected points of a choice are the expert's measure: the side's score
 change minus the opponents', with bags costed. A decision is flagged when the best choice beats
 the one made by more than a threshold, and clearly (by more than two standard errors on the same
-deals), with a one-line reason. The random draws are seeded by the hand and the move, so a record
+deals), on those deals and again on as many fresh ones, with a one-line reason. The random draws are seeded by the hand and the move, so a record
 always gets the same review.
 
 >>> from spades.bots import make_player, play_out
@@ -258,13 +258,12 @@ def _reason(made: Move, best: Move, a: _Tally, b: _Tally, loss: float) -> str:
     return f"{line}: about {loss:.0f} points better."
 
 
-def _judge(player: SearchPlayer, view: SeatView, made: Move, rng: random.Random, samples: int,
-           threshold: float, hand: int, index: int) -> Decision:
-    """The decision ``made`` in this view, against every choice worth comparing, on the same deals."""
+def _outcomes(player: SearchPlayer, view: SeatView, choices: Sequence[Move], rng: random.Random,
+              samples: int) -> dict[Move, _Tally]:
+    """Each choice played out on the same ``samples`` sampled deals."""
     r = view.rules
-    choices = _choices(view, made, player.heuristic, rng)
     tallies = {m: _Tally() for m in choices}
-    for _ in range(samples if len(choices) > 1 else 1):
+    for _ in range(samples):
         hands = player.sample_deal(view, rng)
         for move in choices:
             if isinstance(move, Play):
@@ -278,13 +277,37 @@ def _judge(player: SearchPlayer, view: SeatView, made: Move, rng: random.Random,
             full = [b if b is not None else Bid(1) for b in bids]
             score = score_hand(r, full, won, view.bags, no_bids=all(b is None for b in bids))
             tallies[move].add(view, player.value(view, bids, won), score, won)
-    best = max(choices, key=lambda m: (tallies[m].mean(), m == made))
-    a, b = tallies[made], tallies[best]
-    loss = b.mean() - a.mean()
+    return tallies
+
+
+def _clear_loss(a: _Tally, b: _Tally, threshold: float) -> bool:
+    """Whether ``b`` beat ``a`` on the same deals by more than the threshold, and clearly (by more than
+    ``Z_FLAG`` standard errors of the paired differences)."""
     diffs = [y - x for x, y in zip(a.points, b.points, strict=True)]
     n = len(diffs)
+    loss = sum(diffs) / n
     se = math.sqrt(sum((d - loss) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else math.inf
-    flagged = loss > threshold and loss > Z_FLAG * se
+    return loss > threshold and loss > Z_FLAG * se
+
+
+def _judge(player: SearchPlayer, view: SeatView, made: Move, rng: random.Random, samples: int,
+           threshold: float, hand: int, index: int) -> Decision:
+    """The decision ``made`` in this view, against every choice worth comparing, on the same deals.
+
+    The best of many choices on one set of deals is also the one those deals flattered most, so a
+    decision that looks like a mistake is judged again, the move made against that best, on as many
+    fresh deals: it is flagged only if they agree, with their figures (not the flattered ones)."""
+    choices = _choices(view, made, player.heuristic, rng)
+    tallies = _outcomes(player, view, choices, rng, samples if len(choices) > 1 else 1)
+    best = max(choices, key=lambda m: (tallies[m].mean(), m == made))
+    a, b = tallies[made], tallies[best]
+    flagged = _clear_loss(a, b, threshold)
+    if flagged:
+        fresh = _outcomes(player, view, [made, best], rng, samples)
+        flagged = _clear_loss(fresh[made], fresh[best], threshold)
+        if flagged:
+            a, b = fresh[made], fresh[best]
+    loss = b.mean() - a.mean()
     phase = view.phase.value
     trick = len(view.tricks) + 1 if view.phase is Phase.PLAY else 0
     return Decision(hand, index, phase, trick, made, best, a.mean(), b.mean(), loss, flagged,
