@@ -109,13 +109,15 @@ def tap_bid(page: Page, tricks: str = "3") -> None:
     settle(page)
 
 
-def take_turn(page: Page) -> str:
+def take_turn(page: Page, deal_on: bool = True) -> str:
     """Do the next thing a person would: draw (keep what is offered), bid 3, play a playable card, or deal
-    on. Says what it did."""
+    on (unless not ``deal_on``: then it waits). Says what it did."""
     settle(page)
     if page.locator("#dlg-end").is_visible():
         return "end"
     if page.locator("#btn-next").is_visible():
+        if not deal_on:
+            return "wait"
         page.locator("#btn-next").click()
         return "next"
     keep = page.locator("#panel .draw button").first

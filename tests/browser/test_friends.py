@@ -132,10 +132,9 @@ def play_round(people: list[Person], until: str, server: BackgroundServer, code:
 
 
 def take_turn_at_table(page: Page, deals: bool = False) -> bool:
-    """Bid or play if it is this page's turn; Next after a hand only for the one who ``deals`` on."""
-    if page.locator("#dlg-end").is_visible() or (page.locator("#btn-next").is_visible() and not deals):
-        return False
-    return take_turn(page) in ("bid", "play")
+    """Bid or play if it is this page's turn; Next after a hand only for the one who ``deals`` on (asked
+    after the page settles: the computer players' last cards may end the hand meanwhile)."""
+    return take_turn(page, deal_on=deals) in ("bid", "play")
 
 
 def check_frames(people: list[Person], server: BackgroundServer, code: str) -> int:
