@@ -6,8 +6,8 @@ card), deals the unseen cards many times as the expert does, and plays every cho
 out on the same deals. The expected points of a choice are the expert's measure: the side's score
 change minus the opponents', with bags costed. A decision is flagged when the best choice beats
 the one made by more than a threshold, and clearly (by more than two standard errors on the same
-deals), on those deals and again on as many fresh ones, with a one-line reason. The random draws are seeded by the hand and the move, so a record
-always gets the same review.
+deals), on those deals and again on as many fresh ones, with a one-line reason. The random draws
+are seeded by the hand and the move, so a record always gets the same review.
 
 >>> from spades.bots import make_player, play_out
 >>> from spades.game import Game
