@@ -51,6 +51,8 @@ class Bench:
         """CPU seconds the servers (and Redis) used while measuring."""
         self.client_cpu = 0.0
         """CPU seconds this load generator used meanwhile (on the same cores)."""
+        self.received = 0
+        """Bytes of the messages the seats received while measuring."""
 
     def sent(self, code: str, version: int) -> None:
         """A move from game ``version`` leaves now."""
@@ -93,9 +95,12 @@ async def seat(bench: Bench, ws: ClientConnection, code: str, stop: asyncio.Even
     try:
         while not stop.is_set():
             try:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
             except TimeoutError:
                 continue
+            if bench.measuring:
+                bench.received += len(raw)
+            msg = json.loads(raw)
             if msg["type"] == "error":
                 if msg["status"] != 409:
                     bench.errors.append(msg["detail"])
@@ -197,7 +202,8 @@ def main() -> None:
           f"({len(lat) / args.seconds:.0f}/s), move to last seat p50 {q[49] * 1000:.0f} ms, "
           f"p95 {q[94] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, max {lat[-1] * 1000:.0f} ms; "
           f"errors {len(bench.errors)}{': ' + bench.errors[0] if bench.errors else ''}; "
-          f"server CPU {1000 * bench.cpu / len(lat):.2f} ms a move; the clients used "
+          f"server CPU {1000 * bench.cpu / len(lat):.2f} ms a move; the seats received "
+          f"{bench.received / len(lat) / 1000:.1f} KB a move in all; the clients used "
           f"{100 * bench.client_cpu / args.seconds:.0f}% of a core")
 
 

@@ -96,12 +96,17 @@ class Seat:
         await self.ws.send(json.dumps(data))
 
     async def recv(self, timeout: float = 30) -> dict[str, Any]:
-        """The next message (an update also becomes the seat's current table)."""
+        """The next message (an update also becomes the seat's current table, with what never changes at
+        the table kept from the connection's first, as the page keeps it)."""
         assert self.ws is not None
         msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.received.append(msg)
         if msg["type"] == "update":
-            self.table = msg["table"]
+            kept = {key: self.table.get(key) for key in ("rules", "reactions")}
+            table = {**kept, **msg["table"]}
+            if table["game"] is not None:
+                table["game"] = {"rules": table["rules"], **table["game"]}
+            self.table = table
         return msg
 
     async def until(self, test: Any, timeout: float = 30) -> dict[str, Any]:

@@ -358,7 +358,7 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
     tokens = [joined.token] + [hub.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di")]
     hub.act(code, lambda t: t.start(0))
     seq, hands = hub.read(code, lambda t: (t.seq, t.game.hands if t.game else ()))
-    asks = [(token, 0) for token in tokens] + [("no-such-token", 0)]
+    asks = [(token, 0, True) for token in tokens] + [("no-such-token", 0, True)]
     made, _ = hub.updates(code, asks, seq)
     for seat, update in enumerate(made[:4]):
         assert isinstance(update, tuple) and update[0] == seq
@@ -368,7 +368,7 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
         assert shown == {str(c) for c in cards_of(hands[seat])}
         assert not shown & {str(c) for s in range(4) if s != seat for c in cards_of(hands[s])}
     assert isinstance(made[4], TableError)
-    assert hub.updates(code, [(tokens[0], seq)], seq) == ([None], [])  # up to date: nothing to send
+    assert hub.updates(code, [(tokens[0], seq, False)], seq) == ([None], [])  # up to date: nothing to send
     game = hub.read(code, lambda t: t.game)
     assert game is not None and game.turn is not None
     turn, move, version = game.turn, str(hint(game.view(game.turn), "normal").move), len(game.log)

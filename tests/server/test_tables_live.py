@@ -253,6 +253,39 @@ def test_websocket_messages_are_not_compressed(server: BackgroundServer, client:
     assert run_async(run()) is None
 
 
+def test_a_connections_updates_after_its_first_leave_out_what_never_changes(
+        server: BackgroundServer, client: httpx.Client) -> None:
+    """The rules (the table's and the game's) and the reactions come in a connection's first update and
+    in a resync, not in the others; a page connecting again gets them again, and a spectator too."""
+    host = open_table(client, "Ann")
+    code = host["code"]
+    constants = {"rules", "reactions"}
+
+    async def run() -> None:
+        ann = Seat(server.url, code, host["token"])
+        await start_game([ann])
+        first, *later = [m["table"] for m in ann.received if m["type"] == "update"]
+        assert constants <= first.keys() and first["rules"]["target"] == 500
+        assert later and all(not constants & t.keys() and "rules" not in (t["game"] or {}) for t in later)
+        whole = client.get(f"/api/tables/{code}/view", headers={"X-Seat-Token": host["token"]}).json()
+        assert {**later[-1], "rules": whole["rules"], "reactions": whole["reactions"],
+                "game": {**later[-1]["game"], "rules": whole["rules"]}}.keys() == whole.keys()
+        await ann.close()
+        for since in (ann.table["seq"] - 1, -1):  # a page connecting again, behind or anew
+            again = Seat(server.url, code, host["token"])
+            await again.connect(since)
+            msg = await again.recv()
+            assert msg["resync"] is (since < 0)
+            assert constants <= msg["table"].keys() and msg["table"]["game"]["rules"] == first["rules"]
+            await again.close()
+        watcher = Seat(server.url, code, None)
+        await watcher.connect()
+        assert constants <= (await watcher.recv())["table"].keys()
+        await watcher.close()
+
+    run_async(run())
+
+
 def test_the_table_messages_name_the_people_as_their_plates_do(
         server: BackgroundServer, client: httpx.Client) -> None:
     """At a friends' table "Bob to play." and "Bob bids 3.", not "East": each seat's view names people."""

@@ -93,6 +93,9 @@ class _Conn:
         self.sent = since
         self.resync = since < 0
         """The page asked for the whole table again (or has none yet)."""
+        self.told = False
+        """Whether an update was queued here: the first carries what never changes at the table, the
+        others leave it out (``views.CONSTANTS``)."""
         self.outbox: deque[str] = deque()
         self.refused: TableError | None = None
         self.ready = asyncio.Event()
@@ -257,6 +260,7 @@ class Live:
         else:
             conn.sent, message = update
             conn.outbox.append(message)
+            conn.told = True
             self._last_sent[conn.code] = time.monotonic()
         conn.ready.set()
 
@@ -416,10 +420,11 @@ class Live:
 
 
 def _take_asks(conns: list[_Conn]) -> tuple[list[Ask], list[_Conn]]:
-    """What a look asks for each connection (its token, and the version it has or -1 for the whole
-    table), and those that wanted the whole table: their wish is taken (cleared) by the look."""
+    """What a look asks for each connection (its token, the version it has or -1 for the whole table,
+    and whether it has had an update), and those that wanted the whole table: their wish is taken
+    (cleared) by the look."""
     resync = [c for c in conns if c.resync]
-    asks = [(c.token, -1 if c.resync else c.sent) for c in conns]
+    asks = [(c.token, -1 if c.resync else c.sent, not c.told) for c in conns]
     for c in resync:
         c.resync = False
     return asks, resync

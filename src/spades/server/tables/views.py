@@ -188,13 +188,20 @@ def view_of(table: FriendsTable, seat: int, shared: dict[str, Any] | None = None
     return TableView.model_construct(**alike, you=seat, game=state)
 
 
+CONSTANTS: dict[str, Any] = {"rules": True, "reactions": True, "game": {"rules"}}
+"""What never changes at a table, left out of a connection's updates after its first (``update_message``):
+the rules, twice (the table's and the game's, about 40% of an update) and the reactions offered."""
+
+
 def update_message(table: FriendsTable, seat: int, since: int, shared: dict[str, Any] | None = None,
-                   shown: FaceUp | None = None) -> str:
+                   shown: FaceUp | None = None, constants: bool = True) -> str:
     """The ``update`` message (JSON text) for a page of ``seat`` at version ``since`` (-1: none): the
     table's version, the events since (``resync`` if they are too old to tell) and the seat's view
-    (``shared`` and ``shown`` as for ``view_of``)."""
+    (``shared`` and ``shown`` as for ``view_of``), without its ``CONSTANTS`` unless ``constants`` or a
+    resync."""
     events = None if since < 0 else table_events(table, seat, since)
-    view = view_of(table, seat, shared, shown).model_dump_json()
+    leave_out = None if constants or events is None else CONSTANTS
+    view = view_of(table, seat, shared, shown).model_dump_json(exclude=leave_out)
     return (f'{{"type":"update","seq":{table.seq},"resync":{"true" if events is None else "false"},'
             f'"events":[{",".join(events or ())}],"table":{view}}}')
 

@@ -331,6 +331,9 @@ async function applyUpdate(msg) {
   const t = msg.table;
   const before = state.game;
   const tableBefore = state.table;
+  // A connection's updates after its first leave out what never changes at the table: kept from before.
+  for (const key of ["rules", "reactions"]) if (!(key in t)) t[key] = tableBefore[key];
+  if (t.game && !("rules" in t.game)) t.game.rules = t.rules;
   state.table = t;
   tableReceived = msg.receivedAt;
   connectionText = "";
