@@ -22,8 +22,8 @@ const SOUNDS = {
   lose: () => { tone(392, 0, 0.25); tone(311, 0.2, 0.4); },
 };
 
-// A browser starts audio made before the person's first tap or key suspended (with a warning), and
-// it stays silent: so the sounds wait for that first tap or key.
+// A browser starts audio made before the person's first tap or key suspended, with a console
+// warning: so the sounds wait for that first tap or key.
 let tapped = false;
 for (const type of ["pointerdown", "keydown"]) {
   document.addEventListener(type, () => { tapped = true; }, { capture: true, once: true });
