@@ -132,7 +132,7 @@ class RedisBus:
         self._redis = redis.Redis.from_url(url, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT,
                                            retry=Retry(NoBackoff(), 0))  # the threads retry, at their pace
         self._redis.ping()  # a wrong URL stops the server at start
-        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call, unused-ignore]
         self._pubsub.psubscribe(_CHANNEL + "*")
         self._me = secrets.token_hex(8)
         """Sent with each event, so that the listening thread skips this process's own."""
