@@ -25,6 +25,18 @@ ACTIVE = ("bid", "play", "pass", "draw")
 T = TypeVar("T")
 
 
+def merged(before: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """The table an update's ``table`` shows, with what it left out kept from the page's table
+    ``before``, as the page keeps it: what never changes from the connection's first update, the
+    seats, the chat and the score sheet from the last that had them."""
+    table = {**{key: before.get(key) for key in ("rules", "reactions", "seats", "chat")}, **update}
+    if table["game"] is not None:
+        game = before.get("game") or {}
+        table["game"] = {"rules": table["rules"], "sheet": game.get("sheet"),
+                         "sheet_legend": game.get("sheet_legend"), **table["game"]}
+    return table
+
+
 def run_async(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine to its end on a loop of its own, in a thread of its own.
 
@@ -96,17 +108,13 @@ class Seat:
         await self.ws.send(json.dumps(data))
 
     async def recv(self, timeout: float = 30) -> dict[str, Any]:
-        """The next message (an update also becomes the seat's current table, with what never changes at
-        the table kept from the connection's first, as the page keeps it)."""
+        """The next message (an update also becomes the seat's current table, ``merged`` as the page
+        merges it)."""
         assert self.ws is not None
         msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.received.append(msg)
         if msg["type"] == "update":
-            kept = {key: self.table.get(key) for key in ("rules", "reactions")}
-            table = {**kept, **msg["table"]}
-            if table["game"] is not None:
-                table["game"] = {"rules": table["rules"], **table["game"]}
-            self.table = table
+            self.table = merged(self.table, msg["table"])
         return msg
 
     async def until(self, test: Any, timeout: float = 30) -> dict[str, Any]:

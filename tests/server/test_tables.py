@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from server.tables_client import merged
 from spades.bots import hint
 from spades.cards import cards_of
 from spades.game import Phase
@@ -327,6 +331,86 @@ def test_a_page_behind_is_told_the_events_it_missed_or_resynced() -> None:
     assert update_message(again, b, t.seq - 20) == update_message(t, b, t.seq - 20)
 
 
+STEPS = ("move", "move", "hand", "chat", "react", "away", "return", "tick", "reclaim", "look 0", "look 2",
+         "look 4")
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(STEPS), min_size=5, max_size=60))
+def test_a_page_that_keeps_what_updates_leave_out_has_the_whole_view(steps: list[str]) -> None:
+    """Pages that merge each update as the page does (keeping what it leaves out: the rules, and the
+    seats, chat and score sheet while they stay the same) hold the whole view of their seat (or a
+    spectator's, seat 4) after any mix of moves, finished hands, chat, a person away, counting down,
+    replaced by a computer player and back, however far behind they look; a replayed table agrees."""
+    t, clock = make(level="random")
+    _, ann = t.join("Ann", conn="p1")
+    _, bob = t.join("Bob", seat=2, conn="p1")
+    t.start(ann)
+    pages: dict[int, tuple[int, dict[str, Any]]] = {}
+    for step in steps:
+        clock.now += 1
+        game = t.game
+        assert game is not None
+        if step in ("move", "hand"):
+            while game.phase is not Phase.GAME_OVER:
+                person_move(t, ann if game.turn is None else game.turn)
+                if step == "move" or game.phase is Phase.HAND_OVER:
+                    break
+        elif step in ("chat", "react"):
+            clock.now += 60  # past the chat's rate limit
+            t.say(bob, "hi") if step == "chat" else t.react(ann, "nice")
+        elif step == "away":
+            t.disconnected(bob, "p1")
+        elif step == "return":
+            t.connected(bob, "p1")
+        elif step == "tick":
+            clock.now += t.options.grace
+            t.tick()
+        elif step == "reclaim" and t.seats[bob].bot:
+            t.back(bob)
+        elif step.startswith("look"):
+            seat = int(step[-1])
+            since, before = pages.get(seat, (-1, {}))
+            whole = json.loads(view_of(t, seat).model_dump_json())
+            message = update_message(t, seat, since, constants=seat not in pages)
+            assert message == update_message(FriendsTable.replay(t.code, t.options, t.entries, clock), seat,
+                                             since, constants=seat not in pages)
+            pages[seat] = (t.seq, merged(before, json.loads(message)["table"]))
+            assert pages[seat][1] == whole
+
+
+def test_an_update_leaves_out_the_seats_chat_and_sheet_only_while_they_stay_the_same() -> None:
+    """Each of the seldom-changing parts comes in an update when it changed since the page's version
+    (the seats also while a countdown runs in them) and is left out otherwise."""
+    t, clock = make(level="random")
+    _, ann = t.join("Ann", conn="p1")
+    _, bob = t.join("Bob", conn="p1")
+    t.start(ann)
+
+    def parts(since: int) -> set[str]:
+        table = json.loads(update_message(t, ann, since, constants=False))["table"]
+        return {"seats", "chat"} & table.keys() | {"sheet"} & (table["game"] or {}).keys()
+
+    person_move(t, ann)
+    assert parts(t.seq - 1) == set()
+    t.say(bob, "hello")
+    assert parts(t.seq - 1) == {"chat"}
+    assert parts(t.seq - 2) == {"chat"}  # a page behind the chat line gets it
+    game = t.game
+    assert game is not None
+    while game.phase is not Phase.HAND_OVER:
+        person_move(t, ann if game.turn is None else game.turn)
+    assert parts(t.seq - 1) == {"sheet"}
+    t.disconnected(bob, "p1")
+    assert parts(t.seq - 1) == {"seats", "chat", "sheet"}  # any entry about the seats: all of them
+    person_move(t, ann)
+    assert parts(t.seq - 1) == {"seats"}  # Bob's countdown
+    clock.now += t.options.grace
+    t.tick()
+    person_move(t, ann)
+    assert parts(t.seq - 1) == set()  # a computer player has Bob's seat: nothing counts down
+
+
 def test_what_every_seat_sees_alike_is_made_once_and_agrees() -> None:
     """The face-up part of a game's state, made once for all seats at a version, gives each seat
     (and a spectator) the state made for it alone; one made at an older version is not used."""
@@ -341,9 +425,9 @@ def test_what_every_seat_sees_alike_is_made_once_and_agrees() -> None:
         shown = face_up(game)
         for seat in range(5):
             alone = state_of(game, game_id=1, deal=0, daily=None, level="normal", viewer=seat)
-            for given in (shown, old):
+            for made in (shown, old):
                 assert state_of(game, game_id=1, deal=0, daily=None, level="normal", viewer=seat,
-                                shown=given) == alone
+                                shown=made) == alone
         person_move(t, a)
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "MAX_CHAT",
     "MAX_NAME",
     "REACTIONS",
+    "SELDOM",
     "BadSeatToken",
     "BadText",
     "ChatLine",
@@ -73,6 +74,8 @@ REACTIONS: dict[str, str] = {
 }
 """The quick reactions, by name, and the text each shows."""
 _CHAT_KEPT = 50
+SELDOM = ("seats", "chat", "sheet")
+"""The parts of a seat's view that change seldom: the table's seats, the chat, the game's score sheet."""
 _RECENT = 128
 """Moves and other entries a table keeps as events to tell a page that is behind (one further
 behind gets the whole table instead)."""
@@ -198,6 +201,11 @@ class Seat:
         return self.token is not None
 
     @property
+    def awaited(self) -> bool:
+        """Whether the person is away and no computer player has their seat yet (a countdown runs)."""
+        return self.person and not self.bot and self.away_since is not None
+
+    @property
     def played_by_bot(self) -> bool:
         """Whether a computer player makes this seat's moves now."""
         return not self.person or self.bot
@@ -259,6 +267,9 @@ class FriendsTable:
     for an empty seat, and for a person who was away, whose seat the host gave away, or whose turn
     timer ran out. The coach judges a person only on the others."""
     entries: list[Entry] = field(default_factory=list)
+    changed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SELDOM, 0))
+    """The version at which each part of the seats' views that changes seldom (``SELDOM``) last
+    changed: an update to a page that has a later version leaves the part out (``views``)."""
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=_CHAT_KEPT))
     recent: deque[tuple[int, Entry, tuple[tuple[str, str], ...] | None]] = field(
         default_factory=lambda: deque(maxlen=_RECENT))
@@ -522,11 +533,17 @@ class FriendsTable:
         self._check_rate(by)
         self._commit({"k": "react", "seat": by, "r": reaction})
 
+    @property
+    def counting_down(self) -> bool:
+        """Whether a person is away and a computer player not yet in their seat: the seats' views then
+        hold a countdown (``away_left``), which changes with the clock, not only with the log."""
+        return any(s.awaited for s in self.seats)
+
     def away_left(self, seat: int, now: float) -> float | None:
         """Seconds at ``now`` before a computer player takes the seat of its person, who is away (0: due);
         None if no one is away there, or a computer player has the seat already."""
         s = self.seats[seat]
-        if not s.person or s.bot or s.away_since is None:
+        if s.away_since is None or not s.awaited:
             return None
         return max(0.0, self.options.grace - (now - s.away_since))
 
@@ -679,6 +696,22 @@ class FriendsTable:
             raise SpadesError(f"Unknown table entry {kind!r}.")
         if tell:
             self.recent.append((len(self.entries) - 1, e, events))
+        self._mark_changed(kind)
+
+    def _mark_changed(self, kind: str) -> None:
+        """Note which ``SELDOM`` parts of the views the entry just applied changed: a chat line the chat,
+        a hand's end the score sheet; moves and deals nothing else; any other entry (seats, names, a new
+        game) all of them."""
+        if kind in ("chat", "react"):
+            parts: tuple[str, ...] = ("chat",)
+        elif kind in ("move", "next"):
+            game = self.game
+            ended = game is not None and game.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and kind == "move"
+            parts = ("sheet",) if ended else ()
+        else:
+            parts = SELDOM
+        for part in parts:
+            self.changed[part] = self.seq
 
     def _leave(self, seat: int, at: float) -> None:
         if self.started:

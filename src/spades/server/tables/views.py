@@ -7,6 +7,7 @@ viewpoint: other seats' cards appear only in the review of a hand that is over. 
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Literal
 
@@ -197,13 +198,30 @@ def update_message(table: FriendsTable, seat: int, since: int, shared: dict[str,
                    shown: FaceUp | None = None, constants: bool = True) -> str:
     """The ``update`` message (JSON text) for a page of ``seat`` at version ``since`` (-1: none): the
     table's version, the events since (``resync`` if they are too old to tell) and the seat's view
-    (``shared`` and ``shown`` as for ``view_of``), without its ``CONSTANTS`` unless ``constants`` or a
-    resync."""
+    (``shared`` and ``shown`` as for ``view_of``). Unless ``constants`` or a resync, the view leaves out
+    its ``CONSTANTS`` and those of its ``SELDOM`` parts that the page has as they are (``_left_out``)."""
     events = None if since < 0 else table_events(table, seat, since)
-    leave_out = None if constants or events is None else CONSTANTS
+    leave_out = None if constants or events is None else _left_out(table, since)
     view = view_of(table, seat, shared, shown).model_dump_json(exclude=leave_out)
     return (f'{{"type":"update","seq":{table.seq},"resync":{"true" if events is None else "false"},'
             f'"events":[{",".join(events or ())}],"table":{view}}}')
+
+
+def _left_out(table: FriendsTable, since: int) -> dict[str, Any]:
+    """What an update leaves out for a page at version ``since``: the ``CONSTANTS``, and each ``SELDOM``
+    part that has not changed since (the seats not while they count down: ``counting_down``). The page
+    keeps what it had; a chatty table's 50 lines and a long game's score sheet were most of each update."""
+    same = frozenset(part for part, at in table.changed.items()
+                     if at <= since and not (part == "seats" and table.counting_down))
+    return _exclusion(same)
+
+
+@functools.cache
+def _exclusion(same: frozenset[str]) -> dict[str, Any]:
+    """The ``exclude`` of a view without its ``CONSTANTS`` and the ``SELDOM`` parts ``same`` (the score
+    sheet with its legend, which a game's first update carries)."""
+    sheet = {"sheet", "sheet_legend"} if "sheet" in same else set()
+    return {**CONSTANTS, **{part: True for part in same - {"sheet"}}, "game": CONSTANTS["game"] | sheet}
 
 
 def table_events(table: FriendsTable, seat: int, since: int) -> list[str] | None:

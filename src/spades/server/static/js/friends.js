@@ -331,9 +331,11 @@ async function applyUpdate(msg) {
   const t = msg.table;
   const before = state.game;
   const tableBefore = state.table;
-  // A connection's updates after its first leave out what never changes at the table: kept from before.
-  for (const key of ["rules", "reactions"]) if (!(key in t)) t[key] = tableBefore[key];
+  // A connection's updates after its first leave out what never changes at the table, and the seats,
+  // the chat and the score sheet while they stay as they were: kept from before.
+  for (const key of ["rules", "reactions", "seats", "chat"]) if (!(key in t)) t[key] = tableBefore[key];
   if (t.game && !("rules" in t.game)) t.game.rules = t.rules;
+  if (t.game) for (const key of ["sheet", "sheet_legend"]) if (!(key in t.game)) t.game[key] = before[key];
   state.table = t;
   tableReceived = msg.receivedAt;
   connectionText = "";
