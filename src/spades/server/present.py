@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from spades.bidding import BidRules
 from spades.cards import Card, cards_of
@@ -31,7 +31,8 @@ from spades.server.schemas import (
     TrickOut,
 )
 
-__all__ = ["FaceUp", "event_of", "face_up", "human_seat", "review_of", "seat_label", "side_name", "state_of"]
+__all__ = ["FaceUp", "event_of", "events_of", "face_up", "human_seat", "review_of", "seat_label", "side_name",
+           "state_of"]
 
 _POSITIONS: dict[int, tuple[str, ...]] = {
     4: ("bottom", "left", "top", "right"),
@@ -302,44 +303,52 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
 
 def event_of(game: Game, seat: int, move: Move, viewer: int | None = None, names: Names = None) -> EventOut:
     """The event for a move just applied, as the viewer's seat (South by default) may see it."""
+    return events_of(game, seat, move, (viewer,), names)[0]
+
+
+def events_of(game: Game, seat: int, move: Move, viewers: Sequence[int | None],
+              names: Names = None) -> list[EventOut]:
+    """The event for a move just applied as each of ``viewers`` may see it: all but its line is face
+    up, so that part is made once (a friends' table tells every seat and its spectators of each move)."""
     n = game.players
-    human = _viewer(n, viewer)
-    who = seat_label(n, seat, human, names)
-    you = seat == human
-    card: str | None = None
-    winner: int | None = None
     trick = _played(tuple(game.trick))
-    kind: str
-    if isinstance(move, Play):
-        kind = "play"
-        card = str(move.card)
-        text = f"{who} {'play' if you else 'plays'} the {move.card.name}."
-        if not game.trick and game.tricks:
-            last = game.tricks[-1]
-            trick = _played(last.cards)
-            winner = last.winner
-            takes = "take" if winner == human else "takes"
-            text += f" {seat_label(n, winner, human, names)} {takes} the trick."
-    elif isinstance(move, MakeBid):
-        kind = "bid"
-        text = f"{who} {'bid' if you else 'bids'} {move.bid.written(game.rules)}."
-    elif isinstance(move, PassCards):
-        kind = "pass"
-        text = f"{who} {'pass' if you else 'passes'} {move.cards.bit_count()} cards."
-    elif isinstance(move, Draw):
-        kind = "draw"
-        text = f"{who} {'draw' if you else 'draws'}."
-    elif isinstance(move, Look):
-        kind = "look"
-        text = f"{who} {'look' if you else 'looks'} at {'your' if you else 'their'} cards."
-    else:
-        assert isinstance(move, Misdeal)
-        kind = "misdeal"
-        text = f"{who} {'call' if you else 'calls'} a misdeal: the cards are dealt again."
-    return EventOut(
-        seat=seat, kind=kind, text=text, card=card, trick=trick, winner=winner,  # type: ignore[arg-type]
-        bids=[_bid_text(game.rules, b) for b in game.bids], tricks=list(game.tricks_won),
+    winner: int | None = None
+    if isinstance(move, Play) and not game.trick and game.tricks:
+        trick, winner = _played(game.tricks[-1].cards), game.tricks[-1].winner
+    face = EventOut(
+        seat=seat, kind=_KINDS[type(move)], text="", card=str(move.card) if isinstance(move, Play) else None,
+        trick=trick, winner=winner, bids=[_bid_text(game.rules, b) for b in game.bids],
+        tricks=list(game.tricks_won),
         progress=[_progress(game.rules, game.phase, side, game.bids, game.tricks_won)
                   for side in range(game.rules.sides)],
         nil_broken=broken_nils(game.rules, game.bids, game.tricks_won),
     )
+    return [face.model_copy(update={"text": _event_text(game, seat, move, _viewer(n, v), winner, names)})
+            for v in viewers]
+
+
+_KINDS: dict[type[Move], Literal["bid", "play", "pass", "draw", "look", "misdeal"]] = {
+    Play: "play", MakeBid: "bid", PassCards: "pass", Draw: "draw", Look: "look", Misdeal: "misdeal"}
+
+
+def _event_text(game: Game, seat: int, move: Move, human: int, winner: int | None, names: Names) -> str:
+    """The line that tells the seat ``human`` of a move just applied (``winner``: of the trick it ended)."""
+    n = game.players
+    who = seat_label(n, seat, human, names)
+    you = seat == human
+    if isinstance(move, Play):
+        text = f"{who} {'play' if you else 'plays'} the {move.card.name}."
+        if winner is not None:
+            takes = "take" if winner == human else "takes"
+            text += f" {seat_label(n, winner, human, names)} {takes} the trick."
+        return text
+    if isinstance(move, MakeBid):
+        return f"{who} {'bid' if you else 'bids'} {move.bid.written(game.rules)}."
+    if isinstance(move, PassCards):
+        return f"{who} {'pass' if you else 'passes'} {move.cards.bit_count()} cards."
+    if isinstance(move, Draw):
+        return f"{who} {'draw' if you else 'draws'}."
+    if isinstance(move, Look):
+        return f"{who} {'look' if you else 'looks'} at {'your' if you else 'their'} cards."
+    assert isinstance(move, Misdeal)
+    return f"{who} {'call' if you else 'calls'} a misdeal: the cards are dealt again."

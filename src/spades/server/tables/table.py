@@ -30,7 +30,7 @@ from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError
 from spades.game import Game, Phase, seat_name
 from spades.moves import Move, parse_move
 from spades.rules import Rules
-from spades.server.present import event_of
+from spades.server.present import events_of
 from spades.server.store.base import FriendResult
 
 __all__ = [
@@ -665,7 +665,7 @@ class FriendsTable:
                 self.ended = len(self.entries) - 1
             if tell:
                 names = self.seat_labels()
-                seen = [event_of(self.game, seat, move, v, names) for v in range(self.players + 1)]
+                seen = events_of(self.game, seat, move, range(self.players + 1), names)
                 events = tuple((ev.text, ev.model_dump_json()) for ev in seen)
         elif kind == "next":
             assert self.game is not None
