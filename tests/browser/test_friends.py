@@ -211,6 +211,9 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
     expect(bob.page.locator("#chat-error")).to_contain_text("Slow down")
     expect(bob.page.locator("#chat-text")).to_have_value("line 4")  # the line refused is kept, to send later
     expect(ann.page.locator("#chat-log p")).to_have_count(6)
+    log = ann.page.locator("#chat-log")  # Ann scrolls up to read, in a log too short for six lines
+    log.evaluate("(log) => { log.style.maxHeight = '2.5rem'; log.scrollTop = 0; "
+                 "log.firstElementChild.id = 'read'; }")
     bidder = next(p for p in (ann, bob, cy, di) if p.page.locator(".bid-btn").count())
     watcher = next(p for p in (ann, bob, cy, di) if p is not bidder)  # messages name people, not places
     expect(watcher.page.locator("#message")).to_contain_text(f"{bidder.name} to bid.")
@@ -231,6 +234,12 @@ def test_four_friends_open_join_by_link_and_code_and_play_a_hand(
     for p in (bob, cy, di):  # one person deals on for everyone: their sheets close
         expect(p.page.locator("#dlg-sheet")).to_be_hidden()
         expect(p.page.locator("#hand .card")).to_have_count(13)
+    cy.page.locator("#chat-text").fill("Well played")  # Bob may still be too fast for the limit
+    cy.page.locator("#chat-text").press("Enter")
+    expect(log.locator("p")).to_have_count(7)
+    expect(log.locator("p").last).to_have_text("Cy: Well played")
+    # the moves and the new line left what Ann reads where it was: not drawn again, not scrolled away
+    assert log.evaluate("(log) => log.scrollTop === 0 && log.firstElementChild.id === 'read'")
     assert check_frames([ann, bob, cy, di], server, code) > 50
     for p in (ann, bob, cy, di):
         assert p.page.evaluate("window.__violations") == [], p.name

@@ -462,11 +462,28 @@ function countDown() {
   countdown = setTimeout(countDown, 250);  // each number within a quarter second of the true one
 }
 
+// The chat as last drawn, and for which seat ("You"): an update that did not change it draws nothing.
+let drawnChat = { lines: [], you: null };
+
+// Only the lines not shown yet are added (the log is a live region: what is added is read out), the
+// oldest dropped as the server drops them; the log follows the newest line unless the person has
+// scrolled up to read.
 function drawChat(t) {
   $("chat").hidden = false;
-  $("chat-log").replaceChildren(...t.chat.map((c) => el("p", c.reaction ? { class: "reaction" } : {},
-    el("strong", {}, c.seat === t.you ? "You" : c.name), `: ${c.text}`)));
-  $("chat-log").scrollTop = $("chat-log").scrollHeight;
+  const log = $("chat-log");
+  const same = (a, b) => a.seat === b.seat && a.name === b.name && a.text === b.text && a.reaction === b.reaction;
+  if (t.chat !== drawnChat.lines || t.you !== drawnChat.you) {
+    const old = t.you === drawnChat.you ? drawnChat.lines : [];
+    let kept = Math.min(old.length, t.chat.length);  // the longest end of the old log that starts the new
+    while (kept && !t.chat.slice(0, kept).every((c, i) => same(c, old[old.length - kept + i]))) kept -= 1;
+    const following = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
+    if (!kept) log.replaceChildren();
+    while (log.children.length > kept) log.firstElementChild.remove();
+    log.append(...t.chat.slice(kept).map((c) => el("p", c.reaction ? { class: "reaction" } : {},
+      el("strong", {}, c.seat === t.you ? "You" : c.name), `: ${c.text}`)));
+    if (following) log.scrollTop = log.scrollHeight;
+    drawnChat = { lines: t.chat, you: t.you };
+  }
   if (!$("reactions").children.length) {
     $("reactions").replaceChildren(...Object.entries(t.reactions).map(([name, text]) =>
       el("button", { type: "button", "data-act": "react", "data-reaction": name }, text)));
