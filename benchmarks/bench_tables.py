@@ -77,7 +77,7 @@ async def join_live(url: str, code: str, token: str, gate: asyncio.Semaphore) ->
         ws = await connect(url.replace("http://", "ws://") + f"/api/tables/{code}/live",
                            compression=None, max_size=None, open_timeout=120,
                            ping_interval=None)  # as a browser: it answers pings, sends none
-        await ws.send(json.dumps({"token": token, "since": -1}))
+        await ws.send(json.dumps({"token": token, "since": -1, "keep": True}))  # as the page does
         return ws
 
 

@@ -33,7 +33,7 @@ def four_updates(table: FriendsTable, seats: list[int], since: int, seldom: bool
         table.changed = dict.fromkeys(kept, table.seq)
     start = time.perf_counter()
     shared, shown = shared_view(table), None if table.game is None else face_up(table.game)
-    made = [update_message(table, s, since, shared, shown, constants=False) for s in seats]
+    made = [update_message(table, s, since, shared, shown, whole=False) for s in seats]
     seconds = time.perf_counter() - start
     table.changed = kept
     return made, seconds

@@ -98,10 +98,12 @@ class Seat:
     ws: ClientConnection | None = None
     table: dict[str, Any] = field(default_factory=dict)
 
-    async def connect(self, since: int = -1) -> None:
+    async def connect(self, since: int = -1, keep: bool | None = True) -> None:
+        """Say hello from version ``since``, keeping what updates leave out as the page does (``keep``;
+        None: a hello without it, as a client written before updates left anything out)."""
         self.ws = await connect(ws_url(self.base, self.code))
-        hello = {"watch": True} if self.token is None else {"token": self.token}
-        await self.send({**hello, "since": since})
+        hello: dict[str, Any] = {"watch": True} if self.token is None else {"token": self.token}
+        await self.send({**hello, "since": since, **({} if keep is None else {"keep": keep})})
 
     async def send(self, data: dict[str, Any]) -> None:
         assert self.ws is not None

@@ -372,9 +372,9 @@ def test_a_page_that_keeps_what_updates_leave_out_has_the_whole_view(steps: list
             seat = int(step[-1])
             since, before = pages.get(seat, (-1, {}))
             whole = json.loads(view_of(t, seat).model_dump_json())
-            message = update_message(t, seat, since, constants=seat not in pages)
+            message = update_message(t, seat, since, whole=seat not in pages)
             assert message == update_message(FriendsTable.replay(t.code, t.options, t.entries, clock), seat,
-                                             since, constants=seat not in pages)
+                                             since, whole=seat not in pages)
             pages[seat] = (t.seq, merged(before, json.loads(message)["table"]))
             assert pages[seat][1] == whole
 
@@ -387,11 +387,17 @@ def test_an_update_leaves_out_the_seats_chat_and_sheet_only_while_they_stay_the_
     _, bob = t.join("Bob", conn="p1")
     t.start(ann)
 
+    def step() -> None:
+        """The person to move moves (or Ann deals on)."""
+        game = t.game
+        assert game is not None
+        person_move(t, ann if game.turn is None else game.turn)
+
     def parts(since: int) -> set[str]:
-        table = json.loads(update_message(t, ann, since, constants=False))["table"]
+        table = json.loads(update_message(t, ann, since, whole=False))["table"]
         return {"seats", "chat"} & table.keys() | {"sheet"} & (table["game"] or {}).keys()
 
-    person_move(t, ann)
+    step()
     assert parts(t.seq - 1) == set()
     t.say(bob, "hello")
     assert parts(t.seq - 1) == {"chat"}
@@ -399,15 +405,15 @@ def test_an_update_leaves_out_the_seats_chat_and_sheet_only_while_they_stay_the_
     game = t.game
     assert game is not None
     while game.phase is not Phase.HAND_OVER:
-        person_move(t, ann if game.turn is None else game.turn)
+        step()
     assert parts(t.seq - 1) == {"sheet"}
     t.disconnected(bob, "p1")
     assert parts(t.seq - 1) == {"seats", "chat", "sheet"}  # any entry about the seats: all of them
-    person_move(t, ann)
+    step()
     assert parts(t.seq - 1) == {"seats"}  # Bob's countdown
     clock.now += t.options.grace
     t.tick()
-    person_move(t, ann)
+    step()
     assert parts(t.seq - 1) == set()  # a computer player has Bob's seat: nothing counts down
 
 

@@ -155,6 +155,10 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
             msg = await watcher.recv()
             assert msg["type"] == "error" and msg["status"] == 403 and "watching" in msg["detail"]
         await watcher.close()
+        unsure = Seat(server.url, code, token)
+        await unsure.connect(keep="yes")  # type: ignore[arg-type]
+        msg = await unsure.recv()
+        assert msg["type"] == "error" and msg["status"] == 400 and "'keep' is true" in msg["detail"]
         nowhere = Seat(server.url, "ZZZZZZ", None)
         await nowhere.connect()
         msg = await nowhere.recv()
@@ -256,7 +260,9 @@ def test_websocket_messages_are_not_compressed(server: BackgroundServer, client:
 def test_a_connections_updates_after_its_first_leave_out_what_never_changes(
         server: BackgroundServer, client: httpx.Client) -> None:
     """The rules (the table's and the game's) and the reactions come in a connection's first update and
-    in a resync, not in the others; a page connecting again gets them again, and a spectator too."""
+    in a resync, not in the others, which merged as the page merges them make the whole view; a page
+    connecting again gets them again, and a spectator too; a client whose hello does not say it keeps
+    what updates leave out gets every update whole."""
     host = open_table(client, "Ann")
     code = host["code"]
     constants = {"rules", "reactions"}
@@ -268,9 +274,17 @@ def test_a_connections_updates_after_its_first_leave_out_what_never_changes(
         assert constants <= first.keys() and first["rules"]["target"] == 500
         assert later and all(not constants & t.keys() and "rules" not in (t["game"] or {}) for t in later)
         whole = client.get(f"/api/tables/{code}/view", headers={"X-Seat-Token": host["token"]}).json()
-        assert {**later[-1], "rules": whole["rules"], "reactions": whole["reactions"],
-                "game": {**later[-1]["game"], "rules": whole["rules"]}}.keys() == whole.keys()
+        assert ann.table == whole
         await ann.close()
+        plain = Seat(server.url, code, host["token"])  # a client that merges nothing
+        await plain.connect(keep=None)
+        await plain.recv()
+        game = plain.table["game"]
+        await plain.send({"do": "move", "move": simple_move(game), "version": game["version"]})
+        await plain.until(lambda t: t["game"]["version"] > game["version"])
+        moved = plain.received[-1]["table"]
+        assert moved.keys() == whole.keys() and moved["game"].keys() == whole["game"].keys()
+        await plain.close()
         for since in (ann.table["seq"] - 1, -1):  # a page connecting again, behind or anew
             again = Seat(server.url, code, host["token"])
             await again.connect(since)

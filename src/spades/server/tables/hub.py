@@ -54,7 +54,8 @@ __all__ = ["CODE_ALPHABET", "Ask", "Look", "TableHub", "Update", "new_code"]
 T = TypeVar("T")
 Ask = tuple[str | None, int, bool]
 """A connection's seat token (None: a spectator's), the table version its page has (-1: none), and
-whether its update must carry what never changes at the table (its first on the connection does)."""
+whether its update must be whole (a connection's first, and every one to a client that does not keep
+what updates leave out)."""
 Update = tuple[int, str] | TableError | None
 """What a connection is sent: the version and the update message that brings it there, the reason
 it has no seat, or nothing (it is up to date)."""
@@ -303,7 +304,7 @@ def _look(t: FriendsTable, asks: list[Ask]) -> Look:
     out: list[Update] = []
     missed: list[str] = []
     shared = shown = None
-    for token, since, constants in asks:
+    for token, since, whole in asks:
         try:
             seat = t.viewer(token)
         except TableError as e:
@@ -316,5 +317,5 @@ def _look(t: FriendsTable, asks: list[Ask]) -> Look:
             continue
         if shared is None:  # what every seat's view holds alike, made once
             shared, shown = shared_view(t), None if t.game is None else face_up(t.game)
-        out.append((t.seq, update_message(t, seat, since, shared, shown, constants)))
+        out.append((t.seq, update_message(t, seat, since, shared, shown, whole)))
     return out, missed

@@ -1,11 +1,12 @@
 """Live tables: each WebSocket connection is one seat, and gets that seat's view after every change.
 
-A connection starts with ``{"token": ..., "since": version}``; it then receives ``update``
-messages (the table's version, the events since the version it had, as its seat sees them, and
-the table as its seat sees it) and may send the same commands as ``POST .../commands``. A
-spectator starts with ``{"watch": true, "since": version}`` instead: it receives what is face up
-and may only ask for a ``sync``. Events that are too old to tell again come as a resync
-(``events`` empty, ``resync`` true). The clock task lets grace periods and turn timers act.
+A connection starts with ``{"token": ..., "since": version, "keep": true}`` (``keep``: the client
+keeps what updates leave out, see ``views.update_message``; without it every update is whole); it
+then receives ``update`` messages (the table's version, the events since the version it had, as its
+seat sees them, and the table as its seat sees it) and may send the same commands as ``POST
+.../commands``. A spectator starts with ``{"watch": true, "since": version}`` instead: it receives
+what is face up and may only ask for a ``sync``. Events that are too old to tell again come as a
+resync (``events`` empty, ``resync`` true). The clock task lets grace periods and turn timers act.
 """
 
 from __future__ import annotations
@@ -86,16 +87,19 @@ class _Conn:
     """One connection: its seat's token, the version it has (or will have once its messages are
     sent), the messages waiting to go, and the signal to send them."""
 
-    def __init__(self, ws: WebSocket, code: str, token: str | None, since: int) -> None:
+    def __init__(self, ws: WebSocket, code: str, token: str | None, since: int, keep: bool) -> None:
         self.ws = ws
         self.code = code
         self.token = token
         self.sent = since
         self.resync = since < 0
         """The page asked for the whole table again (or has none yet)."""
+        self.keep = keep
+        """Whether the client keeps what updates leave out (its hello said so, as the page's does): else
+        each update is whole, as a client written before updates left anything out expects."""
         self.told = False
-        """Whether an update was queued here: the first carries what never changes at the table, the
-        others leave it out (``views.CONSTANTS``)."""
+        """Whether an update was queued here: the first is whole, the others (if ``keep``) leave out what
+        the client has (``views.update_message``)."""
         self.outbox: deque[str] = deque()
         self.refused: TableError | None = None
         self.ready = asyncio.Event()
@@ -270,8 +274,8 @@ class Live:
         await ws.accept()
         try:
             code = normal_code(code)  # as the hub announces it, however the link was typed
-            token, since = _hello(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
-            conn = _Conn(ws, code, token, since)
+            token, since, keep = _hello(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
+            conn = _Conn(ws, code, token, since, keep)
             if token is None:
                 await self._run(code, self.hub.lobby, code)  # a table to watch
             else:
@@ -424,7 +428,7 @@ def _take_asks(conns: list[_Conn]) -> tuple[list[Ask], list[_Conn]]:
     and whether it has had an update), and those that wanted the whole table: their wish is taken
     (cleared) by the look."""
     resync = [c for c in conns if c.resync]
-    asks = [(c.token, -1 if c.resync else c.sent, not c.told) for c in conns]
+    asks = [(c.token, -1 if c.resync else c.sent, not (c.told and c.keep)) for c in conns]
     for c in resync:
         c.resync = False
     return asks, resync
@@ -454,9 +458,9 @@ def _command(data: Any) -> Command:
         raise TableError(f"Invalid command: {what}{first.get('msg', 'invalid')}.") from None
 
 
-def _hello(text: str) -> tuple[str | None, int]:
-    """The first message: the seat token (None for a spectator), and the version the page already has
-    (-1: none)."""
+def _hello(text: str) -> tuple[str | None, int, bool]:
+    """The first message: the seat token (None for a spectator), the version the page already has
+    (-1: none), and whether the client keeps what updates leave out (``"keep": true``)."""
     if len(text) > MAX_MESSAGE:
         raise TableError("The first message is too long.")
     data = _json(text)
@@ -467,7 +471,10 @@ def _hello(text: str) -> tuple[str | None, int]:
     since = data.get("since", -1)
     if isinstance(since, bool) or not isinstance(since, int) or since < -1:
         raise TableError("'since' is a table version (or -1).")
-    return None if watch else data["token"], since
+    keep = data.get("keep", False)
+    if not isinstance(keep, bool):
+        raise TableError("'keep' is true (the client keeps what updates leave out) or false.")
+    return None if watch else data["token"], since, keep
 
 
 def _failed(e: StoreError) -> str:

@@ -195,13 +195,13 @@ the rules, twice (the table's and the game's, about 40% of an update) and the re
 
 
 def update_message(table: FriendsTable, seat: int, since: int, shared: dict[str, Any] | None = None,
-                   shown: FaceUp | None = None, constants: bool = True) -> str:
+                   shown: FaceUp | None = None, whole: bool = True) -> str:
     """The ``update`` message (JSON text) for a page of ``seat`` at version ``since`` (-1: none): the
     table's version, the events since (``resync`` if they are too old to tell) and the seat's view
-    (``shared`` and ``shown`` as for ``view_of``). Unless ``constants`` or a resync, the view leaves out
+    (``shared`` and ``shown`` as for ``view_of``). Unless ``whole`` or a resync, the view leaves out
     its ``CONSTANTS`` and those of its ``SELDOM`` parts that the page has as they are (``_left_out``)."""
     events = None if since < 0 else table_events(table, seat, since)
-    leave_out = None if constants or events is None else _left_out(table, since)
+    leave_out = None if whole or events is None else _left_out(table, since)
     view = view_of(table, seat, shared, shown).model_dump_json(exclude=leave_out)
     return (f'{{"type":"update","seq":{table.seq},"resync":{"true" if events is None else "false"},'
             f'"events":[{",".join(events or ())}],"table":{view}}}')

@@ -235,7 +235,7 @@ class Connection {
     const ws = this.ws = new WebSocket(`${scheme}://${location.host}/api/tables/${this.code}/live`);
     ws.addEventListener("open", () => {
       const hello = this.token ? { token: this.token } : { watch: true };  // no token: a spectator
-      ws.send(JSON.stringify({ ...hello, since: state.table ? state.table.seq : -1 }));
+      ws.send(JSON.stringify({ ...hello, since: state.table ? state.table.seq : -1, keep: true }));
     });
     ws.addEventListener("message", (e) => this.heard(JSON.parse(e.data)));
     ws.addEventListener("close", (e) => this.closed(e));
