@@ -425,8 +425,8 @@ class Live:
 
 def _take_asks(conns: list[_Conn]) -> tuple[list[Ask], list[_Conn]]:
     """What a look asks for each connection (its token, the version it has or -1 for the whole table,
-    and whether it has had an update), and those that wanted the whole table: their wish is taken
-    (cleared) by the look."""
+    and whether its update must be whole: its first, or any to a client that does not ``keep``), and
+    those that wanted the whole table: their wish is taken (cleared) by the look."""
     resync = [c for c in conns if c.resync]
     asks = [(c.token, -1 if c.resync else c.sent, not (c.told and c.keep)) for c in conns]
     for c in resync:

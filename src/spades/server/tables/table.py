@@ -702,14 +702,14 @@ class FriendsTable:
         """Note which ``SELDOM`` parts of the views the entry just applied changed: a chat line the chat,
         a hand's end the score sheet; moves and deals nothing else; any other entry (seats, names, a new
         game) all of them."""
+        parts: tuple[str, ...] = SELDOM
         if kind in ("chat", "react"):
-            parts: tuple[str, ...] = ("chat",)
-        elif kind in ("move", "next"):
-            game = self.game
-            ended = game is not None and game.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and kind == "move"
+            parts = ("chat",)
+        elif kind == "next":
+            parts = ()
+        elif kind == "move":
+            ended = self.game is not None and self.game.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
             parts = ("sheet",) if ended else ()
-        else:
-            parts = SELDOM
         for part in parts:
             self.changed[part] = self.seq
 

@@ -477,7 +477,6 @@ function drawChat(t) {
     let kept = Math.min(old.length, t.chat.length);  // the longest end of the old log that starts the new
     while (kept && !t.chat.slice(0, kept).every((c, i) => same(c, old[old.length - kept + i]))) kept -= 1;
     const following = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
-    if (!kept) log.replaceChildren();
     while (log.children.length > kept) log.firstElementChild.remove();
     log.append(...t.chat.slice(kept).map((c) => el("p", c.reaction ? { class: "reaction" } : {},
       el("strong", {}, c.seat === t.you ? "You" : c.name), `: ${c.text}`)));
