@@ -20,8 +20,9 @@ from spades.bots import hint
 from spades.game import Phase
 from spades.rules import find_preset
 from spades.server.present import face_up
+from spades.server.tables.commands import Chat, MakeMove, NextHand, Start
 from spades.server.tables.table import FriendsTable, TableOptions
-from spades.server.tables.views import shared_view, update_message
+from spades.server.tables.views import shared_view, tell_move, update_message
 
 
 def four_updates(table: FriendsTable, seats: list[int], since: int, seldom: bool) -> tuple[list[str], float]:
@@ -43,9 +44,10 @@ def play(game_number: int, chat_every: int) -> tuple[list[int], list[int], list[
     """One whole game: each update's bytes and each look's seconds (as made now, and the peer's), and
     its hands."""
     now = [0.0]  # a move a second, as people play (chat is rate limited)
-    table = FriendsTable("BENCH" + str(game_number), TableOptions(find_preset("standard")), lambda: now[0])
+    table = FriendsTable("BENCH" + str(game_number), TableOptions(find_preset("standard")), lambda: now[0],
+                         teller=tell_move)
     seats = [table.join(f"Player {i}")[1] for i in range(4)]
-    table.start(seats[0])
+    table.run(seats[0], Start())
     now_bytes: list[int] = []
     peer_bytes: list[int] = []
     looks: list[float] = []
@@ -56,12 +58,12 @@ def play(game_number: int, chat_every: int) -> tuple[list[int], list[int], list[
         moves += 1
         now[0] += 1
         if moves % chat_every == 0:
-            table.say(seats[moves % 4], "nice one, partner, keep it up")
+            table.run(seats[moves % 4], Chat(text="nice one, partner, keep it up"))
         turn = game.turn
         if game.phase is Phase.HAND_OVER or turn is None:
-            table.next_hand(seats[0], len(game.log))
+            table.run(seats[0], NextHand(version=len(game.log)))
         else:
-            table.move(turn, str(hint(game.view(turn), "normal").move), len(game.log))
+            table.run(turn, MakeMove(move=str(hint(game.view(turn), "normal").move), version=len(game.log)))
         for seldom, sizes, times in ((True, now_bytes, looks), (False, peer_bytes, peer_looks)):
             made, seconds = four_updates(table, seats, since, seldom)
             sizes += [len(m.encode()) for m in made]

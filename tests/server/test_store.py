@@ -33,6 +33,7 @@ from spades.rules import Rules
 from spades.server.run import BackgroundServer
 from spades.server.store import SCHEMA_VERSION, StoreBusy, StoreError, at_once, open_store
 from spades.server.store.sqlite import SQLiteStore
+from spades.server.tables.entries import entry_json
 from spades.server.tables.table import FriendsTable, TableOptions
 
 
@@ -248,7 +249,7 @@ def test_friends_tables_kept_beside_an_older_store_move_into_it(tmp_path: Path) 
         old.execute("INSERT INTO friend_tables VALUES ('ABCDEF', ?, ?, ?)",
                     (json.dumps(table.options.to_json()), time.time(), time.time()))
         old.executemany("INSERT INTO friend_entries VALUES ('ABCDEF', ?, ?)",
-                        [(i, json.dumps(e)) for i, e in enumerate(table.entries)])
+                        [(i, json.dumps(entry_json(e))) for i, e in enumerate(table.entries)])
     with BackgroundServer(db) as server, httpx.Client(base_url=server.url) as c:
         view = c.get("/api/tables/ABCDEF/view", headers={"X-Seat-Token": ann})
         assert view.status_code == 200 and view.json()["seats"][0]["name"] == "Ann"

@@ -19,6 +19,23 @@ from spades.rules import Rules
 from spades.server.present import face_up, state_of
 from spades.server.store import FriendResult, StoreError, open_store
 from spades.server.store.sqlite import SQLiteStore
+from spades.server.tables.commands import (
+    Back,
+    Chat,
+    GiveHost,
+    GiveToBot,
+    Keep,
+    Leave,
+    MakeMove,
+    MovePerson,
+    NextHand,
+    Open,
+    React,
+    Rematch,
+    Sit,
+    Start,
+)
+from spades.server.tables.entries import entries_of, entry_json
 from spades.server.tables.events import LocalBus
 from spades.server.tables.hub import TableHub
 from spades.server.tables.log import StoredTable, TableLog
@@ -36,7 +53,7 @@ from spades.server.tables.table import (
     TooFast,
     WrongTime,
 )
-from spades.server.tables.views import NewTableIn, table_events, update_message, view_of
+from spades.server.tables.views import NewTableIn, table_events, tell_move, update_message, view_of
 
 
 class Clock:
@@ -52,15 +69,21 @@ class Clock:
 def make(players: int = 4, **options: object) -> tuple[FriendsTable, Clock]:
     clock = Clock()
     rules = Rules.from_dict({"preset": {4: "standard", 3: "three-player", 2: "two-player"}[players]})
-    return FriendsTable("ABCDEF", TableOptions(rules, **options), clock), clock  # type: ignore[arg-type]
+    table = FriendsTable("ABCDEF", TableOptions(rules, **options), clock, teller=tell_move)  # type: ignore[arg-type]
+    return table, clock
+
+
+def stored(table: FriendsTable) -> list[dict[str, Any]]:
+    """The table's log as the store keeps it."""
+    return [entry_json(e) for e in table.entries]
 
 
 def unchanged(table: FriendsTable, error: type[Exception], call: object, *args: object) -> str:
     """Call a command that must be refused; check the table did not change; return the message."""
-    before = json.dumps(table.entries)
+    before = json.dumps(stored(table))
     with pytest.raises(error) as e:
         call(*args)  # type: ignore[operator]
-    assert json.dumps(table.entries) == before
+    assert json.dumps(stored(table)) == before
     return str(e.value)
 
 
@@ -69,9 +92,9 @@ def person_move(table: FriendsTable, seat: int) -> None:
     game = table.game
     assert game is not None
     if game.phase is Phase.HAND_OVER:
-        table.next_hand(seat, len(game.log))
+        table.run(seat, NextHand(version=len(game.log)))
     else:
-        table.move(seat, str(hint(game.view(seat), "normal").move), len(game.log))
+        table.run(seat, MakeMove(move=str(hint(game.view(seat), "normal").move), version=len(game.log)))
 
 
 def test_names_are_checked_and_a_full_table_refuses() -> None:
@@ -95,38 +118,38 @@ def test_seats_before_the_start() -> None:
     host, _ = t.join("Ann")
     bob, _ = t.join("Bob", 2)
     assert t.seat_of(bob) == 2
-    t.sit(2, 1)
+    t.run(2, Sit(to=1))
     assert t.seat_of(bob) == 1 and t.seats[2].name is None
-    assert "taken" in unchanged(t, WrongTime, t.sit, 1, 0)
-    assert "Only the host" in unchanged(t, NotAllowed, t.move_person, 1, 0, 3)
-    t.move_person(0, 1, 0)  # the host swaps with Bob, and stays host
+    assert "taken" in unchanged(t, WrongTime, t.run, 1, Sit(to=0))
+    assert "Only the host" in unchanged(t, NotAllowed, t.run, 1, MovePerson(seat=0, to=3))
+    t.run(0, MovePerson(seat=1, to=0))  # the host swaps with Bob, and stays host
     assert t.seat_of(bob) == 0 and t.seat_of(host) == 1 and t.host == 1
-    assert t.entries[-1]["k"] == "sit"  # the same person is host: no news
-    assert "no seat" in unchanged(t, TableError, t.sit, 0, 4).lower()
-    assert "Only the host" in unchanged(t, NotAllowed, t.start, 0)
-    t.start(1)
-    assert "started" in unchanged(t, WrongTime, t.sit, 0, 2)
-    assert "started" in unchanged(t, WrongTime, t.start, 1)
+    assert stored(t)[-1]["k"] == "sit"  # the same person is host: no news
+    assert "no seat" in unchanged(t, TableError, t.run, 0, Sit(to=4)).lower()
+    assert "Only the host" in unchanged(t, NotAllowed, t.run, 0, Start())
+    t.run(1, Start())
+    assert "started" in unchanged(t, WrongTime, t.run, 0, Sit(to=2))
+    assert "started" in unchanged(t, WrongTime, t.run, 1, Start())
 
 
 def test_the_host_keeps_seats_for_computer_players() -> None:
     t, _ = make()
     t.join("Ann")
     bob, _ = t.join("Bob", 1)
-    assert "Only the host" in unchanged(t, NotAllowed, t.keep, 1, 2, True)
-    assert "person's seat" in unchanged(t, WrongTime, t.keep, 0, 1, True)
-    t.keep(0, 2, True)
-    assert "already kept" in unchanged(t, WrongTime, t.keep, 0, 2, True)
+    assert "Only the host" in unchanged(t, NotAllowed, t.run, 1, Keep(seat=2))
+    assert "person's seat" in unchanged(t, WrongTime, t.run, 0, Keep(seat=1))
+    t.run(0, Keep(seat=2))
+    assert "already kept" in unchanged(t, WrongTime, t.run, 0, Keep(seat=2))
     assert "keeps South for a computer player" in unchanged(t, WrongTime, t.join, "Cy", 2)
-    assert "keeps South" in unchanged(t, WrongTime, t.sit, 1, 2)
-    t.keep(0, 3, True)
+    assert "keeps South" in unchanged(t, WrongTime, t.run, 1, Sit(to=2))
+    t.run(0, Keep(seat=3))
     assert "or kept for computer players" in unchanged(t, TableFull, t.join, "Cy")
-    t.keep(0, 3, False)
+    t.run(0, Open(seat=3))
     assert t.join("Cy")[1] == 3
-    t.start(0)
+    t.run(0, Start())
     game = t.game
     assert game is not None and t.seats[2].played_by_bot and game.turn in (0, 1, 3)
-    replayed = FriendsTable.replay(t.code, t.options, t.entries, t.clock)
+    replayed = FriendsTable.replay(t.code, t.options, t.entries, t.clock, tell_move)
     assert [s.kept for s in replayed.seats] == [False, False, True, False]
     assert replayed.seat_of(bob) == 1
 
@@ -134,7 +157,7 @@ def test_the_host_keeps_seats_for_computer_players() -> None:
 def test_computer_players_fill_the_empty_seats_and_the_seed_is_secret() -> None:
     t, _ = make()
     _ann, seat = t.join("Ann")
-    t.start(seat)
+    t.run(seat, Start())
     game = t.game
     assert game is not None and game.turn == seat  # the computer players moved up to Ann
     view = view_of(t, seat)
@@ -147,21 +170,22 @@ def test_bad_moves_leave_the_table_unchanged() -> None:
     t, _ = make()
     t.join("Ann")
     t.join("Bob")
-    t.start(0)
+    t.run(0, Start())
     game = t.game
     assert game is not None
     turn = game.turn
     assert turn in (0, 1)
     other = 1 - turn
     v = len(game.log)
-    assert "moved on" in unchanged(t, StaleVersion, t.move, turn, "look", v - 1)
-    refusal = unchanged(t, MoveRefused, t.move, other, "bid 3", v)
+    assert "moved on" in unchanged(t, StaleVersion, t.run, turn, MakeMove(move="look", version=v - 1))
+    refusal = unchanged(t, MoveRefused, t.run, other, MakeMove(move="bid 3", version=v))
     assert refusal == f"It is {('Ann', 'Bob')[turn]}'s turn, not yours."  # people, not places
-    unchanged(t, MoveRefused, t.move, turn, "dance", v)
-    unchanged(t, MoveRefused, t.move, turn, "play 2C", v)  # a card during the bidding
+    unchanged(t, MoveRefused, t.run, turn, MakeMove(move="dance", version=v))
+    unchanged(t, MoveRefused, t.run, turn, MakeMove(move="play 2C", version=v))  # a card during the bidding
     person_move(t, turn)
     assert len(game.log) > v
-    assert "moved on" in unchanged(t, StaleVersion, t.move, turn, "bid 3", v)  # the same move, replayed
+    replayed = MakeMove(move="bid 3", version=v)  # the same move, replayed
+    assert "moved on" in unchanged(t, StaleVersion, t.run, turn, replayed)
 
 
 def test_grace_period_bot_and_hand_back() -> None:
@@ -169,7 +193,7 @@ def test_grace_period_bot_and_hand_back() -> None:
     _ann, a = t.join("Ann")
     t.join("Bob")
     t.connected(1, "bob-1")
-    t.start(a)
+    t.run(a, Start())
     t.disconnected(1, "bob-old")  # a goodbye from an older connection is not leaving
     assert t.seats[1].away_since is None
     t.disconnected(1, "bob-1")
@@ -183,7 +207,8 @@ def test_grace_period_bot_and_hand_back() -> None:
     game = t.game
     assert game is not None
     assert game.turn == a and t.seats[1].played_by_bot  # the computer played Bob's seat up to Ann
-    assert "computer player has your seat" in unchanged(t, WrongTime, t.move, 1, "bid 3", len(game.log))
+    bid = MakeMove(move="bid 3", version=len(game.log))
+    assert "computer player has your seat" in unchanged(t, WrongTime, t.run, 1, bid)
     t.connected(1, "bob-2")
     assert not t.seats[1].bot and t.seats[1].away_since is None
 
@@ -194,24 +219,24 @@ def test_away_for_want_of_a_page_is_missed_and_leaving_is_not() -> None:
     t, clock = make(grace=30)
     t.join("Ann", conn="p1")
     t.join("Bob", conn="p2")
-    t.start(0)
+    t.run(0, Start())
     assert t.connected_through() == {"p1", "p2"} and not t.processes_stopped({"p3"})
     assert t.processes_stopped({"p2"}) and t.missed(1) and not t.missed(0)
-    assert t.connected_through() == {"p1"} and t.entries[-1]["k"] == "away"
+    assert t.connected_through() == {"p1"} and stored(t)[-1]["k"] == "away"
     clock.now += 30
     assert t.tick() and t.missed(1)  # covered by a computer player, and still missed
     t.connected(1, "p1")
     assert not t.missed(1) and not t.seats[1].bot
-    t.leave(1)
+    t.run(1, Leave())
     assert t.seats[1].bot and t.seats[1].away_since is not None and not t.missed(1)
-    t.back(1)
+    t.run(1, Back())
     assert not t.seats[1].left
 
 
 def test_turn_timer_moves_for_a_slow_person() -> None:
     t, clock = make(turn_seconds=20)
     t.join("Ann")
-    t.start(0)
+    t.run(0, Start())
     game = t.game
     assert game is not None and game.turn == 0
     n, seq = len(game.log), t.seq
@@ -220,7 +245,7 @@ def test_turn_timer_moves_for_a_slow_person() -> None:
     assert view_of(t, 0).turn_left == 1
     clock.now += 1
     assert t.tick()
-    assert len(game.log) > n and t.entries[seq] == {**t.entries[seq], "k": "move", "seat": 0, "timer": 1}
+    assert len(game.log) > n and stored(t)[seq] == {**stored(t)[seq], "k": "move", "seat": 0, "timer": 1}
     assert not t.seats[0].bot  # the seat stays Ann's
 
 
@@ -229,17 +254,17 @@ def test_host_gives_seats_and_the_role_and_it_passes_on() -> None:
     t.join("Ann")
     t.join("Bob")
     t.join("Cy")
-    t.start(0)
-    assert "Only the host" in unchanged(t, NotAllowed, t.give_to_bot, 1, 2)
-    t.give_to_bot(0, 2)
+    t.run(0, Start())
+    assert "Only the host" in unchanged(t, NotAllowed, t.run, 1, GiveToBot(seat=2))
+    t.run(0, GiveToBot(seat=2))
     assert t.seats[2].bot
-    assert "already" in unchanged(t, WrongTime, t.give_to_bot, 0, 2)
-    t.back(2)
+    assert "already" in unchanged(t, WrongTime, t.run, 0, GiveToBot(seat=2))
+    t.run(2, Back())
     assert not t.seats[2].bot
-    t.give_host(0, 1)
+    t.run(0, GiveHost(seat=1))
     assert t.host == 1
     seq = t.seq
-    t.leave(1)
+    t.run(1, Leave())
     assert t.host == 2 and t.seats[1].bot and t.seats[1].person  # the seat stays Bob's to come back to
     told = [json.loads(e) for e in table_events(t, 2, seq) or []]  # the log says where the role went
     assert [(e["kind"], e["text"]) for e in told[:2]] == [("leave", "Bob left the table."),
@@ -251,27 +276,27 @@ def test_leaving_before_the_start_frees_the_seat_and_the_token() -> None:
     t, _ = make()
     ann, _ = t.join("Ann")
     _bob, _ = t.join("Bob")
-    t.leave(0)
+    t.run(0, Leave())
     assert t.host == 1 and t.seats[0].name is None
-    assert [(e["k"], e.get("seat")) for e in t.entries[-2:]] == [("leave", 0), ("host", 1)]
+    assert [(e["k"], e.get("seat")) for e in stored(t)[-2:]] == [("leave", 0), ("host", 1)]
     unchanged(t, BadSeatToken, t.seat_of, ann)  # a replayed token of a seat given up
 
 
 def test_chat_is_short_plain_and_rate_limited() -> None:
     t, clock = make()
     t.join("Ann")
-    t.say(0, "  <b>hi</b>  ")
+    t.run(0, Chat(text="  <b>hi</b>  "))
     assert t.chat[-1].text == "<b>hi</b>"  # kept as text: the page shows it as text
-    assert "too long" in unchanged(t, BadText, t.say, 0, "x" * 201)
-    assert "control" in unchanged(t, BadText, t.say, 0, "a\nb")
-    t.react(0, "gg")
+    assert "too long" in unchanged(t, BadText, t.run, 0, Chat(text="x" * 201))
+    assert "control" in unchanged(t, BadText, t.run, 0, Chat(text="a\nb"))
+    t.run(0, React(reaction="gg"))
     assert t.chat[-1].text == "Good game!" and t.chat[-1].reaction
-    assert "reactions" in unchanged(t, BadText, t.react, 0, "<script>")
+    assert "reactions" in unchanged(t, BadText, t.run, 0, React(reaction="<script>"))
     for i in range(CHAT_BURST - 2):
-        t.say(0, f"line {i}")
-    assert "Slow down" in unchanged(t, TooFast, t.say, 0, "one more")
+        t.run(0, Chat(text=f"line {i}"))
+    assert "Slow down" in unchanged(t, TooFast, t.run, 0, Chat(text="one more"))
     clock.now += 10
-    t.say(0, "later")
+    t.run(0, Chat(text="later"))
 
 
 @pytest.mark.parametrize("players", [4, 3, 2])
@@ -279,12 +304,12 @@ def test_a_whole_game_then_a_rematch_with_the_same_seats(players: int) -> None:
     t, clock = make(players)
     ann, a = t.join("Ann", player="ann's player hash")
     _, b = t.join("Bob")  # no player token linked: nothing for the stats
-    t.start(a)
-    t.give_to_bot(a, b)
+    t.run(a, Start())
+    t.run(a, GiveToBot(seat=b))
     game = t.game
     assert game is not None
     with pytest.raises(WrongTime):
-        t.rematch(a)
+        t.run(a, Rematch())
     while game.phase is not Phase.GAME_OVER:
         assert t.results(0) == []  # nothing before the end
         clock.now += 1
@@ -297,10 +322,11 @@ def test_a_whole_game_then_a_rematch_with_the_same_seats(players: int) -> None:
     view = view_of(t, a)
     assert view.deal == t.seed and view.game is not None and view.game.deal == t.seed
     first = t.seed
-    t.rematch(a)
+    t.run(a, Rematch())
     assert t.past_seeds == [first] and t.game is not game and t.seat_of(ann) == a
     assert t.results(0) == []  # the new game is not over
-    again = FriendsTable.replay(t.code, t.options, json.loads(json.dumps(t.entries)), clock)
+    again = FriendsTable.replay(t.code, t.options, entries_of(json.loads(json.dumps(stored(t)))), clock,
+                                tell_move)
     assert view_of(again, a) == view_of(t, a)  # the log is the whole table
 
 
@@ -311,14 +337,15 @@ def test_a_page_behind_is_told_the_events_it_missed_or_resynced() -> None:
     t, clock = make()
     _, a = t.join("Ann")
     _, b = t.join("Bob")
-    t.start(a)
-    t.say(b, "hello")
+    t.run(a, Start())
+    t.run(b, Chat(text="hello"))
     while t.seq < 200:
         clock.now += 1
         game = t.game
         assert game is not None and game.phase is not Phase.GAME_OVER
         person_move(t, a if game.turn is None else game.turn)
-    again = FriendsTable.replay(t.code, t.options, json.loads(json.dumps(t.entries)), clock)
+    again = FriendsTable.replay(t.code, t.options, entries_of(json.loads(json.dumps(stored(t)))), clock,
+                                tell_move)
     for table in (t, again):
         message = json.loads(update_message(table, b, t.seq - 3))
         assert not message["resync"]
@@ -345,7 +372,7 @@ def test_a_page_that_keeps_what_updates_leave_out_has_the_whole_view(steps: list
     t, clock = make(level="random")
     _, ann = t.join("Ann", conn="p1")
     _, bob = t.join("Bob", seat=2, conn="p1")
-    t.start(ann)
+    t.run(ann, Start())
     pages: dict[int, tuple[int, dict[str, Any]]] = {}
     for step in steps:
         clock.now += 1
@@ -358,7 +385,7 @@ def test_a_page_that_keeps_what_updates_leave_out_has_the_whole_view(steps: list
                     break
         elif step in ("chat", "react"):
             clock.now += 60  # past the chat's rate limit
-            t.say(bob, "hi") if step == "chat" else t.react(ann, "nice")
+            t.run(bob, Chat(text="hi")) if step == "chat" else t.run(ann, React(reaction="nice"))
         elif step == "away":
             t.disconnected(bob, "p1")
         elif step == "return":
@@ -367,13 +394,14 @@ def test_a_page_that_keeps_what_updates_leave_out_has_the_whole_view(steps: list
             clock.now += t.options.grace
             t.tick()
         elif step == "reclaim" and t.seats[bob].bot:
-            t.back(bob)
+            t.run(bob, Back())
         elif step.startswith("look"):
             seat = int(step[-1])
             since, before = pages.get(seat, (-1, {}))
             whole = json.loads(view_of(t, seat).model_dump_json())
             message = update_message(t, seat, since, whole=seat not in pages)
-            assert message == update_message(FriendsTable.replay(t.code, t.options, t.entries, clock), seat,
+            replayed = FriendsTable.replay(t.code, t.options, t.entries, clock, tell_move)
+            assert message == update_message(replayed, seat,
                                              since, whole=seat not in pages)
             pages[seat] = (t.seq, merged(before, json.loads(message)["table"]))
             assert pages[seat][1] == whole
@@ -385,7 +413,7 @@ def test_an_update_leaves_out_the_seats_chat_and_sheet_only_while_they_stay_the_
     t, clock = make(level="random")
     _, ann = t.join("Ann", conn="p1")
     _, bob = t.join("Bob", conn="p1")
-    t.start(ann)
+    t.run(ann, Start())
 
     def step() -> None:
         """The person to move moves (or Ann deals on)."""
@@ -399,7 +427,7 @@ def test_an_update_leaves_out_the_seats_chat_and_sheet_only_while_they_stay_the_
 
     step()
     assert parts(t.seq - 1) == set()
-    t.say(bob, "hello")
+    t.run(bob, Chat(text="hello"))
     assert parts(t.seq - 1) == {"chat"}
     assert parts(t.seq - 2) == {"chat"}  # a page behind the chat line gets it
     game = t.game
@@ -422,7 +450,7 @@ def test_what_every_seat_sees_alike_is_made_once_and_agrees() -> None:
     (and a spectator) the state made for it alone; one made at an older version is not used."""
     t, clock = make()
     _, a = t.join("Ann")
-    t.start(a)
+    t.run(a, Start())
     game = t.game
     assert game is not None
     old = face_up(game)
@@ -446,7 +474,7 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
     joined = hub.open(NewTableIn(name="Ann"))
     code = joined.code
     tokens = [joined.token] + [hub.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di")]
-    hub.act(code, lambda t: t.start(0))
+    hub.act(code, lambda t: t.run(0, Start()))
     seq, hands = hub.read(code, lambda t: (t.seq, t.game.hands if t.game else ()))
     asks = [(token, 0, True) for token in tokens] + [("no-such-token", 0, True)]
     made, _ = hub.updates(code, asks, seq)
@@ -462,7 +490,8 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
     game = hub.read(code, lambda t: t.game)
     assert game is not None and game.turn is not None
     turn, move, version = game.turn, str(hint(game.view(game.turn), "normal").move), len(game.log)
-    made, _ = hub.seat_act_and_updates(code, tokens[turn], lambda t, s: t.move(s, move, version), asks)
+    move_made = MakeMove(move=move, version=version)
+    made, _ = hub.seat_act_and_updates(code, tokens[turn], lambda t, s: t.run(s, move_made), asks)
     again, _ = hub.updates(code, asks, seq)  # the command's own look makes what a look after it makes
     assert made[:4] == again[:4] and str(made[4]) == str(again[4])
     assert isinstance(made[0], tuple) and made[0][0] > seq
@@ -479,7 +508,7 @@ def test_two_hubs_on_one_store_act_on_what_the_log_says(tmp_path: Path) -> None:
     joined = one.open(NewTableIn(name="Ann"))
     code = joined.code
     tokens = [joined.token] + [one.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di")]
-    one.act(code, lambda t: t.start(0))
+    one.act(code, lambda t: t.run(0, Start()))
 
     def next_move(hub: TableHub) -> tuple[str, str, int]:
         game = hub.read(code, lambda t: t.game)
@@ -488,14 +517,14 @@ def test_two_hubs_on_one_store_act_on_what_the_log_says(tmp_path: Path) -> None:
 
     two.read(code, lambda t: t.seq)  # the second process caches the table now
     token, move, version = next_move(one)
-    one.seat_act(code, token, lambda t, s: t.move(s, move, version))
+    one.seat_act(code, token, lambda t, s: t.run(s, MakeMove(move=move, version=version)))
     stale = two.read(code, lambda t: t.seq, known=0)  # its cached copy, not caught up
     assert stale < one.read(code, lambda t: t.seq)
     token, move, version = next_move(one)  # the next seat's move: its turn only on the log
-    two.seat_act(code, token, lambda t, s: t.move(s, move, version))
+    two.seat_act(code, token, lambda t, s: t.run(s, MakeMove(move=move, version=version)))
     assert two.read(code, lambda t: t.seq, known=0) == one.read(code, lambda t: t.seq)
     with pytest.raises(StaleVersion):  # the same move again, sent to the other process
-        one.seat_act(code, token, lambda t, s: t.move(s, move, version))
+        one.seat_act(code, token, lambda t, s: t.run(s, MakeMove(move=move, version=version)))
     stored = store.table(code=code)
     assert stored is not None and [json.loads(e)["k"] for e in stored[1]].count("move") == 2
     store.close()
@@ -532,11 +561,11 @@ def test_a_hub_catches_up_from_the_entries_the_bus_carries(tmp_path: Path,
     one.act(code, lambda t: t.join("Cy"))  # two events, the second joining up with the first
     same()
     assert reads == []
-    one.act(code, lambda t: t.say(0, "Hello there"))
+    one.act(code, lambda t: t.run(0, Chat(text="Hello there")))
     same()
     assert reads == []
     astray.act(code, lambda t: t.join("Di"))
-    one.act(code, lambda t: t.start(0))  # carries the start, not Di's seat before it
+    one.act(code, lambda t: t.run(0, Start()))  # carries the start, not Di's seat before it
     same()
     assert len(reads) == 1
     store.close()
@@ -606,7 +635,7 @@ def test_the_table_knows_which_moves_a_computer_player_made_for_a_person() -> No
     t.join("Cy")  # the fourth seat is a computer player's
     for seat, conn in ((1, "bob-1"), (2, "cy-1")):
         t.connected(seat, conn)
-    t.start(0)
+    t.run(0, Start())
     game = t.game
     assert game is not None
     people = {i for i in range(4) if t.seats[i].person}
@@ -625,8 +654,8 @@ def test_the_table_knows_which_moves_a_computer_player_made_for_a_person() -> No
     t.connected(1, "bob-2")
     turn_to(2)
     given = len(game.log)
-    t.give_to_bot(0, 2)
-    t.back(2)
+    t.run(0, GiveToBot(seat=2))
+    t.run(2, Back())
     turn_to(0)
     clock.now += 20
     timed = len(game.log)
@@ -637,12 +666,12 @@ def test_the_table_knows_which_moves_a_computer_player_made_for_a_person() -> No
     assert t.computer_moves_of(1) == {away} and t.computer_moves_of(2) == {given}
     assert t.computer_moves_of(0) == {timed} and t.computer_moves_of(3) == empty
     assert t.computer_moves == {away, given, timed} | empty
-    again = FriendsTable.replay(t.code, t.options, t.entries, clock)
+    again = FriendsTable.replay(t.code, t.options, t.entries, clock, tell_move)
     assert again.computer_moves == t.computer_moves
     while game.phase is not Phase.GAME_OVER:
         person_move(t, game.turn if game.phase is not Phase.HAND_OVER else 0)  # type: ignore[arg-type]
     assert {away, given, timed} <= t.computer_moves  # the game's earlier hands keep theirs
-    t.rematch(0)
+    t.run(0, Rematch())
     assert t.computer_moves_of(1) == frozenset()  # a new game: none yet
 
 
@@ -659,7 +688,7 @@ def test_a_fault_at_one_table_does_not_stop_the_clock_at_the_others(tmp_path: Pa
         ann = hub.open(NewTableIn(name="Ann", grace=5))
         bob, _ = hub.act(ann.code, lambda t: t.join("Bob"))
         hub.seat_act(ann.code, bob, lambda t, s: t.connected(s, "bob-1"))
-        hub.act(ann.code, lambda t: t.start(0))
+        hub.act(ann.code, lambda t: t.run(0, Start()))
         hub.seat_act(ann.code, bob, lambda t, s: t.disconnected(s, "bob-1"))
         codes.append(ann.code)
     clock.now += 10
@@ -682,19 +711,19 @@ def test_the_hubs_clock_acts_where_a_timer_has_run_out(tmp_path: Path) -> None:
     hub = TableHub(TableLog(store), clock=clock)
     ann = hub.open(NewTableIn(name="Ann", turn_seconds=20))
     bob, _ = hub.act(ann.code, lambda t: t.join("Bob"))
-    hub.act(ann.code, lambda t: t.start(0))
+    hub.act(ann.code, lambda t: t.run(0, Start()))
     game = hub.read(ann.code, lambda t: t.game)
     assert game is not None and game.turn in (0, 1)  # the computer players moved up to a person
     token = {0: ann.token, 1: bob}[game.turn]
     clock.now += 19
     assert hub.tick() == []
     move, version = str(hint(game.view(game.turn), "normal").move), len(game.log)
-    hub.seat_act(ann.code, token, lambda t, s: t.move(s, move, version))
+    hub.seat_act(ann.code, token, lambda t, s: t.run(s, MakeMove(move=move, version=version)))
     clock.now += 19  # 38 s since the start, 19 since that move: the next person still has time
     assert hub.tick() == []
     clock.now += 2
     before = hub.read(ann.code, lambda t: t.seq)
     assert hub.tick() == [ann.code]
-    made = hub.read(ann.code, lambda t: t.entries[before:])
+    made = hub.read(ann.code, lambda t: stored(t)[before:])
     assert made[0]["k"] == "move" and made[0].get("timer") == 1  # then the computer players' moves
     store.close()

@@ -27,6 +27,7 @@ from server.tables_client import (
     ws_url,
 )
 from spades.server.run import BackgroundServer
+from spades.server.tables.entries import entry_json
 
 RULES = {
     4: {"preset": "standard", "options": {"target": 100, "low_mark": -100}},
@@ -422,7 +423,7 @@ def test_a_database_locked_by_another_program_stalls_no_other_table(tmp_path: Pa
             await bea.close()
 
         run_async(run())
-        _, entries = app_state(server).tables.log.load(code)
+        entries = [entry_json(e) for e in app_state(server).tables.log.load(code)[1]]
         assert [e["m"] for e in entries if e["k"] == "move" and e["seat"] == 0] == sent
 
 
@@ -435,7 +436,7 @@ def test_a_page_connecting_again_writes_nothing_and_the_last_to_go_marks_the_sea
     live, log = app_state(server).live, app_state(server).tables.log
 
     def kinds() -> list[str]:
-        return [e["k"] for e in log.load(code)[1]]
+        return [e.kind for e in log.load(code)[1]]
 
     async def until(test: Any) -> None:
         for _ in range(300):
@@ -479,7 +480,7 @@ def test_a_return_the_locked_database_cannot_store_is_refused_with_a_503(tmp_pat
             await ann.until(lambda t: bool(t))
             await ann.close()
             for _ in range(300):
-                if log.load(code)[1][-1]["k"] == "away":
+                if log.load(code)[1][-1].kind == "away":
                     break
                 await asyncio.sleep(0.05)
             else:
@@ -496,7 +497,7 @@ def test_a_return_the_locked_database_cannot_store_is_refused_with_a_503(tmp_pat
             assert refused.ws.close_code == 4503
             other.execute("ROLLBACK")
             other.close()
-            assert log.load(code)[1][-1]["k"] == "away"
+            assert log.load(code)[1][-1].kind == "away"
             back = Seat(server.url, code, token)
             await back.connect()
             await back.until(lambda t: bool(t) and not t["seats"][0]["away"])

@@ -21,6 +21,7 @@ from server.processes import RedisServer, Served, SilentCut, redis_server
 from server.tables_client import ACTIVE, Seat, close_at, join, open_table, play_game, run_async, start_game
 from server.test_store import count
 from spades.server.tables import events
+from spades.server.tables.entries import entries_of
 from spades.server.tables.events import RedisBus
 
 
@@ -240,9 +241,9 @@ def test_the_entries_an_event_carries_reach_the_other_process_as_they_were_store
         sender, hearer = RedisBus(url), RedisBus(url)
         heard: queue.Queue[tuple[str, int, list[Any]]] = queue.Queue()
         hearer.listen(lambda code, seq, entries: heard.put((code, seq, list(entries))))
-        log = [{"k": "join", "seat": 1, "name": "Bo  \"B\" 🂡", "at": 1.5},
-               {"k": "chat", "seat": 1, "text": "hi there:\tall [of] you\n", "at": 2.0},
-               {"k": "react", "seat": 0, "r": "gg", "at": 2.5}]
+        log = entries_of([{"k": "join", "seat": 1, "name": "Bo  \"B\" 🂡", "tok": "0f", "at": 1.5},
+                          {"k": "chat", "seat": 1, "text": "hi there:\tall [of] you\n", "at": 2.0},
+                          {"k": "react", "seat": 0, "r": "gg", "at": 2.5}])
         try:
             end = time.monotonic() + 10
             while subscribed_processes(url) < 2:  # both buses listen

@@ -18,28 +18,25 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, FastAPI, Header, Path, Request, Response, WebSocket
 from fastapi.responses import JSONResponse
 
-from spades.bots import hint
-from spades.game import Phase
-from spades.moves import MakeBid, Play
-from spades.record import dump_record
 from spades.server.deps import MaybeTokenDep
-from spades.server.present import review_of
-from spades.server.reviews import Reviews, table_subject
+from spades.server.reviews import Reviews
 from spades.server.schemas import CoachGameOut, CoachOut, ErrorOut, HandReview, HintOut
 from spades.server.store import Store
 from spades.server.tables.events import make_bus
-from spades.server.tables.hub import TableHub, normal_code
-from spades.server.tables.live import Live, run_command
+from spades.server.tables.hub import TableHub
+from spades.server.tables.live import Live
 from spades.server.tables.log import TableLog
-from spades.server.tables.table import (
-    FriendsTable,
-    NotAllowed,
-    TableError,
-    TableNotFound,
-    WrongTime,
-    hash_token,
+from spades.server.tables.service import TableService
+from spades.server.tables.table import TableError
+from spades.server.tables.views import (
+    CommandIn,
+    CommandKindOut,
+    JoinIn,
+    JoinOut,
+    LobbyView,
+    NewTableIn,
+    TableView,
 )
-from spades.server.tables.views import Command, JoinIn, JoinOut, LobbyView, NewTableIn, TableView, view_of
 
 __all__ = ["install", "router"]
 
@@ -58,18 +55,12 @@ _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "descrip
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=_ERRORS)
 
 
-async def _hub(request: Request) -> TableHub:
-    hub: TableHub = request.app.state.tables
-    return hub
+async def _tables(request: Request) -> TableService:
+    tables: TableService = request.app.state.table_service
+    return tables
 
 
-async def _reviews(request: Request) -> Reviews:
-    reviews: Reviews = request.app.state.reviews
-    return reviews
-
-
-HubDep = Annotated[TableHub, Depends(_hub)]
-ReviewsDep = Annotated[Reviews, Depends(_reviews)]
+TablesDep = Annotated[TableService, Depends(_tables)]
 SeatToken = Annotated[str, Header(alias="X-Seat-Token", max_length=64,
                                   description="the secret seat token from opening or joining the table")]
 CoachSeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=64,
@@ -78,109 +69,72 @@ CoachSeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=6
 HandNumber = Annotated[int, Path(ge=0, le=10**6, description="the hand, numbered from 0")]
 
 
-def _player(token: str | None) -> str | None:
-    """What a seat keeps of the player token it is linked to (its hash), if one was given."""
-    return None if token is None else hash_token(token)
-
-
 @router.post("", status_code=201)
-def open_table(body: NewTableIn, hub: HubDep, player: MaybeTokenDep) -> JoinOut:
+def open_table(body: NewTableIn, tables: TablesDep, player: MaybeTokenDep) -> JoinOut:
     """Open a table with the host's rules; the host takes the first seat (North; East at a table of
     three). Share the code (or the link)."""
-    return hub.open(body, _player(player))
+    return tables.open(body, player)
+
+
+@router.get("/commands")
+def commands(tables: TablesDep) -> list[CommandKindOut]:
+    """The commands a seated person may send (over HTTP or the WebSocket): each one's ``do``, what it is
+    about (the game, the table's seats or the chat: where a page shows a refusal) and the fields it needs."""
+    return [CommandKindOut(**c) for c in tables.commands()]
 
 
 @router.get("/{code}")
-def lobby(code: str, hub: HubDep) -> LobbyView:
+def lobby(code: str, tables: TablesDep) -> LobbyView:
     """Who sits where, and the rules: what the link shows before sitting down."""
-    return hub.lobby(code)
+    return tables.lobby(code)
 
 
 @router.post("/{code}/seats", status_code=201)
-def join(code: str, body: JoinIn, hub: HubDep, player: MaybeTokenDep) -> JoinOut:
+def join(code: str, body: JoinIn, tables: TablesDep, player: MaybeTokenDep) -> JoinOut:
     """Take a free seat (or the first free one) with a display name."""
-    token, seat = hub.act(code, lambda t: t.join(body.name, body.seat, conn=hub.process,
-                                                 player=_player(player)))
-    return JoinOut(code=normal_code(code), seat=seat, token=token)
+    return tables.join(code, body, player)
 
 
 @router.get("/{code}/view")
-def table_view(code: str, hub: HubDep, token: SeatToken) -> TableView:
+def table_view(code: str, tables: TablesDep, token: SeatToken) -> TableView:
     """The table as your seat sees it."""
-    return hub.view(code, token)
+    return tables.view(code, token)
 
 
 @router.get("/{code}/watch")
-def watch(code: str, hub: HubDep) -> TableView:
+def watch(code: str, tables: TablesDep) -> TableView:
     """The table as a spectator sees it: only what is face up (``you`` is the number of seats)."""
-    return hub.view(code, None)
+    return tables.view(code, None)
 
 
 @router.post("/{code}/commands")
-def command(code: str, body: Command, hub: HubDep, token: SeatToken) -> TableView:
+def command(code: str, body: CommandIn, tables: TablesDep, token: SeatToken) -> TableView:
     """Do something at the table (a move, start, chat...): the same commands as over the WebSocket."""
-    def act(t: FriendsTable, seat: int) -> TableView:
-        if body.do != "sync":
-            run_command(t, seat, body)
-        return view_of(t, seat)
-    return hub.seat_act(code, token, act)
+    return tables.command(code, token, body)
 
 
 @router.get("/{code}/hint")
-def table_hint(code: str, hub: HubDep, token: SeatToken) -> HintOut:
+def table_hint(code: str, tables: TablesDep, token: SeatToken) -> HintOut:
     """What the computer would do in your seat now, and why (your seat only)."""
-    def read(t: FriendsTable) -> HintOut:
-        seat = t.seat_of(token)
-        game = t.game
-        if game is None or game.turn != seat or game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
-            raise WrongTime("There is nothing for you to do right now.")
-        h = hint(game.view(seat), t.options.level, seed=len(game.log))
-        return HintOut(move=str(h.move), reason=h.reason,
-                       card=str(h.move.card) if isinstance(h.move, Play) else None,
-                       bid=str(h.move.bid) if isinstance(h.move, MakeBid) else None)
-    return hub.read(code, read)
+    return tables.hint(code, token)
 
 
 @router.get("/{code}/hands/{number}")
-def table_hand(code: str, number: HandNumber, hub: HubDep, token: SeatToken) -> HandReview:
+def table_hand(code: str, number: HandNumber, tables: TablesDep, token: SeatToken) -> HandReview:
     """A finished hand of the game being played, face up (a hand still being played is not shown)."""
-    def read(t: FriendsTable) -> HandReview:
-        t.seat_of(token)
-        history = t.game.history if t.game is not None else ()
-        if not 0 <= number < len(history):
-            raise TableNotFound(f"Hand {number + 1} of this game is not finished.")
-        assert t.game is not None
-        return review_of(t.game.spec, history[number])
-    return hub.read(code, read)
-
-
-def _coached(t: FriendsTable, token: str | None, hands: int) -> tuple[str, str, int, int, frozenset[int]]:
-    """For the coach: what the token's seat's reviews of the game being played are kept under, the
-    game's record, the seat, its finished hands and the seat's moves a computer player made (not the
-    person's to be judged on); refused to a spectator, or if fewer than ``hands`` hands are finished."""
-    seat = t.viewer(token)
-    if seat == t.players:
-        raise NotAllowed("The coach reviews a seated person's own decisions: a spectator has none.")
-    if t.game is None:
-        raise TableNotFound("No game has started at this table yet.")
-    finished = len(t.game.history)
-    if finished < hands:
-        raise TableNotFound(f"Hand {hands} of this game is not finished.")
-    return (table_subject(t.code, len(t.past_seeds) + 1, seat), dump_record(t.game), seat, finished,
-            t.computer_moves_of(seat))
+    return tables.hand(code, token, number)
 
 
 _COACH_202 = "The analysis is waiting or running: `done` of `total` decisions judged so far. Ask again."
 
 
 @router.get("/{code}/hands/{number}/coach", responses={202: {"model": CoachOut, "description": _COACH_202}})
-def table_coach_review(code: str, number: HandNumber, hub: HubDep, reviews: ReviewsDep, response: Response,
+def table_coach_review(code: str, number: HandNumber, tables: TablesDep, response: Response,
                        token: CoachSeatToken = None) -> CoachOut:
     """The coach's review of your seat's decisions in a finished hand of the game being played (as
     ``GET /api/games/{id}/hands/{n}/coach``, judged only from what your seat knew): 202 while the analysis
     runs in the background, kept once done; 403 to a spectator."""
-    subject, record, seat, _, computer = hub.read(code, lambda t: _coached(t, token, number + 1))
-    out = reviews.hand(subject, number, record, seat, computer)
+    out = tables.coach_hand(code, token, number)
     if out.status != "done":
         response.status_code = 202
     return out
@@ -188,12 +142,11 @@ def table_coach_review(code: str, number: HandNumber, hub: HubDep, reviews: Revi
 
 @router.get("/{code}/coach", responses={202: {"model": CoachGameOut, "description": "Some hands' analyses "
                                               "are waiting or running: the summary covers those reviewed."}})
-def table_coach_game(code: str, hub: HubDep, reviews: ReviewsDep, response: Response,
+def table_coach_game(code: str, tables: TablesDep, response: Response,
                      token: CoachSeatToken = None) -> CoachGameOut:
     """The coach's summary of your seat's game being played (as ``GET /api/games/{id}/coach``): per finished
     hand the decisions judged, mistakes and points lost, and over the game the same and the costliest."""
-    subject, record, seat, finished, computer = hub.read(code, lambda t: _coached(t, token, 0))
-    summary, pending = reviews.game(subject, finished, record, seat, computer)
+    summary, pending = tables.coach_game(code, token)
     if pending:
         response.status_code = 202
     return summary
@@ -211,7 +164,7 @@ def install(app: FastAPI, store: Store, reviews: Reviews, redis_url: str = "") -
     the coach's reviews of each seat's hands (when ``reviews`` has a coach)."""
     hub = TableHub(TableLog(store), make_bus(redis_url or None), coached=reviews.coach is not None)
     app.state.tables = hub
-    app.state.reviews = reviews
+    app.state.table_service = TableService(hub, reviews)
     app.state.live = Live(hub)
     app.include_router(router)
 

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from spades.server.tables.table import Entry
+from spades.server.tables.entries import BadEntry, Entry, entries_of, entry_json
 
 __all__ = ["EventBus", "Listener", "LocalBus", "RedisBus", "make_bus"]
 
@@ -268,7 +268,8 @@ def _wire(entries: list[Entry]) -> str:
     only be in a string, where ``\\u0020`` says the same), or nothing if there are none."""
     if not entries:
         return ""
-    return ":" + json.dumps(entries, separators=(",", ":")).replace(" ", "\\u0020")
+    stored = [entry_json(e) for e in entries]
+    return ":" + json.dumps(stored, separators=(",", ":")).replace(" ", "\\u0020")
 
 
 def _entries(text: bytes | None) -> list[Entry] | None:
@@ -277,10 +278,9 @@ def _entries(text: bytes | None) -> list[Entry] | None:
         return []
     try:
         entries: Any = json.loads(text)
-    except ValueError:
+        return entries_of(entries) if isinstance(entries, list) else None
+    except (ValueError, BadEntry):
         return None
-    ok = isinstance(entries, list) and all(isinstance(e, dict) for e in entries)
-    return entries if ok else None
 
 
 def make_bus(redis_url: str | None) -> EventBus:

@@ -26,12 +26,12 @@ from spades.errors import SpadesError
 from spades.rules import Rules
 from spades.server.present import face_up
 from spades.server.store import StoreError, holding
+from spades.server.tables.entries import Entry
 from spades.server.tables.events import EventBus, LocalBus
 from spades.server.tables.leases import Leases
 from spades.server.tables.log import TableLog
 from spades.server.tables.table import (
     Clock,
-    Entry,
     FriendsTable,
     StaleVersion,
     TableError,
@@ -45,6 +45,7 @@ from spades.server.tables.views import (
     TableView,
     lobby_of,
     shared_view,
+    tell_move,
     update_message,
     view_of,
 )
@@ -279,7 +280,7 @@ class TableHub:
                 return self._fresh(code, known)
         if table is None:
             options, entries = self.log.load(code, max_idle=self.max_idle)
-            table = FriendsTable.replay(code, TableOptions.from_json(options), entries, self.clock)
+            table = FriendsTable.replay(code, TableOptions.from_json(options), entries, self.clock, tell_move)
             table.coached = self.coached
             with self._lock:
                 self._tables[code] = table

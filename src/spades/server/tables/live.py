@@ -26,11 +26,13 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
 from spades.server.store import StoreBusy, StoreError, at_once
+from spades.server.tables.commands import Command, Sync, command_of
+from spades.server.tables.entries import Entry
 from spades.server.tables.hub import Ask, Look, TableHub, Update, normal_code
-from spades.server.tables.table import Entry, FriendsTable, NotAllowed, TableError, TooFast
-from spades.server.tables.views import Command
+from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
+from spades.server.tables.views import CommandIn
 
-__all__ = ["MAX_MESSAGE", "Live", "run_command"]
+__all__ = ["MAX_MESSAGE", "Live"]
 
 T = TypeVar("T")
 MAX_MESSAGE = 2000
@@ -46,41 +48,6 @@ _CROWDED = 2.0
 """Seconds that table work on the event loop waits for no lock after work there found one held too long
 (the database's, by another writer; or a table's, by a worker thread waiting for the database): each
 wait would stall the loop for a moment, and that writer may hold on a while."""
-
-
-def run_command(table: FriendsTable, seat: int, c: Command) -> None:
-    """Do what a seated person asked (the table checks it all)."""
-    def need(value: Any, what: str) -> Any:
-        if value is None:
-            raise TableError(f"'{c.do}' needs {what}.")
-        return value
-
-    if c.do == "move":
-        table.move(seat, need(c.move, "a move"), need(c.version, "the state version"))
-    elif c.do == "next":
-        table.next_hand(seat, need(c.version, "the state version"))
-    elif c.do == "start":
-        table.start(seat)
-    elif c.do == "sit":
-        table.sit(seat, need(c.to, "the seat to move to ('to')"))
-    elif c.do == "move_person":
-        table.move_person(seat, need(c.seat, "the seat to move from ('seat')"), need(c.to, "'to'"))
-    elif c.do == "leave":
-        table.leave(seat)
-    elif c.do == "back":
-        table.back(seat)
-    elif c.do == "bot":
-        table.give_to_bot(seat, need(c.seat, "the seat"))
-    elif c.do == "host":
-        table.give_host(seat, need(c.seat, "the seat"))
-    elif c.do in ("keep", "open"):
-        table.keep(seat, need(c.seat, "the seat"), c.do == "keep")
-    elif c.do == "chat":
-        table.say(seat, need(c.text, "the text"))
-    elif c.do == "react":
-        table.react(seat, need(c.reaction, "the reaction"))
-    elif c.do == "rematch":
-        table.rematch(seat)
 
 
 class _Conn:
@@ -405,7 +372,7 @@ class Live:
                 data = _json(text)
                 ref = data.pop("id", None) if isinstance(data, dict) else None
                 command = _command(data)
-                if command.do == "sync":
+                if isinstance(command, Sync):
                     conn.resync = True
                     self._look(conn.code)
                 else:
@@ -436,7 +403,7 @@ def _take_asks(conns: list[_Conn]) -> tuple[list[Ask], list[_Conn]]:
 
 def _runner(command: Command) -> Callable[[FriendsTable, int], None]:
     """The command as the hub runs it, for a seat."""
-    return lambda t, s: run_command(t, s, command)
+    return lambda t, s: t.run(s, command)
 
 
 
@@ -449,8 +416,9 @@ def _json(text: str) -> Any:
 
 
 def _command(data: Any) -> Command:
+    """The command a message holds (checked as ``POST .../commands`` checks its body)."""
     try:
-        return Command.model_validate(data)
+        return command_of(CommandIn.model_validate(data).model_dump())
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from spades.server.store import FriendResult, Store
-from spades.server.tables.table import Entry, StaleVersion, TableNotFound
+from spades.server.tables.entries import BadEntry, Entry, entry_json, entry_of
+from spades.server.tables.table import StaleVersion, TableDamaged, TableNotFound
 
 __all__ = ["StoredTable", "TableLog"]
 
@@ -34,8 +35,8 @@ class TableLog:
     def append(self, code: str, seq: int, entries: list[Entry], results: Sequence[FriendResult] = ()) -> None:
         """Append entries after the first ``seq`` at once, with the results of a game they end;
         StaleVersion if another got there first."""
-        if not self.store.append_table(code=code, version=seq, entries=[json.dumps(e) for e in entries],
-                                       results=results):
+        stored = [json.dumps(entry_json(e)) for e in entries]
+        if not self.store.append_table(code=code, version=seq, entries=stored, results=results):
             raise StaleVersion(f"Table {code} has moved past version {seq}.")
 
     def load(self, code: str, since: int = 0, max_idle: float | None = None) -> StoredTable:
@@ -44,4 +45,7 @@ class TableLog:
         if found is None:
             raise TableNotFound(f"No table has the code {code}: check it, or ask for a new link.")
         options, entries = found
-        return json.loads(options), [json.loads(e) for e in entries]
+        try:
+            return json.loads(options), [entry_of(json.loads(e)) for e in entries]
+        except (ValueError, BadEntry) as e:
+            raise TableDamaged(f"Table {code} is damaged in the database and cannot be read: {e}") from None

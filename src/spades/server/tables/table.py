@@ -1,19 +1,22 @@
 """A friends' table: seats that belong to people, computer players in the others, one game at a time.
 
-The table is a log of entries (someone joined, sat, started, moved, went away, chatted...).
-``FriendsTable`` checks each command, turns it into entries and applies them; replaying the same
-entries rebuilds the same table, so the log is all a store keeps. Nothing in ``_apply`` reads the
-clock or draws a random number: the time and the seed are in the entries.
+The table is a log of entries (someone joined, sat, started, moved, went away, chatted...: one type
+each, in ``entries``). A person's command (one type each, in ``commands``) is checked against the table,
+turned into entries and applied; replaying the same entries rebuilds the same table, so the log is all
+a store keeps. Nothing an entry's ``apply`` does reads the clock or draws a random number: the time and
+the seed are in the entries.
 
+>>> from spades.server.tables.commands import Start
 >>> t = FriendsTable("ABC234", TableOptions(Rules()), clock=lambda: 0.0)
 >>> token, seat = t.join("Ann")
->>> t.start(t.seat_of(token))
+>>> t.run(t.seat_of(token), Start())
 >>> t.game is not None and t.seats[seat].name == "Ann"
 True
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import random
@@ -22,16 +25,30 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spades.bots import LEVELS, Player, make_player
 from spades.deal import MAX_DEAL
-from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError
+from spades.errors import SpadesError
 from spades.game import Game, Phase, seat_name
-from spades.moves import Move, parse_move
+from spades.moves import Move
 from spades.rules import Rules
-from spades.server.present import events_of
 from spades.server.store.base import FriendResult
+from spades.server.tables.entries import (
+    REACTIONS,
+    SELDOM,
+    Away,
+    BotSeated,
+    Entry,
+    HandDealt,
+    HostChanged,
+    Joined,
+    MoveMade,
+    Returned,
+)
+
+if TYPE_CHECKING:
+    from spades.server.tables.commands import Command
 
 __all__ = [
     "CHAT_BURST",
@@ -44,38 +61,35 @@ __all__ = [
     "BadText",
     "ChatLine",
     "Clock",
-    "Entry",
     "FriendsTable",
     "MoveRefused",
     "NotAllowed",
     "Seat",
     "StaleVersion",
+    "TableDamaged",
     "TableError",
     "TableFull",
     "TableNotFound",
     "TableOptions",
+    "Teller",
+    "Told",
     "TooFast",
     "WrongTime",
 ]
 
 Clock = Callable[[], float]
 """Seconds, from any fixed origin (``time.time`` in the server, a counter in the tests)."""
-Entry = dict[str, Any]
-"""One line of a table's log: ``{"k": kind, "at": seconds, ...}``, JSON-ready."""
+Told = tuple[tuple[str, str], ...]
+"""A move's event as each seat and then a spectator sees it: its line and its JSON text."""
+Teller = Callable[["FriendsTable", MoveMade], Told]
+"""What makes a move's ``Told`` as it is applied (the presentation's: ``views.tell_move``)."""
 
 MAX_NAME = 24
 MAX_CHAT = 200
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
 """At most ``CHAT_BURST`` chat lines and reactions per seat in any ``CHAT_WINDOW`` seconds."""
-REACTIONS: dict[str, str] = {
-    "nice": "Nice!", "oops": "Oops!", "wow": "Wow!", "thanks": "Thanks!", "gg": "Good game!",
-    "hurry": "Your turn!",
-}
-"""The quick reactions, by name, and the text each shows."""
 _CHAT_KEPT = 50
-SELDOM = ("seats", "chat", "sheet")
-"""The parts of a seat's view that change seldom: the table's seats, the chat, the game's score sheet."""
 _RECENT = 128
 """Moves and other entries a table keeps as events to tell a page that is behind (one further
 behind gets the whole table instead)."""
@@ -92,6 +106,13 @@ class TableNotFound(TableError):
     """No table has this code (or it has expired)."""
 
     status = 404
+
+
+class TableDamaged(TableError):
+    """The table's log in the database holds an entry that cannot be read (the server's fault, not the
+    asker's: nothing is changed, and the table is not served)."""
+
+    status = 503
 
 
 class TableFull(TableError):
@@ -266,16 +287,17 @@ class FriendsTable:
     """The moves of the game being played (by their place in its log) that a computer player made:
     for an empty seat, and for a person who was away, whose seat the host gave away, or whose turn
     timer ran out. The coach judges a person only on the others."""
+    teller: Teller | None = None
+    """What tells a move to the seats as it is applied (none: the table keeps no move's event)."""
     entries: list[Entry] = field(default_factory=list)
     changed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SELDOM, 0))
     """The version at which each part of the seats' views that changes seldom (``SELDOM``) last
     changed: an update to a page that has a later version leaves the part out (``views``)."""
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=_CHAT_KEPT))
-    recent: deque[tuple[int, Entry, tuple[tuple[str, str], ...] | None]] = field(
-        default_factory=lambda: deque(maxlen=_RECENT))
-    """The latest entries with their version and, for a move, its event as each seat sees it, then as a
-    spectator does (at index ``players``): its line and its ``EventOut`` as JSON text. Strings, unlike
-    models and their lists, are nothing the garbage collector has to walk while they wait to be told."""
+    recent: deque[tuple[int, Entry, Told | None]] = field(default_factory=lambda: deque(maxlen=_RECENT))
+    """The latest entries with their version and, for a move, its event as the ``teller`` made it.
+    Strings, unlike models and their lists, are nothing the garbage collector has to walk while they
+    wait to be told."""
     _bots: dict[int, Player] = field(default_factory=dict)
     _said: dict[int, deque[float]] = field(default_factory=dict)
 
@@ -283,9 +305,10 @@ class FriendsTable:
         self.seats = [Seat() for _ in range(self.options.rules.players)]
 
     @classmethod
-    def replay(cls, code: str, options: TableOptions, entries: list[Entry], clock: Clock) -> FriendsTable:
+    def replay(cls, code: str, options: TableOptions, entries: list[Entry], clock: Clock,
+               teller: Teller | None = None) -> FriendsTable:
         """The table its log describes."""
-        table = cls(code, options, clock)
+        table = cls(code, options, clock, teller=teller)
         table.extend(entries)
         return table
 
@@ -357,7 +380,11 @@ class FriendsTable:
         """Whether a game is being played and someone must move (not between hands or after the game)."""
         return self.game is not None and self.game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER)
 
-    # -- commands --------------------------------------------------------------------------
+    # -- what people and the server do ---------------------------------------------------------
+
+    def run(self, by: int, command: Command) -> None:
+        """Do what the person in seat ``by`` asked (``commands``: the command checks it all)."""
+        command.run(self, by)
 
     def join(self, name: str, seat: int | None = None, conn: str | None = None,
              player: str | None = None) -> tuple[str, int]:
@@ -366,7 +393,9 @@ class FriendsTable:
         ``player``: the hash of the person's player token, so that their stats count this table's games.
         """
         name = clean_text(name, what="display name", limit=MAX_NAME)
-        if name.casefold() in {"you", *(label.casefold() for label in self.seat_labels())}:
+        if name.casefold() == "you":
+            raise BadText('The name "You" is kept for each person\'s own seat: choose another name.')
+        if name.casefold() in {label.casefold() for label in self.seat_labels()}:
             raise BadText(f"The name {name} is taken at this table: choose another name.")
         free = [i for i, s in enumerate(self.seats) if not s.person and not s.kept]
         if not free:
@@ -374,92 +403,13 @@ class FriendsTable:
                             f"{' or kept for computer players' if any(s.kept for s in self.seats) else ''}.")
         if seat is None:
             seat = free[0]
-        self._check_seat(seat)
+        self.check_seat(seat)
         if self.seats[seat].person:
             raise WrongTime(f"{seat_name(self.players, seat)} is taken: choose a free seat.")
-        self._check_not_kept(seat)
+        self.check_not_kept(seat)
         token = secrets.token_urlsafe(18)
-        self._commit({"k": "join", "seat": seat, "name": name, "tok": hash_token(token), "conn": conn,
-                      "player": player})
+        self.commit(Joined(seat=seat, name=name, token=hash_token(token), conn=conn, player=player))
         return token, seat
-
-    def sit(self, by: int, to: int) -> None:
-        """Before the start: move to a free seat (the host may also move others: see ``move_person``)."""
-        self.move_person(by, by, to)
-
-    def move_person(self, by: int, frm: int, to: int) -> None:
-        """Before the start: move a person to another seat, swapping with whoever is there (the host)."""
-        self._check_seat(frm)
-        self._check_seat(to)
-        if self.started:
-            raise WrongTime("The game has started: seats stay as they are.")
-        if by != frm and by != self.host:
-            raise NotAllowed("Only the host moves other people.")
-        if not self.seats[frm].person:
-            raise WrongTime(f"No one sits {seat_name(self.players, frm)}.")
-        if self.seats[to].person and by != self.host:
-            raise WrongTime(f"{seat_name(self.players, to)} is taken: choose a free seat.")
-        if frm == to:
-            raise WrongTime("That is the same seat.")
-        self._check_not_kept(to)
-        self._commit({"k": "sit", "from": frm, "to": to})
-
-    def keep(self, by: int, seat: int, kept: bool) -> None:
-        """The host keeps an empty seat for a computer player (``kept``), or opens it to people again."""
-        self._need_host(by)
-        self._check_seat(seat)
-        if self.seats[seat].person:
-            raise WrongTime(f"{seat_name(self.players, seat)} is a person's seat.")
-        if self.seats[seat].kept == kept:
-            raise WrongTime(f"{seat_name(self.players, seat)} is {'already kept' if kept else 'open'}.")
-        self._commit({"k": "keep", "seat": seat, "on": kept})
-
-    def start(self, by: int) -> None:
-        """The host deals the first game; computer players take the empty seats."""
-        self._need_host(by)
-        if self.started:
-            raise WrongTime("The game has already started.")
-        self._commit({"k": "start", "seed": secrets.randbelow(_SEED_BELOW - 1) + 1})
-
-    def move(self, by: int, text: str, version: int) -> None:
-        """A person's move, from the game state of ``version``: checked by the engine."""
-        game = self._need_game()
-        if version != len(game.log):
-            raise StaleVersion("The table has moved on since that move was chosen: here it is now.")
-        try:
-            move = parse_move(text)
-        except SpadesError as e:
-            raise MoveRefused(str(e)) from None
-        if self.seats[by].bot:
-            raise WrongTime("A computer player has your seat: say you are back first.")
-        try:
-            game.verify_move(by, move)
-        except OutOfTurnError:  # the engine names places; at a table the people have names
-            assert game.turn is not None
-            raise MoveRefused(f"It is {self.seat_label(game.turn)}'s turn, not yours.") from None
-        except IllegalMoveError as e:
-            raise MoveRefused(str(e)) from None
-        self._commit({"k": "move", "seat": by, "m": str(move)})
-
-    def next_hand(self, by: int, version: int) -> None:
-        """Deal the next hand once the score sheet has been seen (anyone seated may)."""
-        game = self._need_game()
-        if version != len(game.log):
-            raise StaleVersion("The table has moved on: here it is now.")
-        if game.phase is not Phase.HAND_OVER:
-            raise WrongTime("The hand is not over yet.")
-        self._commit({"k": "next"})
-
-    def rematch(self, by: int) -> None:
-        """After the game: a new game with the same seats and a new secret deal."""
-        game = self._need_game()
-        if game.phase is not Phase.GAME_OVER:
-            raise WrongTime("A rematch comes once the game is over.")
-        self._commit({"k": "start", "seed": secrets.randbelow(_SEED_BELOW - 1) + 1})
-
-    def leave(self, by: int) -> None:
-        """A person leaves: before the start the seat is free again; after it a computer player keeps it."""
-        self._commit({"k": "leave", "seat": by})
 
     def connected(self, by: int, conn: str) -> None:
         """A page of the person's connected through process ``conn``: they are back if they were away (a
@@ -467,13 +417,7 @@ class FriendsTable:
         s = self.seats[by]
         if s.conn == conn and s.away_since is None and not s.bot:
             return
-        self._commit({"k": "back", "seat": by, "conn": conn})
-
-    def back(self, by: int) -> None:
-        """The person takes their seat back from the computer player."""
-        if not self.seats[by].bot:
-            raise WrongTime("You already have your seat.")
-        self._commit({"k": "back", "seat": by, "conn": self.seats[by].conn})
+        self.commit(Returned(seat=by, conn=conn))
 
     def disconnected(self, by: int, conn: str) -> None:
         """The person's last page on process ``conn`` went away; after the grace period a computer player
@@ -481,7 +425,7 @@ class FriendsTable:
         s = self.seats[by]
         if s.conn != conn or s.away_since is not None:
             return
-        self._commit({"k": "away", "seat": by})
+        self.commit(Away(seat=by))
 
     def connected_through(self) -> set[str]:
         """The server processes through which the pages of the people here (not away) connect."""
@@ -501,37 +445,6 @@ class FriendsTable:
         a process where a page of theirs is still open says they are back (``Live``)."""
         s = self.seats[seat]
         return s.person and s.away_since is not None and not s.left
-
-    def give_to_bot(self, by: int, seat: int) -> None:
-        """The host hands another person's seat to a computer player (until that person is back)."""
-        self._need_host(by)
-        self._check_seat(seat)
-        if seat == by:
-            raise WrongTime("Leave the table to hand your own seat to a computer player.")
-        if not self.seats[seat].person or self.seats[seat].bot:
-            raise WrongTime(f"A computer player already plays {seat_name(self.players, seat)}.")
-        self._commit({"k": "bot", "seat": seat})
-
-    def give_host(self, by: int, to: int) -> None:
-        """The host hands the role to another person at the table."""
-        self._need_host(by)
-        self._check_seat(to)
-        if to == by or not self.seats[to].person:
-            raise WrongTime("Hand the host role to another person at the table.")
-        self._commit({"k": "host", "seat": to})
-
-    def say(self, by: int, text: str) -> None:
-        """A short chat line, shown to everyone as text."""
-        text = clean_text(text, what="chat message", limit=MAX_CHAT)
-        self._check_rate(by)
-        self._commit({"k": "chat", "seat": by, "text": text})
-
-    def react(self, by: int, reaction: str) -> None:
-        """One of the quick reactions."""
-        if reaction not in REACTIONS:
-            raise BadText(f"The reactions are {', '.join(REACTIONS)}.")
-        self._check_rate(by)
-        self._commit({"k": "react", "seat": by, "r": reaction})
 
     @property
     def counting_down(self) -> bool:
@@ -569,57 +482,112 @@ class FriendsTable:
         before = self.seq
         for i in range(self.players):
             if self.away_left(i, now) == 0:
-                self._commit({"k": "bot", "seat": i})
+                self.commit(BotSeated(seat=i))
         game = self.game
         if game is not None and self.turn_left(now) == 0:
             if game.phase is Phase.HAND_OVER:
-                self._commit({"k": "next"})
+                self.commit(HandDealt())
             else:
                 assert game.turn is not None
                 seat = game.turn
-                self._commit({"k": "move", "seat": seat, "m": str(self._bot_move(seat)), "timer": 1})
+                self.commit(MoveMade(seat=seat, move=self._bot_move(seat), timer=1))
         return self.seq != before
 
-    # -- inside ----------------------------------------------------------------------------
+    # -- what commands check -------------------------------------------------------------------
 
-    def _check_seat(self, seat: object) -> None:
+    def check_seat(self, seat: object) -> None:
+        """TableError unless ``seat`` is one of this table's seats."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise TableError(f"There is no seat {seat!r} at a table of {self.players}.")
 
-    def _check_not_kept(self, seat: int) -> None:
+    def check_not_kept(self, seat: int) -> None:
+        """WrongTime if the host keeps the seat for a computer player."""
         if self.seats[seat].kept:
             raise WrongTime(f"The host keeps {seat_name(self.players, seat)} for a computer player.")
 
-    def _need_host(self, by: int) -> None:
+    def need_host(self, by: int) -> None:
+        """NotAllowed unless ``by`` is the host's seat."""
         if by != self.host:
             raise NotAllowed("Only the host can do that.")
 
-    def _need_game(self) -> Game:
+    def need_game(self) -> Game:
+        """The game being played (WrongTime before the start)."""
         if self.game is None:
             raise WrongTime("The game has not started yet.")
         return self.game
 
-    def _check_rate(self, by: int) -> None:
+    def check_rate(self, by: int) -> None:
+        """TooFast if the seat said too much lately (``CHAT_BURST`` in ``CHAT_WINDOW``)."""
         said = self._said.get(by, deque())
         now = self.clock()
         if len(said) >= CHAT_BURST and now - said[-CHAT_BURST] < CHAT_WINDOW:
             raise TooFast(f"Slow down: at most {CHAT_BURST} messages in {CHAT_WINDOW:g} seconds.")
 
-    def _commit(self, entry: Entry) -> None:
-        """Stamp and apply an entry (with a ``host`` entry after it if the role passed to another person
-        by it, so that the log says who is host), then let the computer players move up to a person's turn."""
-        entry["at"] = self.clock()
+    def new_seed(self) -> int:
+        """A new secret deal number for a game."""
+        return secrets.randbelow(_SEED_BELOW - 1) + 1
+
+    # -- what entries change -------------------------------------------------------------------
+
+    def seat_person(self, seat: int, name: str, token: str, player: str | None, conn: str | None) -> None:
+        """A person has the seat; the first at the table is host."""
+        self.seats[seat] = Seat(name=name, token=token, player=player, conn=conn)
+        if self.host is None:
+            self.host = seat
+
+    def swap_seats(self, frm: int, to: int) -> None:
+        """Two seats swap (the host role goes with its person)."""
+        self.seats[frm], self.seats[to] = self.seats[to], self.seats[frm]
+        if self.host in (frm, to):
+            self.host = to if self.host == frm else frm
+
+    def leave_seat(self, seat: int, at: float) -> None:
+        """A person leaves: before the start the seat is free, after it a computer player keeps it."""
+        if self.started:
+            s = self.seats[seat]
+            s.bot, s.left, s.away_since = True, True, s.away_since or at
+        else:
+            self.seats[seat] = Seat()
+        if seat == self.host:
+            self.pass_host()
+
+    def add_chat(self, seat: int, text: str, at: float, reaction: bool) -> None:
+        """A chat line or reaction joins the chat (and counts against the seat's rate)."""
+        self.chat.append(ChatLine(seat, self.seats[seat].name or "", text, at, reaction))
+        self._said.setdefault(seat, deque(maxlen=CHAT_BURST)).append(at)
+
+    def pass_host(self) -> None:
+        """The host role goes to the next person at the table who is here (it stays if there is none)."""
+        assert self.host is not None
+        for k in range(1, self.players):
+            i = (self.host + k) % self.players
+            s = self.seats[i]
+            if s.person and not s.bot:
+                self.host = i
+                return
+        if not self.seats[self.host].person:
+            self.host = None
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def commit(self, entry: Entry) -> None:
+        """Stamp and apply an entry a command or the server made (with a ``HostChanged`` entry after it if the
+        role passed to another person by it, so that the log says who is host), then let the computer
+        players move up to a person's turn."""
+        at = self.clock()
         host = self._host_token()
-        self._apply(entry)
-        if entry["k"] != "host" and self.host is not None and self._host_token() != host and self.seq > 1:
-            self._apply({"k": "host", "seat": self.host, "at": entry["at"]})
+        self._apply(dataclasses.replace(entry, at=at))
+        now_host = self.host
+        if now_host is not None and self._host_token() != host and self.seq > 1 \
+                and not isinstance(entry, HostChanged):
+            self._apply(HostChanged(seat=now_host, at=at))
         while self.active():
             game = self.game
             assert game is not None and game.turn is not None
             if not self.seats[game.turn].played_by_bot:
                 break
             seat = game.turn
-            self._apply({"k": "move", "seat": seat, "m": str(self._bot_move(seat)), "at": entry["at"]})
+            self._apply(MoveMade(seat=seat, move=self._bot_move(seat), at=at))
 
     def _bot_move(self, seat: int) -> Move:
         """The computer player's move for a seat, from the table's seed and the game's progress."""
@@ -631,109 +599,16 @@ class FriendsTable:
         return bot.choose(game.view(seat), random.Random(f"{self.seed}:{len(game.log)}"))
 
     def _apply(self, e: Entry, tell: bool = True) -> None:
-        """Change the table by one entry (checked already, or read from the log), kept among the
-        recent events if ``tell``."""
+        """Change the table by one entry, kept among the recent events if ``tell`` (a move with its
+        event as the seats see it, made by the ``teller``); note the parts of the views it changed."""
         self.entries.append(e)
-        kind, at = e["k"], e["at"]
-        seat: int = e.get("seat", -1)
-        events: tuple[tuple[str, str], ...] | None = None
-        if kind == "join":
-            self.seats[seat] = Seat(name=e["name"], token=e["tok"], player=e.get("player"),
-                                    conn=e.get("conn"))
-            if self.host is None:
-                self.host = seat
-        elif kind == "sit":
-            frm, to = e["from"], e["to"]
-            self.seats[frm], self.seats[to] = self.seats[to], self.seats[frm]
-            if self.host in (frm, to):
-                self.host = to if self.host == frm else frm
-        elif kind == "start":
-            if self.game is not None and self.seed is not None:
-                self.past_seeds.append(self.seed)
-            self.seed = e["seed"]
-            self.game = Game(self.options.rules, e["seed"])
-            self.computer_moves = set()
-            self.turn_since = at
-        elif kind == "move":
-            assert self.game is not None
-            move = parse_move(e["m"])
-            if self.seats[seat].played_by_bot or e.get("timer"):
-                self.computer_moves.add(len(self.game.log))
-            self.game.apply(seat, move)
-            self.turn_since = at
-            if self.game.phase is Phase.GAME_OVER:
-                self.ended = len(self.entries) - 1
-            if tell:
-                names = self.seat_labels()
-                seen = events_of(self.game, seat, move, range(self.players + 1), names)
-                events = tuple((ev.text, ev.model_dump_json()) for ev in seen)
-        elif kind == "next":
-            assert self.game is not None
-            self.game.next_hand()
-            self.turn_since = at
-        elif kind == "leave":
-            self._leave(seat, at)
-        elif kind == "away":
-            self.seats[seat].away_since = at
-        elif kind == "back":
-            s = self.seats[seat]
-            s.away_since, s.left, s.bot, s.conn = None, False, False, e["conn"]
-            self.turn_since = max(self.turn_since, at) if self.active() else self.turn_since
-        elif kind == "bot":
-            self.seats[seat].bot = True
-            if seat == self.host:
-                self._pass_host()
-        elif kind == "host":
-            self.host = seat
-        elif kind == "keep":
-            self.seats[seat].kept = e["on"]
-        elif kind in ("chat", "react"):
-            s = self.seats[seat]
-            text = e["text"] if kind == "chat" else REACTIONS[e["r"]]
-            self.chat.append(ChatLine(seat, s.name or "", text, at, kind == "react"))
-            self._said.setdefault(seat, deque(maxlen=CHAT_BURST)).append(at)
-        else:
-            raise SpadesError(f"Unknown table entry {kind!r}.")
+        e.apply(self)
         if tell:
-            self.recent.append((len(self.entries) - 1, e, events))
-        self._mark_changed(kind)
-
-    def _mark_changed(self, kind: str) -> None:
-        """Note which ``SELDOM`` parts of the views the entry just applied changed: a chat line the chat,
-        a hand's end the score sheet; moves and deals nothing else; any other entry (seats, names, a new
-        game) all of them."""
-        parts: tuple[str, ...] = SELDOM
-        if kind in ("chat", "react"):
-            parts = ("chat",)
-        elif kind == "next":
-            parts = ()
-        elif kind == "move":
-            ended = self.game is not None and self.game.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
-            parts = ("sheet",) if ended else ()
-        for part in parts:
+            told = self.teller(self, e) if isinstance(e, MoveMade) and self.teller is not None else None
+            self.recent.append((self.seq - 1, e, told))
+        for part in e.changes(self):
             self.changed[part] = self.seq
-
-    def _leave(self, seat: int, at: float) -> None:
-        if self.started:
-            s = self.seats[seat]
-            s.bot, s.left, s.away_since = True, True, s.away_since or at
-        else:
-            self.seats[seat] = Seat()
-        if seat == self.host:
-            self._pass_host()
 
     def _host_token(self) -> str | None:
         """Who is host (their seat token's hash; None: no one): a swap of seats moves them, not the role."""
         return None if self.host is None else self.seats[self.host].token
-
-    def _pass_host(self) -> None:
-        """The host role goes to the next person at the table who is here (it stays if there is none)."""
-        assert self.host is not None
-        for k in range(1, self.players):
-            i = (self.host + k) % self.players
-            s = self.seats[i]
-            if s.person and not s.bot:
-                self.host = i
-                return
-        if not self.seats[self.host].person:
-            self.host = None

@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import AfterValidator, BaseModel, Field, StrictInt
+from pydantic_core import PydanticCustomError
 
 from spades.game import Phase, seat_name
-from spades.server.present import FaceUp, rules_json, state_of
+from spades.server.present import FaceUp, events_of, rules_json, state_of
 from spades.server.schemas import GameState, StrictIn
-from spades.server.tables.table import MAX_CHAT, REACTIONS, Entry, FriendsTable, TableOptions
+from spades.server.tables.commands import COMMANDS
+from spades.server.tables.entries import REACTIONS, Entry, MoveMade, Who
+from spades.server.tables.table import MAX_CHAT, FriendsTable, TableOptions, Told
 
 __all__ = [
     "ChatOut",
-    "Command",
+    "CommandIn",
+    "CommandKindOut",
     "JoinIn",
     "JoinOut",
     "LobbyView",
@@ -30,6 +34,7 @@ __all__ = [
     "lobby_of",
     "shared_view",
     "table_events",
+    "tell_move",
     "update_message",
     "view_of",
 ]
@@ -63,17 +68,44 @@ class JoinOut(BaseModel):
     token: str
 
 
-class Command(StrictIn):
-    """Something a seated person does; the same body over HTTP and the WebSocket."""
+def _known(kind: str) -> str:
+    """A command's kind, if a command type is registered under it (``commands.COMMANDS``)."""
+    if kind not in COMMANDS:
+        kinds = [repr(k) for k in COMMANDS]
+        raise PydanticCustomError("literal_error", "Input should be {expected}",
+                                  {"expected": f"{', '.join(kinds[:-1])} or {kinds[-1]}"})
+    return kind
 
-    do: Literal["move", "next", "start", "sit", "move_person", "leave", "back", "bot", "host", "keep", "open",
-                "chat", "react", "rematch", "sync"]
+
+def _kinds(schema: dict[str, Any]) -> None:
+    """The kinds in the OpenAPI document, as they are registered when it is made."""
+    schema["enum"] = list(COMMANDS)
+
+
+CommandKind = Annotated[str, AfterValidator(_known), Field(json_schema_extra=_kinds)]
+"""The commands' kinds, as their types in ``commands`` register them (so a new type is a new kind)."""
+
+
+class CommandIn(StrictIn):
+    """Something a seated person does (``commands`` has a type for each kind, which reads the fields it
+    needs); the same body over HTTP and the WebSocket."""
+
+    do: CommandKind
     move: str | None = Field(default=None, max_length=80)
     version: int | None = Field(default=None, ge=0, description="the game state version of a move or next")
     seat: StrictInt | None = Field(default=None, ge=0, le=3)
     to: StrictInt | None = Field(default=None, ge=0, le=3)
     text: str | None = Field(default=None, max_length=MAX_CHAT * 4)
     reaction: str | None = Field(default=None, max_length=20)
+
+
+class CommandKindOut(BaseModel):
+    """A command a seated person may send: its ``do``, what it is about (where a page shows its refusal)
+    and the fields it needs beside ``do``."""
+
+    do: str
+    about: Literal["game", "table", "chat"]
+    fields: list[str]
 
 
 class SeatInfo(BaseModel):
@@ -244,20 +276,20 @@ def table_events(table: FriendsTable, seat: int, since: int) -> list[str] | None
 
 def _event(table: FriendsTable, seat: int, seq: int, e: Entry, game: tuple[str, str] | None) -> str:
     """One event as JSON text (``game``: a move's line and game event, already JSON)."""
-    who = e.get("seat")
+    who = e.who
     if game is not None:
         text, told = game
     else:
         told = "null"
-        name = "You" if who == seat else (table.seat_label(who) if isinstance(who, int) else "")
-        name_is, whom = (f"{name} are", "you") if who == seat else (f"{name} is", name)  # "You are back."
-        text = {
-            "join": f"{name} sat down.", "sit": "Seats changed.", "keep": "Seats changed.",
-            "start": "A new game is dealt.",
-            "next": "The next hand is dealt.", "leave": f"{name} left the table.", "away": f"{name_is} away.",
-            "back": f"{name_is} back.", "bot": f"A computer player plays for {whom}.",
-            "host": f"{name_is} the host.",
-            "chat": f"{name}: {e.get('text', '')}", "react": f"{name}: {e.get('r', '')}",
-        }.get(e["k"], "")
-    head = json.dumps({"seq": seq, "kind": e["k"], "seat": who, "text": text})
+        you = who == seat
+        text = e.line(Who("You" if you else "" if who is None else table.seat_label(who), you))
+    head = json.dumps({"seq": seq, "kind": e.kind, "seat": who, "text": text})
     return f'{head[:-1]},"game":{told}}}'
+
+
+def tell_move(table: FriendsTable, e: MoveMade) -> Told:
+    """A move just applied as each seat, then a spectator, sees it: its line and its ``EventOut`` as
+    JSON text (the table keeps them for the pages that are told of it later: ``table_events``)."""
+    assert table.game is not None
+    seen = events_of(table.game, e.seat, e.move, range(table.players + 1), table.seat_labels())
+    return tuple((ev.text, ev.model_dump_json()) for ev in seen)
