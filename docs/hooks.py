@@ -5,13 +5,15 @@
 - ``benchmarks/RESULTS.md`` as a page, so that the figures the pages quote link to their source;
 - a page's marker lines (``GENERATED``) become what they name: ``<!-- generated: rule-options -->`` the
   rule options, from the ``Rules`` fields' own metadata (``spades.rules.OPTIONS``), ``rule-presets`` what
-  each preset sets, and ``cli-help COMMAND`` that command's ``--help``;
+  each preset sets, ``cli-help COMMAND`` that command's ``--help``, and ``table-commands`` the friends'
+  tables' commands, from their types (``spades.server.tables.commands``);
 - ``DoctestFences``, a Griffe extension (mkdocstrings loads it), shows the docstrings' doctests as code.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import re
@@ -29,6 +31,7 @@ from spades.cli import build_parser
 from spades.rules import OPTIONS, PRESETS, RULE_GROUPS, RuleOption
 from spades.server.app import create_app
 from spades.server.settings import Settings
+from spades.server.tables.commands import COMMANDS
 
 OPENAPI = "reference/openapi.json"
 """Where the OpenAPI document is in the site."""
@@ -92,7 +95,18 @@ def cli_help(command: str) -> str:
     return "```text\n" + sub.format_help().rstrip() + "\n```"
 
 
+def table_commands() -> str:
+    """Every command a seated person may send, from the command types themselves, as a Markdown table."""
+    rows = []
+    for do, cls in COMMANDS.items():
+        needs = ", ".join(f"`{f.name}`" for f in dataclasses.fields(cls))
+        about = " ".join((cls.__doc__ or "").split("\n\n")[0].split()).replace("``", "`")
+        rows.append(f"| `{do}` | {needs} | {about} |")
+    return "| `do` | with | what it does |\n|---|---|---|\n" + "\n".join(rows)
+
+
 GENERATED: dict[str, Callable[..., str]] = {
+    "table-commands": table_commands,
     "rule-options": rule_options,
     "rule-presets": rule_presets,
     "cli-help": cli_help,

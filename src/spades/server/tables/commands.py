@@ -135,7 +135,8 @@ def described() -> list[dict[str, Any]]:
 
 @dataclass(frozen=True, kw_only=True)
 class MakeMove(Command, do="move"):
-    """A move in the game (a bid, a card...), chosen from the game state of ``version``."""
+    """A move in the library's text form (``play QH``, ``bid 4``, ``bid nil``...), chosen from the game
+    state of ``version`` (a stale or replayed move is refused)."""
 
     about: ClassVar[About] = "game"
     move: str = needs("a move")
@@ -207,7 +208,7 @@ class Rematch(Command, do="rematch"):
 @dataclass(frozen=True, kw_only=True)
 class MovePerson(Command, do="move_person"):
     """Before the start: the host moves a person to another seat, swapping with whoever is there (a
-    person may move themselves to a free seat: ``Sit``)."""
+    person may move themselves to a free seat: ``sit``)."""
 
     seat: int = needs("the seat to move from ('seat')")
     to: int = needs("'to'")
@@ -290,7 +291,7 @@ class Back(Command, do="back"):
 
 @dataclass(frozen=True, kw_only=True)
 class GiveToBot(Command, do="bot"):
-    """The host hands another person's seat to a computer player (until that person is back)."""
+    """The host hands another person's seat (an idle one's) to a computer player, until they are back."""
 
     seat: int = needs("the seat")
 
@@ -322,7 +323,7 @@ class GiveHost(Command, do="host"):
 
 @dataclass(frozen=True, kw_only=True)
 class Chat(Command, do="chat"):
-    """A short chat line, shown to everyone as text."""
+    """A chat line of at most 200 characters, shown to everyone as text."""
 
     about: ClassVar[About] = "chat"
     text: str = needs("the text")
@@ -336,7 +337,8 @@ class Chat(Command, do="chat"):
 
 @dataclass(frozen=True, kw_only=True)
 class React(Command, do="react"):
-    """One of the quick reactions."""
+    """One of the quick reactions (``nice``, ``oops``, ``wow``, ``thanks``, ``gg``, ``hurry``), shown
+    as text."""
 
     about: ClassVar[About] = "chat"
     reaction: str = needs("the reaction")
@@ -351,7 +353,8 @@ class React(Command, do="react"):
 
 @dataclass(frozen=True, kw_only=True)
 class Sync(Command, do="sync"):
-    """Send me the whole table again (a page that lost track); it changes nothing."""
+    """Send me the whole table again (on the WebSocket: a spectator's only command); it changes
+    nothing."""
 
     def run(self, table: FriendsTable, by: int) -> None:
         """Nothing to do at the table: the connection sends the whole table."""
