@@ -58,7 +58,7 @@ def test_the_coachs_child_process_loads_no_web_framework() -> None:
     """Each hand's review runs in a fresh interpreter that imports the coach's module: it must not
     load the web app (FastAPI, the routes, the page, the API's schemas) again for every hand."""
     web = ("fastapi", "starlette", "uvicorn", "spades.server.app", "spades.server.schemas", "pydantic")
-    probe = f"import sys, spades.server.coach; print(sorted(m for m in {web!r} if m in sys.modules))"
+    probe = f"import sys, spades.server.analyses; print(sorted(m for m in {web!r} if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"

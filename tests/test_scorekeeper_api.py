@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from spades.paper.scorekeeper import MAX_HANDS, ScoreGame, ScorekeeperError
-from spades.server import scorekeeper
+from spades.server.routes import scorekeeper
 from spades.server.run import BackgroundServer
 
 

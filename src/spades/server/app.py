@@ -21,7 +21,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from spades.errors import SpadesError
-from spades.server.coach import Coach, CoachUnavailable
+from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.middleware import (
     AccessLog,
     BodyLimit,
@@ -33,10 +33,10 @@ from spades.server.middleware import (
     configure_access_log,
 )
 from spades.server.routes import games, meta, ops, players
+from spades.server.routes.scorekeeper import router as scorekeeper_router
 from spades.server.routes.tables import install as install_tables
 from spades.server.rules_page import router as rules_page_router
 from spades.server.schemas import errors
-from spades.server.scorekeeper import router as scorekeeper_router
 from spades.server.service import MoveRejected, NotFound, Service, UnknownPlayer
 from spades.server.settings import Settings
 from spades.server.store import StoreError, open_store
@@ -82,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store.close()
         raise
 
-    coach = Coach(store, samples=settings.coach_samples, workers=settings.coach_workers) \
+    coach = Analyses(store, samples=settings.coach_samples, workers=settings.coach_workers) \
         if settings.coach_workers else None
 
     limits = _rate_limits(settings)

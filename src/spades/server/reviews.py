@@ -1,7 +1,7 @@
 """The coach's reviews as the routes serve them, for solo games and friends' tables alike.
 
 A review is kept in the store under its subject (a solo game, or one seat in a friends' table's game)
-and the hand; one not kept yet is queued with the coach (``spades.server.coach``, whose child
+and the hand; one not kept yet is queued with the coach (``spades.server.analyses``, whose child
 processes import none of this: the API's schemas would cost each analysis a quarter of a second).
 """
 
@@ -12,7 +12,7 @@ import logging
 from pydantic import ValidationError
 
 from spades.bots import coach as judged
-from spades.server.coach import Coach, CoachUnavailable
+from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.schemas import (
     CoachCostliestOut,
     CoachGameOut,
@@ -46,7 +46,7 @@ class Reviews:
     review from the store, else its analysis queued with the coach (None: this server has none) and
     where it stands."""
 
-    def __init__(self, store: Store, coach: Coach | None) -> None:
+    def __init__(self, store: Store, coach: Analyses | None) -> None:
         self.store = store
         self.coach = coach
 

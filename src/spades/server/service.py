@@ -29,7 +29,7 @@ from spades.game import Game, Phase
 from spades.moves import MakeBid, Move, Play, parse_move
 from spades.record import dump_record, extend, load_record, replay
 from spades.rules import Rules
-from spades.server.coach import Coach, CoachUnavailable
+from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.present import event_of, human_seat, review_of, state_of
 from spades.server.reviews import Reviews, game_subject
 from spades.server.schemas import (
@@ -47,7 +47,7 @@ from spades.server.schemas import (
 from spades.server.store import GameRow, LogEntry, Played, Result, Store, StoreError
 from spades.server.tables.table import hash_token
 
-__all__ = ["MoveRejected", "NotFound", "Service", "Table", "UnknownPlayer"]
+__all__ = ["MoveRejected", "NotFound", "Service", "SoloGame", "UnknownPlayer"]
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 _NEW_DEALS = 10**9
@@ -77,7 +77,7 @@ class MoveRejected(SpadesError):
 
 
 @dataclass
-class Table:
+class SoloGame:
     """A game being played: its stored row, the engine's game as stored, its computer players."""
 
     row: GameRow
@@ -106,13 +106,13 @@ class Table:
 class Service:
     """Games, settings and stats for anonymous players, kept in a ``Store``."""
 
-    def __init__(self, store: Store, coach: Coach | None = None) -> None:
+    def __init__(self, store: Store, coach: Analyses | None = None) -> None:
         self.store = store
         self.coach = coach
         """The coach that reviews each finished hand in the background (None: no coach here)."""
         self.reviews = Reviews(store, coach)
         """The coach's reviews as the routes serve them (the friends' tables' routes use it too)."""
-        self._tables: OrderedDict[int, Table] = OrderedDict()
+        self._tables: OrderedDict[int, SoloGame] = OrderedDict()
         self._known: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -286,14 +286,14 @@ class Service:
 
     # -- inside --------------------------------------------------------------------------
 
-    def _check_version(self, table: Table, version: int) -> None:
+    def _check_version(self, table: SoloGame, version: int) -> None:
         """Refuse a move chosen on another version (a client ahead of the cache looks again first)."""
         if version > table.version:
             self._refresh(table)
         if version != table.version:
             raise MoveRejected(_MOVED_ON, table.state())
 
-    def _advance(self, table: Table, game: Game, token: str) -> list[EventOut]:
+    def _advance(self, table: SoloGame, game: Game, token: str) -> list[EventOut]:
         """Play the computer players (and the person's forced single cards) up to a decision."""
         auto = self.settings(token).auto_play
         events: list[EventOut] = []
@@ -312,7 +312,7 @@ class Service:
             events.append(event_of(game, seat, move))
         return events
 
-    def _commit(self, table: Table, work: Game) -> None:
+    def _commit(self, table: SoloGame, work: Game) -> None:
         """Append the moves ``work`` made past the stored version; only then is it the table's game.
 
         Another process's move on the same version wins: this one is refused with the state now.
@@ -334,14 +334,14 @@ class Service:
                 with suppress(CoachUnavailable):  # too busy now: asking for the review queues it again
                     self.coach.request(game_subject(table.row.id), number, record, table.human)
 
-    def _refresh(self, table: Table) -> None:
+    def _refresh(self, table: SoloGame) -> None:
         """Make on the cached game the moves stored after it (another process made them)."""
         entries = self.store.log(game_id=table.row.id, since=table.version)
         if entries:
             table.game = _replayed(table.row, table.game, entries)
 
     @contextmanager
-    def _table(self, token: str, game_id: int) -> Iterator[Table]:
+    def _table(self, token: str, game_id: int) -> Iterator[SoloGame]:
         """One of the player's games, up to date and locked against this process's other requests."""
         row = self.store.game(token=token, game_id=game_id)
         if row is None or row.status == "new":
@@ -352,7 +352,7 @@ class Service:
             yield table
 
     @contextmanager
-    def _locked(self, row: GameRow) -> Iterator[Table]:
+    def _locked(self, row: GameRow) -> Iterator[SoloGame]:
         """The cached table of a stored game (rebuilt from its log when missing), brought up to date."""
         with self._lock:
             table = self._tables.get(row.id)
@@ -365,14 +365,14 @@ class Service:
                 self._refresh(table)
             yield table
 
-    def _new_table(self, row: GameRow, game: Game) -> Table:
+    def _new_table(self, row: GameRow, game: Game) -> SoloGame:
         """A solo game in memory: the row, the game, and a computer player in every seat but the person's."""
         human = human_seat(game.players)
         bots = {s: make_player(row.level, bid_nil=row.bots_bid_nil)
                 for s in range(game.players) if s != human}
-        return Table(row, game, bots, coached=self.coach is not None)
+        return SoloGame(row, game, bots, coached=self.coach is not None)
 
-    def _cache(self, table: Table) -> Table:
+    def _cache(self, table: SoloGame) -> SoloGame:
         """Keep a table (the one already kept for its game wins); call with the lock held."""
         kept = self._tables.setdefault(table.row.id, table)
         self._tables.move_to_end(table.row.id)

@@ -50,7 +50,7 @@ from spades.server.tables.views import (
     view_of,
 )
 
-__all__ = ["CODE_ALPHABET", "Ask", "Look", "TableHub", "Update", "new_code"]
+__all__ = ["CODE_ALPHABET", "Ask", "Findings", "TableHub", "Update", "new_code"]
 
 T = TypeVar("T")
 Ask = tuple[str | None, int, bool]
@@ -60,7 +60,7 @@ what updates leave out)."""
 Update = tuple[int, str] | TableError | None
 """What a connection is sent: the version and the update message that brings it there, the reason
 it has no seat, or nothing (it is up to date)."""
-Look = tuple[list[Update], list[str]]
+Findings = tuple[list[Update], list[str]]
 """What a look at a table finds for a process's connections: each one's update, and the seat tokens
 among theirs whose person the table takes to be away although a page of theirs is open there
 (``FriendsTable.missed``)."""
@@ -138,13 +138,13 @@ class TableHub:
         return self.act(code, lambda t: command(t, t.seat_of(token)))
 
     def seat_act_and_updates(self, code: str, token: str, command: Callable[[FriendsTable, int], object],
-                             asks: list[Ask]) -> Look:
+                             asks: list[Ask]) -> Findings:
         """``seat_act``, then ``updates`` for the asks from the table as the command left it, in the
         same look (the connection that sent the command spares its table a second trip)."""
         return self._act(code, lambda t: command(t, t.seat_of(token)), asks)[1]
 
     def _act(self, code: str, command: Callable[[FriendsTable], T],
-             asks: list[Ask] | None) -> tuple[T, Look]:
+             asks: list[Ask] | None) -> tuple[T, Findings]:
         """The command's result (its entries stored, then announced once the table is free, so
         listeners find it so) and, if given asks, their updates from the table it left."""
         code = normal_code(code)
@@ -194,7 +194,7 @@ class TableHub:
         """The table as the token's seat sees it (no token: as a spectator does)."""
         return self.read(code, lambda t: view_of(t, t.viewer(token)))
 
-    def updates(self, code: str, asks: list[Ask], known: int | None = None) -> Look:
+    def updates(self, code: str, asks: list[Ask], known: int | None = None) -> Findings:
         """For each page's seat token (None: a spectator) and version (-1: none): the message with what
         it lacks (and the tokens of those taken to be away). One look at the table serves every
         connection of a process; ``known`` is a version the table is known to have reached (a cached
@@ -301,7 +301,7 @@ class TableHub:
             self._heard.pop(code, None)
 
 
-def _look(t: FriendsTable, asks: list[Ask]) -> Look:
+def _look(t: FriendsTable, asks: list[Ask]) -> Findings:
     out: list[Update] = []
     missed: list[str] = []
     shared = shown = None

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocketState
 from spades.server.store import StoreBusy, StoreError, at_once
 from spades.server.tables.commands import Command, Sync, command_of
 from spades.server.tables.entries import Entry
-from spades.server.tables.hub import Ask, Look, TableHub, Update, normal_code
+from spades.server.tables.hub import Ask, Findings, TableHub, Update, normal_code
 from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
 from spades.server.tables.views import CommandIn
 
@@ -179,7 +179,7 @@ class Live:
         finally:
             self._looking.discard(code)
 
-    def _found(self, code: str, conns: list[_Conn], found: Look) -> None:
+    def _found(self, code: str, conns: list[_Conn], found: Findings) -> None:
         """Hand a look's updates to the connections' senders, and say that the seats it found missed are
         back (``_still_here``)."""
         updates, missed = found

@@ -34,7 +34,7 @@ from typing import Any, Literal
 from spades.errors import SpadesError
 from spades.server.store import Store, StoreError
 
-__all__ = ["Coach", "CoachUnavailable", "Progress"]
+__all__ = ["Analyses", "CoachUnavailable", "Progress"]
 
 _log = logging.getLogger("spades.coach")
 _POLL = 0.2
@@ -88,7 +88,7 @@ def _analyse(job: _Job, samples: int, conn: Connection) -> None:
         conn.close()
 
 
-class Coach:
+class Analyses:
     """The queue of hands to analyse and the threads that run them, each in a child process."""
 
     def __init__(self, store: Store, *, samples: int, workers: int = 1, waiting: int = 32,

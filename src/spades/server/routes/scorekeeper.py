@@ -48,7 +48,7 @@ PRINTERS = 2
 PRINT_WAIT = 10.0
 """Seconds a PDF request waits for a free printer."""
 _printers = threading.BoundedSemaphore(PRINTERS)
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parents[1] / "static"
 
 router = APIRouter(tags=["scorekeeper"])
 
