@@ -17,7 +17,7 @@ checks it against the table and commits the entries it makes (``entries``), or r
 >>> command_of({"do": "sit"})
 Traceback (most recent call last):
 ...
-spades.server.tables.table.TableError: 'sit' needs the seat to move to ('to').
+spades.server.tables.state.TableError: 'sit' needs the seat to move to ('to').
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from spades.errors import IllegalMoveError, OutOfTurnError, SpadesError
 from spades.game import Phase, seat_name
 from spades.moves import parse_move
 from spades.server.tables.entries import (
-    REACTIONS,
     BotSeated,
     ChatSaid,
     GameDealt,
@@ -44,6 +43,7 @@ from spades.server.tables.entries import (
     SeatKept,
     SeatsSwapped,
 )
+from spades.server.tables.state import REACTIONS
 from spades.server.tables.table import (
     MAX_CHAT,
     BadText,

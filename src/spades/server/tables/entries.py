@@ -17,19 +17,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from spades.errors import SpadesError
 from spades.game import Game, Phase
 from spades.moves import Move, parse_move
-
-if TYPE_CHECKING:
-    from spades.server.tables.table import FriendsTable
+from spades.server.tables.state import REACTIONS, SELDOM, TableState
 
 __all__ = [
     "ENTRIES",
-    "REACTIONS",
-    "SELDOM",
     "Away",
     "BadEntry",
     "BotSeated",
@@ -52,14 +48,6 @@ __all__ = [
     "entry_of",
 ]
 
-SELDOM = ("seats", "chat", "sheet")
-"""The parts of a seat's view that change seldom: the table's seats, the chat, the game's score sheet
-(an update to a page that has them as they are leaves them out)."""
-REACTIONS: dict[str, str] = {
-    "nice": "Nice!", "oops": "Oops!", "wow": "Wow!", "thanks": "Thanks!", "gg": "Good game!",
-    "hurry": "Your turn!",
-}
-"""The quick reactions, by name, and the text each shows."""
 
 
 class BadEntry(SpadesError):
@@ -110,11 +98,11 @@ class Entry:
         """The seat the entry concerns, if one does."""
         return None
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """Change the table by this entry (checked already when it was made, or read from the log)."""
         raise NotImplementedError
 
-    def changes(self, table: FriendsTable) -> tuple[str, ...]:
+    def changes(self, table: TableState) -> tuple[str, ...]:
         """The parts of the views that applying this entry changed (``parts``, unless it depends)."""
         return self.parts
 
@@ -145,7 +133,7 @@ class Joined(SeatEntry, kind="join"):
     conn: str | None = None
     player: str | None = None
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """The seat is theirs; the first person at the table is its host."""
         table.seat_person(self.seat, self.name, self.token, self.player, self.conn)
 
@@ -161,7 +149,7 @@ class SeatsSwapped(Entry, kind="sit"):
     frm: int = field(metadata={"key": "from"})
     to: int
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """Swap the seats (the host goes with their seat)."""
         table.swap_seats(self.frm, self.to)
 
@@ -176,7 +164,7 @@ class SeatKept(SeatEntry, kind="keep"):
 
     on: bool
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """Mark the seat kept or open."""
         table.seats[self.seat].kept = self.on
 
@@ -191,7 +179,7 @@ class GameDealt(Entry, kind="start"):
 
     seed: int
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """The new game; the last one's deal joins the past deals."""
         if table.game is not None and table.seed is not None:
             table.past_seeds.append(table.seed)
@@ -213,7 +201,7 @@ class MoveMade(SeatEntry, kind="move"):
     move: Move = field(metadata={"key": "m"})
     timer: int = 0
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """Make the move (it was checked once, as it was made); note a computer player's."""
         game = table.game
         assert game is not None
@@ -224,7 +212,7 @@ class MoveMade(SeatEntry, kind="move"):
         if game.phase is Phase.GAME_OVER:
             table.ended = table.seq - 1
 
-    def changes(self, table: FriendsTable) -> tuple[str, ...]:
+    def changes(self, table: TableState) -> tuple[str, ...]:
         """The score sheet, if the move ended the hand; else nothing seldom."""
         game = table.game
         ended = game is not None and game.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
@@ -241,7 +229,7 @@ class HandDealt(Entry, kind="next"):
 
     parts: ClassVar[tuple[str, ...]] = ()
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """Deal the next hand."""
         assert table.game is not None
         table.game.next_hand()
@@ -256,7 +244,7 @@ class HandDealt(Entry, kind="next"):
 class Left(SeatEntry, kind="leave"):
     """A person left: before the start the seat is free again; after it a computer player keeps it."""
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """Free or hand over the seat; the host role passes on if it was theirs."""
         table.leave_seat(self.seat, self.at)
 
@@ -269,7 +257,7 @@ class Left(SeatEntry, kind="leave"):
 class Away(SeatEntry, kind="away"):
     """A person's last page went away: after the grace period a computer player takes the seat."""
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """Note since when they are away."""
         table.seats[self.seat].away_since = self.at
 
@@ -285,7 +273,7 @@ class Returned(SeatEntry, kind="back"):
 
     conn: str | None
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """They have their seat again; a turn timer running for it starts again."""
         s = table.seats[self.seat]
         s.away_since, s.left, s.bot, s.conn = None, False, False, self.conn
@@ -301,7 +289,7 @@ class Returned(SeatEntry, kind="back"):
 class BotSeated(SeatEntry, kind="bot"):
     """A computer player took a person's seat (the host asked, or they stayed away too long)."""
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """The computer player plays the seat; the host role passes on if it was theirs."""
         table.seats[self.seat].bot = True
         if self.seat == table.host:
@@ -316,7 +304,7 @@ class BotSeated(SeatEntry, kind="bot"):
 class HostChanged(SeatEntry, kind="host"):
     """The host role went to this seat (handed on, or passed on by the table)."""
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """The seat's person is host."""
         table.host = self.seat
 
@@ -332,7 +320,7 @@ class ChatSaid(SeatEntry, kind="chat"):
     parts: ClassVar[tuple[str, ...]] = ("chat",)
     text: str
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """The line joins the chat."""
         table.add_chat(self.seat, self.text, self.at, reaction=False)
 
@@ -348,7 +336,7 @@ class Reacted(SeatEntry, kind="react"):
     parts: ClassVar[tuple[str, ...]] = ("chat",)
     reaction: str = field(metadata={"key": "r"})
 
-    def apply(self, table: FriendsTable) -> None:
+    def apply(self, table: TableState) -> None:
         """Its text joins the chat."""
         table.add_chat(self.seat, REACTIONS[self.reaction], self.at, reaction=True)
 

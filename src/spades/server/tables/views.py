@@ -18,7 +18,8 @@ from spades.game import Phase, seat_name
 from spades.server.present import FaceUp, events_of, rules_json, state_of
 from spades.server.schemas import GameState, StrictIn
 from spades.server.tables.commands import COMMANDS
-from spades.server.tables.entries import REACTIONS, Entry, MoveMade, Who
+from spades.server.tables.entries import Entry, MoveMade, Who
+from spades.server.tables.state import REACTIONS
 from spades.server.tables.table import MAX_CHAT, FriendsTable, TableOptions, Told
 
 __all__ = [

@@ -1,0 +1,370 @@
+"""What a friends' table is: its options, its seats, its host, its game, its chat; and the errors a
+table's commands raise.
+
+``TableState`` holds all that an entry of the log changes (``entries``) and the few changes they make;
+``table.FriendsTable`` adds the log itself, the commit of new entries, the clock and the computer
+players. This module is the floor beneath both: it knows of neither.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import unicodedata
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from spades.bots import LEVELS
+from spades.errors import SpadesError
+from spades.game import Game, Phase, seat_name
+from spades.rules import Rules
+
+__all__ = [
+    "CHAT_BURST",
+    "CHAT_WINDOW",
+    "MAX_CHAT",
+    "MAX_NAME",
+    "REACTIONS",
+    "SELDOM",
+    "BadSeatToken",
+    "BadText",
+    "ChatLine",
+    "Clock",
+    "MoveRefused",
+    "NotAllowed",
+    "Seat",
+    "StaleVersion",
+    "TableDamaged",
+    "TableError",
+    "TableFull",
+    "TableNotFound",
+    "TableOptions",
+    "TableState",
+    "Told",
+    "TooFast",
+    "WrongTime",
+    "clean_text",
+    "hash_token",
+]
+
+SELDOM = ("seats", "chat", "sheet")
+"""The parts of a seat's view that change seldom: the table's seats, the chat, the game's score sheet
+(an update to a page that has them as they are leaves them out)."""
+REACTIONS: dict[str, str] = {
+    "nice": "Nice!", "oops": "Oops!", "wow": "Wow!", "thanks": "Thanks!", "gg": "Good game!",
+    "hurry": "Your turn!",
+}
+"""The quick reactions, by name, and the text each shows."""
+Clock = Callable[[], float]
+"""Seconds, from any fixed origin (``time.time`` in the server, a counter in the tests)."""
+Told = tuple[tuple[str, str], ...]
+"""A move's event as each seat and then a spectator sees it: its line and its JSON text."""
+
+MAX_NAME = 24
+MAX_CHAT = 200
+CHAT_BURST = 5
+CHAT_WINDOW = 10.0
+"""At most ``CHAT_BURST`` chat lines and reactions per seat in any ``CHAT_WINDOW`` seconds."""
+_CHAT_KEPT = 50
+
+
+class TableError(SpadesError):
+    """Something a person asked of a table that it cannot do; ``status`` is the HTTP status for it."""
+
+    status = 400
+
+
+class TableNotFound(TableError):
+    """No table has this code (or it has expired)."""
+
+    status = 404
+
+
+class TableDamaged(TableError):
+    """The table's log in the database holds an entry that cannot be read (the server's fault, not the
+    asker's: nothing is changed, and the table is not served)."""
+
+    status = 503
+
+
+class TableFull(TableError):
+    """Every seat is taken by a person."""
+
+    status = 409
+
+
+class BadSeatToken(TableError):
+    """A seat token this table does not know (forged, mistyped, or given up)."""
+
+    status = 403
+
+
+class NotAllowed(TableError):
+    """Only the host, or only the seat's own person, may do that."""
+
+    status = 403
+
+
+class WrongTime(TableError):
+    """Not now: before the start, after the start, before the game is over..."""
+
+    status = 409
+
+
+class StaleVersion(TableError):
+    """The game moved on since the move was chosen (a replayed or crossed move)."""
+
+    status = 409
+
+
+class MoveRefused(TableError):
+    """The engine refuses the move; the message says why."""
+
+    status = 409
+
+
+class TooFast(TableError):
+    """Too many chat lines or messages in a short time."""
+
+    status = 429
+
+
+class BadText(TableError):
+    """A display name or chat text that is empty, too long, or holds control characters; a display
+    name the table's messages could not tell from another seat's."""
+
+    status = 422
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What the host chooses: the rules (players and target included), the computer players, the clocks."""
+
+    rules: Rules
+    level: str = "normal"
+    bots_bid_nil: bool = True
+    grace: float = 30.0
+    """Seconds a person may be away before a computer player takes their seat."""
+    turn_seconds: float = 0.0
+    """Seconds a person has for each move before the computer player moves for them (0: no timer)."""
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise TableError(f"The computer players' level is one of {', '.join(LEVELS)}.")
+        if not 5 <= self.grace <= 600:
+            raise TableError("The grace period runs from 5 to 600 seconds.")
+        if self.turn_seconds and not 5 <= self.turn_seconds <= 600:
+            raise TableError("The turn timer is off (0) or from 5 to 600 seconds.")
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as a JSON-ready object (the header of a stored table)."""
+        return {"rules": self.rules.to_dict(), "level": self.level, "bots_bid_nil": self.bots_bid_nil,
+                "grace": self.grace, "turn_seconds": self.turn_seconds}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableOptions:
+        """The options back from ``to_json``."""
+        return cls(Rules.from_dict(data["rules"]), level=data["level"], bots_bid_nil=data["bots_bid_nil"],
+                   grace=data["grace"], turn_seconds=data["turn_seconds"])
+
+
+@dataclass
+class Seat:
+    """A seat: empty (a computer player sits), or a person's, who may be away."""
+
+    name: str | None = None
+    token: str | None = None
+    """The hash of the person's secret seat token."""
+    player: str | None = None
+    """The hash of the person's player token, if they linked it: their stats count the table's games."""
+    conn: str | None = None
+    """The server process the person's pages connect through (the latest), so that a late goodbye from a
+    page of another process is not taken for leaving."""
+    away_since: float | None = None
+    left: bool = False
+    """The person left the started game (``leave``): away by choice, not for want of an open page."""
+    bot: bool = False
+    """A computer player keeps the person's seat warm (they left, stayed away, or the host asked)."""
+    kept: bool = False
+    """The host keeps this empty seat for a computer player: no one may sit there."""
+
+    @property
+    def person(self) -> bool:
+        """Whether a person holds this seat."""
+        return self.token is not None
+
+    @property
+    def awaited(self) -> bool:
+        """Whether the person is away and no computer player has their seat yet (a countdown runs)."""
+        return self.person and not self.bot and self.away_since is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        """Whether a computer player makes this seat's moves now."""
+        return not self.person or self.bot
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat line or a reaction, as text."""
+
+    seat: int
+    name: str
+    text: str
+    at: float
+    reaction: bool
+
+
+@functools.lru_cache(maxsize=4096)
+def hash_token(token: str) -> str:
+    """What the log keeps of a seat token (the token itself never leaves the person's browser); kept
+    for the tokens in use, which are asked for at every update."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_text(text: str, *, what: str, limit: int) -> str:
+    """A name or chat line trimmed and checked: not empty, not too long, no control characters."""
+    if not isinstance(text, str):
+        raise BadText(f"The {what} must be text.")
+    text = text.strip()
+    if not text:
+        raise BadText(f"The {what} is empty.")
+    if len(text) > limit:
+        raise BadText(f"The {what} is too long: at most {limit} characters.")
+    if any(unicodedata.category(ch)[0] == "C" for ch in text):
+        raise BadText(f"The {what} holds control characters.")
+    return text
+
+
+
+@dataclass
+class TableState:
+    """What a table is at one version of its log: what its entries change (``entries.Entry.apply``)."""
+
+    code: str
+    options: TableOptions
+    clock: Clock
+    seats: list[Seat] = field(init=False)
+    seq: int = 0
+    """How many entries of the log have been applied: the table's version."""
+    host: int | None = None
+    game: Game | None = None
+    seed: int | None = None
+    past_seeds: list[int] = field(default_factory=list)
+    """The deal numbers of this table's finished games, oldest first (they may be shown)."""
+    coached: bool = False
+    """Whether the server's coach reviews the seats' finished hands (the server's setting, not logged)."""
+    turn_since: float = 0.0
+    """When the seat to move got its turn (for the turn timer)."""
+    ended: int = -1
+    """The version of the entry that ended the latest game (-1: none has ended)."""
+    computer_moves: set[int] = field(default_factory=set)
+    """The moves of the game being played (by their place in its log) that a computer player made:
+    for an empty seat, and for a person who was away, whose seat the host gave away, or whose turn
+    timer ran out. The coach judges a person only on the others."""
+    changed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SELDOM, 0))
+    """The version at which each part of the seats' views that changes seldom (``SELDOM``) last
+    changed: an update to a page that has a later version leaves the part out (``views``)."""
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=_CHAT_KEPT))
+    said: dict[int, deque[float]] = field(default_factory=dict)
+    """When each seat said its latest chat lines and reactions (for the rate they may say them at)."""
+
+    def __post_init__(self) -> None:
+        self.seats = [Seat() for _ in range(self.options.rules.players)]
+
+    @property
+    def started(self) -> bool:
+        """Whether the host has started the first game."""
+        return self.game is not None
+
+
+    @property
+    def players(self) -> int:
+        """How many seats the table has."""
+        return len(self.seats)
+
+
+    def seat_label(self, seat: int) -> str:
+        """A seat's name for people: the person's name, or the computer player and the seat."""
+        s = self.seats[seat]
+        return s.name if s.name is not None else f"Computer ({seat_name(self.players, seat)})"
+
+
+    def seat_labels(self) -> tuple[str, ...]:
+        """Every seat's name for people, by seat: how the table's messages name the seats."""
+        return tuple(self.seat_label(i) for i in range(self.players))
+
+
+    def computer_moves_of(self, seat: int) -> frozenset[int]:
+        """The moves a computer player made for ``seat`` in the game being played (by their place in its
+        log): what the coach does not judge that seat's person on."""
+        log = self.game.log if self.game is not None else []
+        return frozenset(i for i in self.computer_moves if (m := log[i]) is not None and m[0] == seat)
+
+
+    def active(self) -> bool:
+        """Whether a game is being played and someone must move (not between hands or after the game)."""
+        return self.game is not None and self.game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER)
+
+
+    @property
+    def counting_down(self) -> bool:
+        """Whether a person is away and a computer player not yet in their seat: the seats' views then
+        hold a countdown (``away_left``), which changes with the clock, not only with the log."""
+        return any(s.awaited for s in self.seats)
+
+
+    def away_left(self, seat: int, now: float) -> float | None:
+        """Seconds at ``now`` before a computer player takes the seat of its person, who is away (0: due);
+        None if no one is away there, or a computer player has the seat already."""
+        s = self.seats[seat]
+        if s.away_since is None or not s.awaited:
+            return None
+        return max(0.0, self.options.grace - (now - s.away_since))
+
+
+    def seat_person(self, seat: int, name: str, token: str, player: str | None, conn: str | None) -> None:
+        """A person has the seat; the first at the table is host."""
+        self.seats[seat] = Seat(name=name, token=token, player=player, conn=conn)
+        if self.host is None:
+            self.host = seat
+
+
+    def swap_seats(self, frm: int, to: int) -> None:
+        """Two seats swap (the host role goes with its person)."""
+        self.seats[frm], self.seats[to] = self.seats[to], self.seats[frm]
+        if self.host in (frm, to):
+            self.host = to if self.host == frm else frm
+
+
+    def leave_seat(self, seat: int, at: float) -> None:
+        """A person leaves: before the start the seat is free, after it a computer player keeps it."""
+        if self.started:
+            s = self.seats[seat]
+            s.bot, s.left, s.away_since = True, True, s.away_since or at
+        else:
+            self.seats[seat] = Seat()
+        if seat == self.host:
+            self.pass_host()
+
+
+    def add_chat(self, seat: int, text: str, at: float, reaction: bool) -> None:
+        """A chat line or reaction joins the chat (and counts against the seat's rate)."""
+        self.chat.append(ChatLine(seat, self.seats[seat].name or "", text, at, reaction))
+        self.said.setdefault(seat, deque(maxlen=CHAT_BURST)).append(at)
+
+
+    def pass_host(self) -> None:
+        """The host role goes to the next person at the table who is here (it stays if there is none)."""
+        assert self.host is not None
+        for k in range(1, self.players):
+            i = (self.host + k) % self.players
+            s = self.seats[i]
+            if s.person and not s.bot:
+                self.host = i
+                return
+        if not self.seats[self.host].person:
+            self.host = None
+
