@@ -3,6 +3,7 @@ code cannot read is refused as the server's fault without a 500."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,10 +14,12 @@ import httpx
 import pytest
 
 from server.tables_client import Seat, join, open_table, run_async
+from spades.rules import Rules
 from spades.server.run import BackgroundServer
 from spades.server.tables.commands import COMMANDS, About, Command, command_of, needs
-from spades.server.tables.entries import ChatSaid
-from spades.server.tables.table import FriendsTable, TableError
+from spades.server.tables.entries import ChatSaid, entry_json
+from spades.server.tables.table import FriendsTable, TableError, TableOptions
+from spades.server.tables.views import table_events, tell_move
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +135,14 @@ def _entries(db: Path, code: str) -> list[str]:
     with sqlite3.connect(db) as conn:
         return [e for (e,) in conn.execute("SELECT entry FROM friend_entries WHERE code = ? ORDER BY seq",
                                            (code,))]
+
+
+def test_a_person_who_leaves_before_the_start_is_named_in_the_line() -> None:
+    """Leaving before the start frees the seat: the line still names who left, as it was then."""
+    t = FriendsTable("ABC234", TableOptions(Rules()), clock=lambda: 0.0, teller=tell_move)
+    _, ann = t.join("Ann")
+    _, eve = t.join("Eve")
+    since = t.seq
+    t.run(eve, command_of({"do": "leave"}))
+    assert [json.loads(e)["text"] for e in table_events(t, ann, since) or []] == ["Eve left the table."]
+    assert entry_json(t.entries[-1]) == {"k": "leave", "seat": eve, "name": "Eve", "at": 0.0}

@@ -275,7 +275,7 @@ class Leave(Command, do="leave"):
 
     def run(self, table: FriendsTable, by: int) -> None:
         """Always allowed."""
-        table.commit(Left(seat=by))
+        table.commit(Left(seat=by, name=table.seats[by].name))
 
 
 @dataclass(frozen=True, kw_only=True)

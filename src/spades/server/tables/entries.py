@@ -242,7 +242,10 @@ class HandDealt(Entry, kind="next"):
 
 @dataclass(frozen=True, kw_only=True)
 class Left(SeatEntry, kind="leave"):
-    """A person left: before the start the seat is free again; after it a computer player keeps it."""
+    """A person left: before the start the seat is free again; after it a computer player keeps it.
+    ``name``: theirs, for the line, since a freed seat has none (logs from before it was kept lack it)."""
+
+    name: str | None = None
 
     def apply(self, table: TableState) -> None:
         """Free or hand over the seat; the host role passes on if it was theirs."""
@@ -250,7 +253,7 @@ class Left(SeatEntry, kind="leave"):
 
     def line(self, who: Who) -> str:
         """ "Ann left the table." """
-        return f"{who.name} left the table."
+        return f"{who.name if who.you or self.name is None else self.name} left the table."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -349,8 +352,9 @@ class Reacted(SeatEntry, kind="react"):
 
 _DECODE: dict[str, Any] = {"move": parse_move}
 """Fields whose stored form is not their value: how to read them (they are written with ``str``)."""
-_OMITTED = {"timer"}
-"""Fields left out of the stored form at their default (as the first tables wrote them)."""
+_OMITTED = {("move", "timer"), ("leave", "name")}
+"""Fields (by entry kind) left out of the stored form at their default (as the first tables wrote
+them, and as a leave was stored before it kept the name)."""
 
 
 def _fields(cls: type[Entry]) -> list[tuple[str, str, dataclasses.Field[Any]]]:
@@ -363,7 +367,7 @@ def entry_json(e: Entry) -> dict[str, Any]:
     out: dict[str, Any] = {"k": e.kind}
     for name, stored, f in _fields(type(e)):
         value = getattr(e, name)
-        if name in _OMITTED and value == f.default:
+        if (e.kind, name) in _OMITTED and value == f.default:
             continue
         out[stored] = str(value) if name in _DECODE else value
     out["at"] = e.at
