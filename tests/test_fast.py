@@ -1,13 +1,17 @@
-"""The numpy fast path plays by the engine's rules: same legal sets, tricks and scores on the same deals."""
+"""The numpy fast path plays by the engine's rules: same legal sets, trick winners and scores on the
+same deals, under chosen rule sets and random ones."""
 
 import random
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from rule_mixes import option_mixes
 from spades.bots import RandomPlayer
 from spades.cards import parse_cards
-from spades.errors import RulesError
+from spades.errors import RulesError, SpadesError
 from spades.fast import PlayState, lowest_card, popcount, random_bids, random_hands, score_batch
 from spades.game import Game, Phase
 from spades.moves import Play
@@ -17,7 +21,6 @@ from spades.rules import (
     FailedBid,
     FailedNilTricks,
     FirstLead,
-    NilRule,
     Rules,
     find_preset,
 )
@@ -62,56 +65,83 @@ def to_play(rules: Rules, deal: int, extra: int) -> Game:
     return game
 
 
+def assert_batch_matches_the_engine(game: Game, rows: int, seed: int) -> None:
+    """Play ``rows`` copies of ``game`` out at once with random legal cards, then each copy in the
+    engine with the same cards: at every card the same seat to play (so every trick went to the
+    same winner) with the same legal set, and at the end the same tricks and, where every bid is
+    a batch bid, the same score."""
+    state = PlayState.from_game(game, rows=rows)
+    rng = np.random.default_rng(seed)
+    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    while not state.done:
+        legal, turn = state.legal(), state.turn
+        cards = state.random_cards(rng)
+        assert ((legal >> cards.astype(np.uint64)) & np.uint64(1)).all()
+        steps.append((turn, legal, cards))
+        state.play(cards)
+    scored = all(b is not None and not b.blind and not b.ten_for_two_hundred for b in game.bids)
+    if scored:
+        bids = np.array([[b.tricks if b else 0 for b in game.bids]] * rows, dtype=np.int64)
+        bags = np.array([game.bags] * rows, dtype=np.int64)
+        points, bags_after = score_batch(game.rules, bids, state.tricks_won, bags)
+    for row in range(rows):
+        twin = game.copy()
+        for turn, legal, cards in steps:
+            seat = twin.turn
+            assert seat == int(turn[row])
+            assert twin.legal_plays(seat) == int(legal[row])
+            twin.apply(seat, Play(int(cards[row])))  # type: ignore[arg-type]
+        result = twin.history[-1]
+        assert list(result.tricks_won) == state.tricks_won[row].tolist()
+        if scored:
+            assert list(result.score.points) == points[row].tolist()
+            assert list(result.score.bags) == bags_after[row].tolist()
+
+
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
 @pytest.mark.parametrize("deal", [0, 3, 8])
 def test_batch_matches_the_engine_card_by_card(rules: Rules, deal: int) -> None:
     if deal == 0 and (rules.players != 4 or rules.deck_spec.cards != (1 << 52) - 1):
         pytest.skip("the explicit deck is a standard 4-player deal")
-    game = to_play(rules, deal, extra=6 if deal == 8 else 0)
-    rows = 12
-    state = PlayState.from_game(game, rows=rows)
-    rng = np.random.default_rng(deal)
-    steps: list[tuple[np.ndarray, np.ndarray]] = []
-    while not state.done:
-        legal = state.legal()
-        cards = state.random_cards(rng)
-        assert ((legal >> cards.astype(np.uint64)) & np.uint64(1)).all()
-        steps.append((legal, cards))
-        state.play(cards)
-    bids = np.array([[b.tricks if b else 0 for b in game.bids]] * rows, dtype=np.int64)
-    bags = np.array([game.bags] * rows, dtype=np.int64)
-    points, bags_after = score_batch(rules, bids, state.tricks_won, bags)
-    for row in range(rows):
-        twin = game.copy()
-        for legal, cards in steps:
-            seat = twin.turn
-            assert seat is not None
-            assert twin.legal_plays(seat) == int(legal[row])
-            twin.apply(seat, Play(int(cards[row])))  # type: ignore[arg-type]
-        result = twin.history[-1]
-        assert list(result.tricks_won) == state.tricks_won[row].tolist()
-        assert list(result.score.points) == points[row].tolist()
-        assert list(result.score.bags) == bags_after[row].tolist()
+    assert_batch_matches_the_engine(to_play(rules, deal, extra=6 if deal == 8 else 0), rows=12, seed=deal)
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(nil=NilRule.PLAIN), Rules(nil=NilRule.NONE),
-                                   find_preset("three-player"), find_preset("cutthroat"),
-                                   Rules(failed_bid=FailedBid.ZERO, failed_nil_tricks=FailedNilTricks.NEITHER,
-                                         bag_value=-1, bag_penalty=0),
-                                   Rules(bag_limit=5, bag_penalty=50, nil_value=50)], ids=str)
-def test_score_batch_matches_score_hand(rules: Rules) -> None:
-    rng = np.random.default_rng(7)
-    rows = 300
-    hands = random_hands(rules, rows, rng)
-    bids = random_bids(rules, hands, rng)
-    cuts = np.sort(rng.integers(0, rules.hand_size + 1, size=(rows, rules.players - 1)), axis=1)
-    edges = np.concatenate([np.zeros((rows, 1), int), cuts, np.full((rows, 1), rules.hand_size)], axis=1)
-    tricks = np.diff(edges, axis=1)
-    bags = rng.integers(0, rules.bag_limit, size=(rows, rules.sides))
-    points, after = score_batch(rules, bids, tricks, bags)
-    for i in range(rows):
-        expect = score_hand(rules, [Bid(int(b)) for b in bids[i]], tricks[i].tolist(), bags[i].tolist())
-        assert points[i].tolist() == list(expect.points) and after[i].tolist() == list(expect.bags)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=option_mixes(), deal=st.integers(1, 10**6), extra=st.integers(0, 50))
+def test_random_rule_sets_play_and_score_as_the_engine(rules: Rules, deal: int, extra: int) -> None:
+    """The differential test: random deals, part played, under random mixes of every rule option."""
+    game = to_play(rules, deal, extra=extra % (rules.players * rules.hand_size))
+    assert_batch_matches_the_engine(game, rows=6, seed=deal)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=option_mixes(), seed=st.integers(0, 10**6))
+def test_score_batch_matches_score_hand(rules: Rules, seed: int) -> None:
+    """Random bids (0 to 17), trick counts and bags (to twice the bag limit: the table's edge and
+    past it) under random rule sets, twice over so the second batch reads what the first kept."""
+    rng = np.random.default_rng(seed)
+    rows = 200
+    for _ in range(2):
+        bids = rng.integers(0, min(17, rules.max_bid + 2) + 1, size=(rows, rules.players))
+        cuts = np.sort(rng.integers(0, rules.hand_size + 1, size=(rows, rules.players - 1)), axis=1)
+        edges = np.concatenate([np.zeros((rows, 1), int), cuts, np.full((rows, 1), rules.hand_size)], axis=1)
+        tricks = np.diff(edges, axis=1)
+        bags = rng.integers(0, 2 * rules.bag_limit, size=(rows, rules.sides))
+        points, after = score_batch(rules, bids, tricks, bags)
+        for i in range(rows):
+            expect = score_hand(rules, [Bid(int(b)) for b in bids[i]], tricks[i].tolist(), bags[i].tolist())
+            assert points[i].tolist() == list(expect.points) and after[i].tolist() == list(expect.bags)
+
+
+def test_score_batch_refuses_what_score_hand_refuses() -> None:
+    """A row whose tricks overrun the hand is refused even when each side's case is known from good rows."""
+    rules = Rules()
+    good = np.array([[13, 0, 0, 0], [0, 0, 0, 13]])
+    score_batch(rules, np.full((2, 4), 3), good, np.zeros((2, 2), dtype=np.int64))
+    with pytest.raises(SpadesError, match="add up to 13"):
+        score_batch(rules, np.full((1, 4), 3), np.array([[13, 0, 0, 13]]), np.zeros((1, 2), dtype=np.int64))
+    with pytest.raises(SpadesError, match="No bid of -1"):
+        score_batch(rules, np.array([[-1, 3, 3, 3]]), good[:1], np.zeros((1, 2), dtype=np.int64))
 
 
 def test_random_hands_are_deals_of_the_rules_deck() -> None:

