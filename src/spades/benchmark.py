@@ -120,8 +120,8 @@ def public_runner(rules: Rules | None = None) -> Runner:
 
 
 WARM_UP_HANDS = 65536
-"""Hands the fast path plays before its clock starts: ``score_batch`` asks the engine for each new
-case's score once and keeps it, and these fill most of what random hands bring."""
+"""Hands the fast path plays (4096 at a time) before its clock starts: ``score_batch`` asks the
+engine for each new case's score once and keeps it, and these fill most of what random hands bring."""
 
 
 def fast_runner(rules: Rules | None = None, batch: int = 4096) -> Runner:
@@ -137,7 +137,8 @@ def fast_runner(rules: Rules | None = None, batch: int = 4096) -> Runner:
         score_batch(rules, bids, state.play_out(rng), np.zeros((rows, rules.sides), dtype=np.int64))
         return rows
 
-    hands(-1, WARM_UP_HANDS)
+    for i in range(WARM_UP_HANDS // 4096):
+        hands(-1 - i, 4096)
     return hands
 
 

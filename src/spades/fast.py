@@ -281,52 +281,72 @@ def score_batch(rules: Rules, bids: Ints, tricks: Ints, bags: Ints) -> tuple[Int
 
 
 class _Scores:
-    """Each side's `score_hand` result, kept per (its seats' bids and tricks, its bags before).
+    """A side's `score_hand` result, kept per case: its seats' bids and tricks, its bags before.
 
-    A side's score depends on its own seats and bags alone, so the first row that brings a new
-    case is scored by the engine and the answer kept in a table; later rows are looked up, many
-    at once. Rows outside the table (bags at the bag limit or beyond, a bid above the hand, tricks
-    that do not add up) are scored by the engine each time.
+    A side's score depends on its own seats and bags alone, the same way for every side, so the
+    first row that brings a new case is scored by the engine and the answer kept in a table; later
+    rows are looked up, many at once. Rows outside the table (bags at the bag limit or beyond, a
+    bid above the hand, tricks that do not add up) are scored by the engine each time.
     """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.seats = np.array([rules.seats_of(s) for s in range(rules.sides)], dtype=np.int64)
-        """``seats[side]``: the side's seats (every side has as many)."""
         self.radix = (rules.max_bid + 1, rules.hand_size + 1, rules.bag_limit)
         """How many values of a seat's bid, a seat's tricks and a side's bags the table holds."""
-        cases = (self.radix[0] * self.radix[1]) ** self.seats.shape[1] * self.radix[2]
-        self.cells = np.zeros((rules.sides, cases, 3), dtype=np.int64)
-        """``cells[side, case]``: the side's points, its bags after, and 1 once the engine has said."""
+        seats = [rules.seats_of(s) for s in range(rules.sides)]
+        digits = self.radix[0] * self.radix[1]
+        self.weights = np.zeros((rules.players, rules.sides), dtype=np.int64)
+        """A side's case is its seats' (bid, tricks) digits times ``weights``, plus its bags."""
+        for side, its in enumerate(seats):
+            for place, seat in enumerate(its):
+                self.weights[seat, side] = digits ** (len(its) - 1 - place) * self.radix[2]
+        self.cells = np.zeros((digits ** len(seats[0]) * self.radix[2], 3), dtype=np.int64)
+        """``cells[case]``: the side's points, its bags after, and 1 once the engine has said."""
 
     def _cases(self, bids: Ints, tricks: Ints, bags: Ints) -> tuple[Ints, Bools]:
         """Each (row, side)'s case in the table, and which rows it holds (the others at case 0)."""
         bid_radix, trick_radix, bag_radix = self.radix
-        inside = tricks.sum(axis=1) == self.rules.hand_size
+        inside = tricks @ np.ones(tricks.shape[1], dtype=np.int64) == self.rules.hand_size
         for values, radix in ((bids, bid_radix), (tricks, trick_radix), (bags, bag_radix)):
             if values.min(initial=0) < 0 or values.max(initial=0) >= radix:
                 inside &= ((values >= 0) & (values < radix)).all(axis=1)
-        seat = bids * trick_radix + tricks
-        case = np.zeros(bags.shape, dtype=np.int64)
-        for place in range(self.seats.shape[1]):
-            case = case * (bid_radix * trick_radix) + seat[:, self.seats[:, place]]
-        case = case * bag_radix + bags
+        case = (bids * trick_radix + tricks) @ self.weights + bags
         return np.where(inside[:, None], case, 0), inside
 
     def score(self, bids: Ints, tricks: Ints, bags: Ints) -> tuple[Ints, Ints]:
         """(points, bags after) per row and side: looked up, the engine asked for what is new."""
         case, inside = self._cases(bids, tricks, bags)
-        sides = np.arange(self.rules.sides)
-        cells = self.cells[sides, case]
-        asked = np.flatnonzero(~(cells[:, :, 2].all(axis=1) & inside)).tolist()
-        for row in asked:
-            if inside[row] and self.cells[sides, case[row], 2].all():
-                continue  # an earlier row of this batch brought the same cases
-            hand = score_hand(self.rules, [Bid(b) for b in bids[row].tolist()], tricks[row].tolist(),
-                              bags[row].tolist())
-            cells[row] = [[p, b, 1] for p, b in zip(hand.points, hand.bags, strict=True)]
-            if inside[row]:
-                self.cells[sides, case[row]] = cells[row]
-        if asked:
-            cells = np.where(inside[:, None, None], self.cells[sides, case], cells)
+        cells = self.cells.take(case, axis=0)
+        if not (inside.all() and cells[:, :, 2].all()):
+            asked = np.flatnonzero(~(cells[:, :, 2].all(axis=1) & inside))
+            outside, answers = self._ask(bids[asked], tricks[asked], bags[asked], case[asked], inside[asked],
+                                         cells[asked, :, 2])
+            cells = self.cells.take(case, axis=0)
+            cells[asked[outside]] = answers
         return cells[:, :, 0], cells[:, :, 1]
+
+    def _ask(self, bids: Ints, tricks: Ints, bags: Ints, case: Ints, inside: Bools,
+             known: Ints) -> tuple[list[int], Ints]:
+        """Score with the engine each row whose cases are not yet known (nor brought by an earlier
+        row), keeping the answers in the table; the rows outside it and their answers."""
+        filled: set[int] = set()
+        cases: list[int] = []
+        kept: list[list[int]] = []
+        outside: list[int] = []
+        answers: list[list[list[int]]] = []
+        rows = zip(bids.tolist(), tricks.tolist(), bags.tolist(), case.tolist(), inside.tolist(),
+                   known.tolist(), strict=True)
+        for i, (b, t, g, c, held, k) in enumerate(rows):
+            if held and all(was or x in filled for was, x in zip(k, c, strict=True)):
+                continue
+            hand = score_hand(self.rules, [Bid(x) for x in b], t, g)
+            answer = [[p, a, 1] for p, a in zip(hand.points, hand.bags, strict=True)]
+            if held:
+                filled.update(c)
+                cases += c
+                kept += answer
+            else:
+                outside.append(i)
+                answers.append(answer)
+        self.cells[cases] = np.array(kept, dtype=np.int64).reshape(-1, 3)
+        return outside, np.array(answers, dtype=np.int64).reshape(-1, self.rules.sides, 3)
