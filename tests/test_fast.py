@@ -134,14 +134,21 @@ def test_score_batch_matches_score_hand(rules: Rules, seed: int) -> None:
 
 
 def test_score_batch_refuses_what_score_hand_refuses() -> None:
-    """A row whose tricks overrun the hand is refused even when each side's case is known from good rows."""
+    """Rows the table does not hold go to the engine, even with every case they could be
+    mistaken for already known: a hand whose tricks overrun it is refused, bags past the limit
+    are scored."""
     rules = Rules()
-    good = np.array([[13, 0, 0, 0], [0, 0, 0, 13]])
-    score_batch(rules, np.full((2, 4), 3), good, np.zeros((2, 2), dtype=np.int64))
+    good = np.array([[13, 0, 0, 0], [0, 0, 0, 13], [0, 13, 0, 0]])
+    bids = np.array([[3, 3, 3, 3], [3, 3, 3, 3], [0, 3, 0, 3]])  # the last: the table's first case
+    score_batch(rules, bids, good, np.zeros((3, 2), dtype=np.int64))
     with pytest.raises(SpadesError, match="add up to 13"):
         score_batch(rules, np.full((1, 4), 3), np.array([[13, 0, 0, 13]]), np.zeros((1, 2), dtype=np.int64))
     with pytest.raises(SpadesError, match="No bid of -1"):
         score_batch(rules, np.array([[-1, 3, 3, 3]]), good[:1], np.zeros((1, 2), dtype=np.int64))
+    points, after = score_batch(rules, bids, good, np.full((3, 2), 12))
+    for i in range(3):
+        expect = score_hand(rules, [Bid(int(b)) for b in bids[i]], good[i].tolist(), [12, 12])
+        assert points[i].tolist() == list(expect.points) and after[i].tolist() == list(expect.bags)
 
 
 def test_random_hands_are_deals_of_the_rules_deck() -> None:
