@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 from spades import arena
-from spades.arena import format_table, run_match
+from spades.arena import format_table, progress_bar, run_match
 from spades.bots import SearchPlayer
 from spades.cli import main
 from spades.errors import SpadesError
@@ -78,3 +83,57 @@ def test_the_arena_command_prints_a_table_and_writes_json(tmp_path: Path, capsys
     assert data["deals"] == 2 and data["a"]["players"] == ["normal"]
     assert data["ci95_low"] <= data["margin_per_hand"] <= data["ci95_high"]
     assert main(["arena", "normal", "wizard", "--deals", "1", "--quiet"]) == 2
+
+
+def arena_command(stderr: int | IO[str], deals: int) -> None:
+    """``spades arena random random`` in a process of its own, its standard error to ``stderr``."""
+    code = "import sys; from spades.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", code, "arena", "random", "random", "--deals", str(deals),
+                           "--hands", "1"], stderr=stderr, stdout=subprocess.PIPE, timeout=120, check=True)
+    assert b"margin per hand" in done.stdout
+
+
+def test_on_a_terminal_the_arena_draws_its_bar_over_itself() -> None:
+    parent, child = os.openpty()
+    try:
+        arena_command(child, deals=3)
+        os.close(child)
+        seen = b""
+        while chunk := _read_or_end(parent):
+            seen += chunk
+    finally:
+        os.close(parent)
+    text = seen.decode()
+    assert text.count("\r[") == 3 and text.rstrip("\r\n").count("\n") == 0
+    assert re.search(r"\r\[#{10}\.{20}\] 1/3 deals, \d+s, \d+s left", text)
+    assert re.search(r"\r\[#{30}\] 3/3 deals, \d+s, 0s left \r?\n$", text)
+
+
+def _read_or_end(fd: int) -> bytes:
+    """The next bytes a terminal's other end holds; b"" once its last writer has closed it."""
+    try:
+        return os.read(fd, 4096)
+    except OSError:  # Linux: EIO once the other end is closed and drained
+        return b""
+
+
+def test_into_a_file_the_arena_writes_a_plain_line_now_and_then(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    with log.open("w") as f:
+        arena_command(f, deals=12)
+    text = log.read_text()
+    lines = text.splitlines()
+    assert "\r" not in text and all(re.fullmatch(r"\d+/12 deals, \d+s, \d+s left", ln) for ln in lines)
+    assert [ln.split("/")[0] for ln in lines] == ["2", "3", "4", "5", "6", "8", "9", "10", "11", "12"]
+
+
+def test_into_a_pipe_a_line_each_tenth_of_the_deals() -> None:
+    read, write = os.pipe()
+    with os.fdopen(read) as reader:
+        with os.fdopen(write, "w") as writer:
+            show = progress_bar(writer)
+            for done in range(1, 26):
+                show(done, 25)
+        lines = reader.read().splitlines()
+    assert [ln.split(" ")[0] for ln in lines] == ["3/25", "5/25", "8/25", "10/25", "13/25", "15/25", "18/25",
+                                                  "20/25", "23/25", "25/25"]

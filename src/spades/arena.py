@@ -288,20 +288,24 @@ def _results(work: list[tuple[Rules, tuple[str, ...], tuple[str, ...], int, int 
         yield from pool.imap_unordered(_play_deal, work)
 
 
-def progress_bar(stream: TextIO = sys.stderr) -> Callable[[int, int], None]:
-    """A progress callback that draws a bar on a terminal stream."""
+def progress_bar(stream: TextIO | None = None) -> Callable[[int, int], None]:
+    """A progress callback for ``stream`` (standard error by default): on a terminal, a bar drawn
+    over itself; into a file or a pipe, a plain line each time another tenth of the deals is done,
+    so that a log holds a few lines rather than every redraw."""
+    out = sys.stderr if stream is None else stream
+    terminal = out.isatty()
     start = time.perf_counter()
 
     def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
         spent = time.perf_counter() - start
-        left = spent / done * (total - done)
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals, "
-                     f"{spent:.0f}s, {left:.0f}s left ")
-        if done == total:
-            stream.write("\n")
-        stream.flush()
+        figures = f"{done}/{total} deals, {spent:.0f}s, {spent / done * (total - done):.0f}s left"
+        if terminal:
+            width = 30
+            bar = "#" * (width * done // total)
+            out.write(f"\r[{bar:.<{width}}] {figures} " + ("\n" if done == total else ""))
+        elif done * 10 // total > (done - 1) * 10 // total:
+            out.write(figures + "\n")
+        out.flush()
 
     return show
 

@@ -287,7 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
     p.add_argument("--no-nil", action="store_true", help="bots never bid nil (as the seed's game)")
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress (a bar on a terminal, a line each tenth of the deals elsewhere)")
     add_rules_arguments(p)
     p.set_defaults(func=_cmd_arena)
     p = sub.add_parser("bench", help="random hands per second: public API, fast path, OpenSpiel")
