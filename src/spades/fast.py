@@ -283,25 +283,26 @@ def score_batch(rules: Rules, bids: Ints, tricks: Ints, bags: Ints) -> tuple[Int
 class _Scores:
     """A side's `score_hand` result, kept per case: its seats' bids and tricks, its bags before.
 
-    A side's score depends on its own seats and bags alone, the same way for every side, so the
-    first row that brings a new case is scored by the engine and the answer kept in a table; later
-    rows are looked up, many at once. Rows outside the table (bags at the bag limit or beyond, a
-    bid above the hand, tricks that do not add up) are scored by the engine each time.
+    A side's score depends on its own seats and bags alone, the same way for every side and
+    whichever of its seats made which bid, so the first row that brings a new case is scored by
+    the engine and the answer kept in a table; later rows are looked up, many at once. Rows
+    outside the table (bags at the bag limit or beyond, a bid above the hand, tricks that do not
+    add up) are scored by the engine each time.
     """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.radix = (rules.max_bid + 1, rules.hand_size + 1, rules.bag_limit)
         """How many values of a seat's bid, a seat's tricks and a side's bags the table holds."""
-        seats = [rules.seats_of(s) for s in range(rules.sides)]
-        digits = self.radix[0] * self.radix[1]
-        self.weights = np.zeros((rules.players, rules.sides), dtype=np.int64)
-        """A side's case is its seats' (bid, tricks) digits times ``weights``, plus its bags."""
-        for side, its in enumerate(seats):
-            for place, seat in enumerate(its):
-                self.weights[seat, side] = digits ** (len(its) - 1 - place) * self.radix[2]
-        self.cells = np.zeros((digits ** len(seats[0]) * self.radix[2], 3), dtype=np.int64)
-        """``cells[case]``: the side's points, its bags after, and 1 once the engine has said."""
+        self.seats = np.array([rules.seats_of(s) for s in range(rules.sides)], dtype=np.int64)
+        """``seats[side]``: the side's seats (every side has as many)."""
+        self.digits = self.radix[0] * self.radix[1]
+        """A side's case is its seats' (bid, tricks) digits, the lower first, then its bags (the
+        cases of one bag count together: a hand mostly meets few of them)."""
+        self.per_bag = self.digits ** self.seats.shape[1]
+        self.cells = np.zeros((self.per_bag * self.radix[2], 3), dtype=np.int32)
+        """``cells[case]``: the side's points, its bags after, and 1 once the engine has said (32 bits
+        each, as small as the rules' bounds allow, so that more of the table stays in the cache)."""
 
     def _cases(self, bids: Ints, tricks: Ints, bags: Ints) -> tuple[Ints, Bools]:
         """Each (row, side)'s case in the table, and which rows it holds (the others at case 0)."""
@@ -310,25 +311,32 @@ class _Scores:
         for values, radix in ((bids, bid_radix), (tricks, trick_radix), (bags, bag_radix)):
             if values.min(initial=0) < 0 or values.max(initial=0) >= radix:
                 inside &= ((values >= 0) & (values < radix)).all(axis=1)
-        case = (bids * trick_radix + tricks) @ self.weights + bags
+        digit = bids * trick_radix + tricks
+        first, last = digit[:, self.seats[:, 0]], digit[:, self.seats[:, -1]]
+        pair = np.minimum(first, last) * self.digits + np.maximum(first, last)
+        case = (pair if self.seats.shape[1] == 2 else first) + bags * self.per_bag
         return np.where(inside[:, None], case, 0), inside
 
     def score(self, bids: Ints, tricks: Ints, bags: Ints) -> tuple[Ints, Ints]:
         """(points, bags after) per row and side: looked up, the engine asked for what is new."""
         case, inside = self._cases(bids, tricks, bags)
-        cells = self.cells.take(case, axis=0)
-        if not (inside.all() and cells[:, :, 2].all()):
-            asked = np.flatnonzero(~(cells[:, :, 2].all(axis=1) & inside))
-            outside, answers = self._ask(bids[asked], tricks[asked], bags[asked], case[asked], inside[asked],
-                                         cells[asked, :, 2])
-            cells = self.cells.take(case, axis=0)
-            cells[asked[outside]] = answers
-        return cells[:, :, 0], cells[:, :, 1]
+        found = self.cells.take(case, axis=0)
+        outside: Ints = np.zeros(0, dtype=np.int64)
+        answers: Ints = np.zeros((0, self.rules.sides, 2), dtype=np.int64)
+        if not (inside.all() and found[:, :, 2].all()):
+            asked = np.flatnonzero(~(found[:, :, 2].all(axis=1) & inside))
+            unheld, answers = self._ask(bids[asked], tricks[asked], bags[asked], case[asked], inside[asked],
+                                        found[asked, :, 2])
+            outside = asked[unheld]
+            found = self.cells.take(case, axis=0)
+        points, after = found[:, :, 0].astype(np.int64), found[:, :, 1].astype(np.int64)
+        points[outside], after[outside] = answers[:, :, 0], answers[:, :, 1]
+        return points, after
 
     def _ask(self, bids: Ints, tricks: Ints, bags: Ints, case: Ints, inside: Bools,
              known: Ints) -> tuple[list[int], Ints]:
         """Score with the engine each row whose cases are not yet known (nor brought by an earlier
-        row), keeping the answers in the table; the rows outside it and their answers."""
+        row), keeping the answers in the table; the rows outside it and their (points, bags after)."""
         filled: set[int] = set()
         cases: list[int] = []
         kept: list[list[int]] = []
@@ -340,13 +348,12 @@ class _Scores:
             if held and all(was or x in filled for was, x in zip(k, c, strict=True)):
                 continue
             hand = score_hand(self.rules, [Bid(x) for x in b], t, g)
-            answer = [[p, a, 1] for p, a in zip(hand.points, hand.bags, strict=True)]
             if held:
                 filled.update(c)
                 cases += c
-                kept += answer
+                kept += [[p, a, 1] for p, a in zip(hand.points, hand.bags, strict=True)]
             else:
                 outside.append(i)
-                answers.append(answer)
-        self.cells[cases] = np.array(kept, dtype=np.int64).reshape(-1, 3)
-        return outside, np.array(answers, dtype=np.int64).reshape(-1, self.rules.sides, 3)
+                answers.append([[p, a] for p, a in zip(hand.points, hand.bags, strict=True)])
+        self.cells[cases] = np.array(kept, dtype=np.int32).reshape(-1, 3)
+        return outside, np.array(answers, dtype=np.int64).reshape(-1, self.rules.sides, 2)
