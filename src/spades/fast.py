@@ -1,6 +1,7 @@
 """The fast path for simulation: many deals of one rule set played at once as numpy arrays.
 
-Bots replay thousands of hands per decision. Here every hand of a batch sits in a row of
+``spades bench`` measures how many random hands a second the engine's rules allow at scale (the
+search player has playouts of its own). Here every hand of a batch sits in a row of
 arrays (card masks as ``uint64``), and one vectorised step plays the next card in every row,
 so the Python overhead is paid once per card position, not once per card. The rules are read
 from the engine's statement of them: a trick goes to its strongest card by ``DeckSpec.strength``
