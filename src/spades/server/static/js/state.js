@@ -6,7 +6,7 @@ export const $ = (id) => document.getElementById(id);
 export const state = {
   game: null,          // the last GameState the server sent
   table: null,         // at a friends' table: the table as this seat sees it (its game is `game`), else null
-  remote: null,        // at a friends' table: its live connection, which takes the moves (friends.js)
+  remote: null,        // at a friends' table: its live connection, which takes the moves (live.js)
   settings: null,      // the player's settings
   rulesMeta: null,     // presets, options and levels, for the settings form
   busy: false,         // true while a request or an animation runs

@@ -1,0 +1,159 @@
+// A friends' table's live connection (its WebSocket): the hello, the updates shown (the table's bits,
+// then the game's new moves one by one), the commands sent and their refusals told where they belong,
+// and trying again when the connection drops.
+
+import { $, myTurn, say, state } from "./state.js";
+import { api } from "./api.js";
+import { busyWhile, show } from "./actions.js";
+import { render } from "./table.js";
+import { drawChat } from "./chat.js";
+import { drawLobby, drawTableDialog, leaveLobby, showProblem, visit, watching } from "./lobby.js";
+import { connectionNote, drawStatus, heard, tellNews } from "./status.js";
+import { SEATS_KEY, WATCH_KEY, forget, store } from "./saved.js";
+
+const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits before reconnecting, then the last one again
+
+class Connection {
+  constructor(code, token) {
+    this.code = code;
+    this.token = token;
+    this.ws = null;
+    this.tries = 0;
+    this.ended = false;
+    this.asked = new Map();  // id -> the command sent until answered, so a refusal is told where it belongs
+    this.nextId = 1;
+    this.queue = Promise.resolve();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = this.ws = new WebSocket(`${scheme}://${location.host}/api/tables/${this.code}/live`);
+    ws.addEventListener("open", () => {
+      const hello = this.token ? { token: this.token } : { watch: true };  // no token: a spectator
+      ws.send(JSON.stringify({ ...hello, since: state.table ? state.table.seq : -1, keep: true }));
+    });
+    ws.addEventListener("message", (e) => this.heard(JSON.parse(e.data)));
+    ws.addEventListener("close", (e) => this.closed(e));
+  }
+
+  heard(msg) {
+    if (msg.type === "update") {
+      msg.receivedAt = performance.now();  // its countdowns run from now, however long it waits to be shown
+      this.tries = 0;
+      this.queue = this.queue.then(() => applyUpdate(msg)).catch((err) => say(String(err)));
+      return;
+    }
+    const command = this.asked.get(msg.id) || {};
+    this.asked.delete(msg.id);
+    if (msg.type === "ok") return;  // accepted: its update tells the rest
+    const asked = ["chat", "react"].includes(command.do) ? "chat"
+      : ["sit", "move_person", "host", "bot", "back", "start", "keep", "open"].includes(command.do) ? "table" : "game";
+    if (asked === "chat") {
+      $("chat-error").textContent = msg.detail;
+      if (command.text && !$("chat-text").value) $("chat-text").value = command.text;  // refused: back in the box, to send again
+    } else if (asked === "table") $("lobby").hidden ? $("table-error").textContent = msg.detail : $("lobby-error").textContent = msg.detail;
+    else say(msg.detail);
+  }
+
+  closed(e) {
+    this.asked.clear();  // no answer comes on a closed connection
+    if (this.ended) return;
+    if (e.code === 4403 || e.code === 4404) {  // the seat or the table is gone: no use trying again
+      this.ended = true;
+      forget(this.code);
+      state.remote = null;
+      const why = e.code === 4404 ? "This table has closed." : "This browser's seat at the table was given up.";
+      api.get(`/api/tables/${this.code}`).then((lobby) => {
+        visit(lobby);
+        $("lobby-error").textContent = `${why} Sit down again to play.`;
+      }).catch(() => showProblem(`${why} Ask for a new link to play.`));
+      return;
+    }
+    const wait = RETRY_MS[Math.min(this.tries, RETRY_MS.length - 1)];
+    this.tries += 1;
+    connectionNote(`The connection to the table was lost: trying again in ${Math.ceil(wait / 1000)} s…`);
+    setTimeout(() => this.open(), wait);
+  }
+
+  /** A command for the table (a move, chat, start...), answered by `ok` or a refusal with its id. */
+  send(command) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      say("Not connected to the table right now: wait for the connection to come back.");
+      return;
+    }
+    const id = this.nextId++;
+    this.asked.set(id, command);
+    this.ws.send(JSON.stringify({ ...command, id }));
+  }
+
+  /** Something about this seat's game over HTTP (`hint`, `hands/N`, the coach's `hands/N/coach` and `coach`). */
+  get(what) {
+    return api.get(`/api/tables/${this.code}/${what}`, { "X-Seat-Token": this.token });
+  }
+
+  // Before the start leaving frees the seat, so its token is worth nothing; after it the seat stays
+  // the person's (a computer player keeps it), and opening the link again takes it back.
+  leave() {
+    if (this.token) this.send({ do: "leave" });
+    else store(WATCH_KEY, (s) => { delete s[this.code]; });  // a spectator just goes, and no longer watches
+    this.ended = true;
+    if (!state.table || !state.table.started) store(SEATS_KEY, (s) => { delete s[this.code]; });
+  }
+
+  /** No more of this connection (a spectator who sits down opens their seat's own). */
+  close() {
+    this.ended = true;
+    if (this.ws) this.ws.close();
+  }
+}
+
+/** Connect to the table's live channel with a seat's token, or as a spectator (null). */
+export function connect(code, token) {
+  if (state.remote) state.remote.close();
+  state.remote = new Connection(code, token);
+  connectionNote("Connecting to the table…");
+  state.remote.open();
+}
+
+// A table's update: the table bits (lobby, seats, chat), then the game's new moves shown one by one.
+async function applyUpdate(msg) {
+  const t = msg.table;
+  const before = state.game;
+  const tableBefore = state.table;
+  // A connection's updates after its first leave out what never changes at the table, and the seats,
+  // the chat and the score sheet while they stay as they were: kept from before.
+  for (const key of ["rules", "reactions", "seats", "chat"]) if (!(key in t)) t[key] = tableBefore[key];
+  if (t.game && !("rules" in t.game)) t.game.rules = t.rules;
+  if (t.game) for (const key of ["sheet", "sheet_legend"]) if (!(key in t.game)) t.game[key] = before[key];
+  state.table = t;
+  heard(msg.receivedAt);
+  drawChat(t);
+  if ($("dlg-table").open) drawTableDialog();
+  document.body.classList.toggle("watching", watching(t));
+  if (!t.game) {
+    state.game = null;
+    drawLobby(t, watching(t) ? null : t.you);
+    drawStatus();
+    return;
+  }
+  leaveLobby();
+  if (!msg.resync) tellNews(tableBefore, t, msg.events);
+  $("chat").hidden = false;
+  $("table-bar").hidden = false;
+  const newGame = !before || before.id !== t.game.id;
+  if (newGame) for (const d of document.querySelectorAll("dialog[open]")) d.close();
+  else if (before.phase === "hand_over" && t.game.phase !== "hand_over") $("dlg-sheet").close();
+  if (before && !newGame && before.version === t.game.version) {
+    state.game = t.game;
+    render();
+  } else {
+    // Only this game's moves of this hand are shown: a new deal or game starts from its own table.
+    const cut = msg.events.findLastIndex((e) => e.kind === "start" || e.kind === "next");
+    const events = msg.events.slice(cut + 1).filter((e) => e.game).map((e) => e.game);
+    state.hint.card = state.hint.bid = state.hint.move = null;
+    state.game = t.game;
+    if (!(t.game.phase === "pass" && myTurn())) state.selected = new Set();
+    await busyWhile(() => show(t.game, newGame ? [] : events));
+  }
+  drawStatus();
+}
