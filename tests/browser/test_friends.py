@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from browser.table import NewPage, change_settings, open_table, settle, take_turn, tool
 from browser.test_accessibility import assert_clean
+from browser.test_rough_edges import collect_errors
 from browser.test_security_policy import WATCH
 from server.tables_client import app_state, check_no_hidden_cards
 from spades.cards import Card
@@ -23,19 +24,23 @@ from spades.server.run import BackgroundServer
 
 
 class Person:
-    """One person's browser profile and page, with every WebSocket frame its page received."""
+    """One person's browser profile and page, with every WebSocket frame its page received and every
+    console error its pages logged."""
 
-    def __init__(self, fresh_page: NewPage, name: str) -> None:
+    def __init__(self, fresh_page: NewPage, name: str, speed: str = "instant") -> None:
         self.name = name
         self.page = fresh_page()
         self.frames: list[dict[str, Any]] = []
+        self.errors: list[str] = []
         self.page.add_init_script(WATCH)  # every page load collects Content-Security-Policy violations
         self.watch(self.page)
         open_table(self.page)
-        change_settings(self.page)  # instant: the test does not wait for motion
+        change_settings(self.page, speed=speed)  # instant unless asked: most tests do not wait for motion
 
     def watch(self, page: Page) -> None:
-        """Keep the frames of every WebSocket the page opens."""
+        """Keep the frames of every WebSocket the page opens, and its console errors."""
+        collect_errors(page, self.errors)
+
         def opened(ws: Any) -> None:
             ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
         page.on("websocket", opened)

@@ -18,9 +18,10 @@ from browser.table import (
 )
 
 
-def collect_errors(page: Page) -> list[str]:
-    """Every console error and uncaught exception the page will report from now on."""
-    errors: list[str] = []
+def collect_errors(page: Page, errors: list[str] | None = None) -> list[str]:
+    """Every console error and uncaught exception the page will report from now on (added to ``errors``,
+    if given: one list for several pages)."""
+    errors = [] if errors is None else errors
 
     def on_console(msg: ConsoleMessage) -> None:
         if msg.type == "error":

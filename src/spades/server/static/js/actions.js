@@ -10,8 +10,8 @@ import { dealIn, gatherTo, handCenters, motionMs, playIn } from "./motion.js";
 
 const SPEED_MS = { slow: 1000, normal: 550, fast: 160, instant: 0 };
 
-// How long a finished trick stays on the table before it goes to its winner (a tap or a key cuts it
-// short); at "instant" it goes at once: that speed never waits for the player.
+// How long a finished trick stays on the table before it goes to its winner (a tap on the table or a
+// key there cuts it short); at "instant" it goes at once: that speed never waits for the player.
 const TRICK_MS = { slow: 2000, normal: 1200, fast: 600, instant: 0 };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -86,23 +86,37 @@ export async function animate(events) {
   }
 }
 
-// Keep a finished trick in view for the speed's time; a tap or a key cuts it short, and does nothing
-// else, so it cannot play a card unseen.
+// Keep a finished trick in view for the speed's time. A tap on the table, or a key there, cuts it
+// short and does nothing else, so it cannot play a card unseen; what is meant for anything else (the
+// chat, the tools, a dialog) goes where it was meant, and the trick stays.
 function holdTrick() {
   const ms = TRICK_MS[state.settings.speed] ?? TRICK_MS.normal;
   if (!ms) return Promise.resolve();
   return new Promise((resolve) => {
-    const done = (e) => {
-      if (e) { e.preventDefault(); e.stopPropagation(); state.swallowClick = e.type === "pointerdown"; }
+    const done = () => {
       clearTimeout(timer);
-      document.removeEventListener("pointerdown", done, true);
-      document.removeEventListener("keydown", done, true);
+      document.removeEventListener("pointerdown", cut, true);
+      document.removeEventListener("keydown", cut, true);
       resolve();
     };
+    const cut = (e) => {
+      if (!forTheTable(e)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      state.swallowClick = e.type === "pointerdown";
+      done();
+    };
     const timer = setTimeout(done, ms);
-    document.addEventListener("pointerdown", done, true);
-    document.addEventListener("keydown", done, true);
+    document.addEventListener("pointerdown", cut, true);
+    document.addEventListener("keydown", cut, true);
   });
+}
+
+// Whether input is the table's: a tap on it (the felt or your hand), or a key with the focus there or
+// on nothing at all (but Tab, which only moves the focus on).
+function forTheTable(e) {
+  const onTable = Boolean(e.target.closest(".table-area"));
+  return e.type === "pointerdown" ? onTable : e.key !== "Tab" && (onTable || e.target === document.body);
 }
 
 // The page is busy while a request or an animation runs: cards and bids wait for it.
