@@ -4,10 +4,12 @@ lobby's news, and a visitor's lobby that is live and offers to watch. No page lo
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
-from browser.table import NewPage, tap_card, tool
-from browser.test_friends import Person, open_friends_table
+from browser.table import NewPage, tap_card, tool, wait_until
+from browser.test_friends import Person, open_friends_table, sit
 from spades.server.run import BackgroundServer
 
 NORMAL = "normal"
@@ -71,3 +73,62 @@ def test_a_held_trick_eats_no_key_or_click_meant_for_the_chat_the_reactions_or_t
     until_a_trick_is_held(page)  # and the game goes on
     assert ann.errors == []
 
+FREEZE = """() => {
+  // Hold every card in flight where it is (as a slow phone takes its time): the page stays busy showing
+  // the moves until THAW lets them go on. How many were moving.
+  const moving = document.getAnimations().filter((a) => a.playState === "running");
+  for (const a of moving) a.pause();
+  window.frozen = moving;
+  return moving.length;
+}"""
+THAW = "() => { for (const a of window.frozen) a.play(); }"
+
+WRITE_DOWN = """() => {
+  // Each chat line and status line as it appears, with whether the table was busy showing moves then,
+  // and each number the countdowns showed, in order.
+  window.seen = { chat: [], status: [], counts: [] };
+  const busy = () => document.body.classList.contains("busy");
+  new MutationObserver((changes) => {
+    for (const c of changes) for (const p of c.addedNodes) window.seen.chat.push([p.textContent, busy()]);
+  }).observe(document.getElementById("chat-log"), { childList: true });
+  const status = document.getElementById("table-status");
+  new MutationObserver(() => {
+    window.seen.status.push([status.textContent, busy()]);
+    const n = status.querySelector("[data-countdown]");
+    if (n && n.textContent !== "") window.seen.counts.push(Number(n.textContent));
+  }).observe(status, { childList: true, subtree: true, characterData: true });
+}"""
+
+
+def test_chat_and_the_status_line_show_at_once_while_the_cards_move(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, bob = Person(fresh_page, "Ann", speed=NORMAL), Person(fresh_page, "Bob", speed=NORMAL)
+    code = open_friends_table(ann, grace=5)
+    bob.page.goto(f"/?table={code}")
+    sit(bob, "South")
+    ann.page.evaluate(WRITE_DOWN)
+    ann.page.locator("#btn-start").click()
+    wait_until(ann.page, "document.getAnimations().some((a) => a.playState === 'running')")
+    assert ann.page.evaluate(FREEZE) > 0  # Ann's page is dealing her cards, and stays at it
+
+    bob.page.locator("#chat-text").fill("Good luck")
+    bob.page.locator("#chat-text").press("Enter")
+    ann.page.locator("#chat-text").fill("You too")
+    ann.page.locator("#chat-text").press("Enter")
+    for p in (ann, bob):
+        expect(p.page.locator("#chat-log p")).to_have_count(2)
+    bob.page.close()  # Bob is away: a computer player takes his seat after 5 s
+    status = ann.page.locator("#table-status")
+    expect(status).to_contain_text(re.compile(r"Bob is away — a computer player takes over in [1-5] s\."))
+    expect(status).to_contain_text("A computer player plays for Bob.", timeout=15000)
+    seen = ann.page.evaluate("window.seen")
+    assert ann.page.evaluate("document.body.classList.contains('busy')")  # the cards are still moving
+    assert seen["chat"] == [["Bob: Good luck", True], ["You: You too", True]]
+    assert [busy for _, busy in seen["status"]] == [True] * len(seen["status"])
+    counts = seen["counts"]
+    assert counts and counts == sorted(counts, reverse=True) and counts[-1] <= 1, counts  # down, never up
+
+    ann.page.evaluate(THAW)
+    expect(ann.page.locator("#hand .card")).to_have_count(13)
+    until_a_trick_is_held(ann.page)  # the game goes on, the computer player in Bob's seat
+    assert ann.errors == [] and bob.errors == []

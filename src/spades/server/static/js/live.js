@@ -38,9 +38,9 @@ class Connection {
 
   heard(msg) {
     if (msg.type === "update") {
-      msg.receivedAt = performance.now();  // its countdowns run from now, however long it waits to be shown
       this.tries = 0;
-      this.queue = this.queue.then(() => applyUpdate(msg)).catch((err) => say(String(err)));
+      const t = tableNow(msg);
+      if (t.game) this.queue = this.queue.then(() => showGame(t, msg)).catch((err) => say(String(err)));
       return;
     }
     const command = this.asked.get(msg.id) || {};
@@ -115,31 +115,35 @@ export function connect(code, token) {
   state.remote.open();
 }
 
-// A table's update: the table bits (lobby, seats, chat), then the game's new moves shown one by one.
-async function applyUpdate(msg) {
+// An update's table bits, drawn as soon as it comes, never waiting behind the moves still being shown:
+// the seats (the lobby before the start), the chat, the status line. The table as it is now.
+function tableNow(msg) {
   const t = msg.table;
-  const before = state.game;
   const tableBefore = state.table;
   // A connection's updates after its first leave out what never changes at the table, and the seats,
   // the chat and the score sheet while they stay as they were: kept from before.
   for (const key of ["rules", "reactions", "seats", "chat"]) if (!(key in t)) t[key] = tableBefore[key];
   if (t.game && !("rules" in t.game)) t.game.rules = t.rules;
-  if (t.game) for (const key of ["sheet", "sheet_legend"]) if (!(key in t.game)) t.game[key] = before[key];
+  if (t.game) for (const key of ["sheet", "sheet_legend"]) if (!(key in t.game)) t.game[key] = tableBefore.game[key];
   state.table = t;
-  heard(msg.receivedAt);
+  heard();
   drawChat(t);
   if ($("dlg-table").open) drawTableDialog();
   document.body.classList.toggle("watching", watching(t));
+  if (t.game && !msg.resync) tellNews(tableBefore, t, msg.events);
   if (!t.game) {
     state.game = null;
     drawLobby(t, watching(t) ? null : t.you);
-    drawStatus();
-    return;
   }
+  drawStatus();
+  return t;
+}
+
+// An update's game, once the moves of the updates before it have been shown: its own new moves one by
+// one, then the table as it is.
+async function showGame(t, msg) {
+  const before = state.game;
   leaveLobby();
-  if (!msg.resync) tellNews(tableBefore, t, msg.events);
-  $("chat").hidden = false;
-  $("table-bar").hidden = false;
   const newGame = !before || before.id !== t.game.id;
   if (newGame) for (const d of document.querySelectorAll("dialog[open]")) d.close();
   else if (before.phase === "hand_over" && t.game.phase !== "hand_over") $("dlg-sheet").close();
@@ -155,5 +159,4 @@ async function applyUpdate(msg) {
     if (!(t.game.phase === "pass" && myTurn())) state.selected = new Set();
     await busyWhile(() => show(t.game, newGame ? [] : events));
   }
-  drawStatus();
 }

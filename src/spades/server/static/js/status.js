@@ -14,10 +14,9 @@ export function connectionNote(text) {
   drawStatus();
 }
 
-/** An update came at `receivedAt` (performance.now()): the connection is fine, and the countdowns
- * count from then. */
-export function heard(receivedAt) {
-  tableReceived = receivedAt;
+/** An update came: the connection is fine, and the countdowns count from now. */
+export function heard() {
+  tableReceived = performance.now();
   connectionText = "";
 }
 
