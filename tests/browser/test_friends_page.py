@@ -28,24 +28,30 @@ MOMENT = """() => {
 }"""
 
 
-def until_a_trick_is_held(page: Page, limit: int = 3000) -> None:
-    """Bid and play as a person does, without waiting for the table to settle, until a finished trick is
-    held on the table."""
+def until_a_trick_is_held(page: Page, *others: Page, limit: int = 3000) -> None:
+    """Bid and play as people do on ``page`` and the ``others`` (without waiting for their tables to
+    settle) until a finished trick is held on ``page``'s table."""
     for _ in range(limit):
-        moment = page.evaluate(MOMENT)
-        if moment == "held":
+        if page.evaluate(MOMENT) == "held":
             return
-        if moment == "bid":
-            bid = page.locator("#panel .bid-btn[data-bid='3']")
-            bid.click()
-            expect(bid).not_to_be_attached()  # the move is in before the next one is looked for
-        elif moment == "play":
-            card = page.locator("#hand .card.legal").first.get_attribute("data-card")
-            tap_card(page, page.locator(f"#hand .card[data-card='{card}']"))
-            expect(page.locator(f"#hand .card[data-card='{card}']")).not_to_be_attached()
-        else:
+        if not any(take_a_turn(p) for p in (page, *others)):
             page.wait_for_timeout(20)
     raise AssertionError("no finished trick was held on the table")
+
+
+def take_a_turn(page: Page) -> bool:
+    """Bid 3 or play a playable card if the page waits for this person to; whether it did."""
+    moment = page.evaluate(MOMENT)
+    if moment == "bid":
+        bid = page.locator("#panel .bid-btn[data-bid='3']")
+        bid.click()
+        expect(bid).not_to_be_attached()  # the move is in before the next one is looked for
+    elif moment == "play":
+        name = page.locator("#hand .card.legal").first.get_attribute("data-card")
+        card = page.locator(f"#hand .card[data-card='{name}']")
+        tap_card(page, card)
+        expect(card).not_to_be_attached()
+    return moment in ("bid", "play")
 
 
 def test_a_held_trick_eats_no_key_or_click_meant_for_the_chat_the_reactions_or_the_tools(
@@ -132,3 +138,27 @@ def test_chat_and_the_status_line_show_at_once_while_the_cards_move(
     expect(ann.page.locator("#hand .card")).to_have_count(13)
     until_a_trick_is_held(ann.page)  # the game goes on, the computer player in Bob's seat
     assert ann.errors == [] and bob.errors == []
+
+GAME_TOOLS = ("Hint", "Last trick", "Score sheet")
+
+
+def test_the_tools_for_a_game_wait_in_the_lobby_until_there_is_one(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, bob = Person(fresh_page, "Ann", speed=NORMAL), Person(fresh_page, "Bob", speed=NORMAL)
+    code = open_friends_table(ann)
+    bob.page.goto(f"/?table={code}")
+    for p in (ann, bob):  # the host, and a visitor
+        for name in GAME_TOOLS:
+            expect(tool(p.page, name)).to_be_disabled()
+    sit(bob, "South")
+    for name in GAME_TOOLS:
+        expect(tool(bob.page, name)).to_be_disabled()
+    ann.page.locator("#btn-start").click()
+    expect(tool(ann.page, "Hint")).to_be_enabled()  # a hint for the bid, once the cards are dealt
+    tool(ann.page, "Hint").click()
+    expect(ann.page.locator("#message")).to_contain_text("Hint: bid")
+    expect(tool(ann.page, "Last trick")).to_be_disabled()  # none won yet
+    until_a_trick_is_held(ann.page, bob.page)
+    expect(tool(ann.page, "Last trick")).to_be_enabled()
+    assert ann.errors == [] and bob.errors == []
+

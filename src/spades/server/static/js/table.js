@@ -51,6 +51,8 @@ export function render(overlay = null) {
 
   renderHand(overlay !== null);
   renderPanel(overlay !== null);
+  // The game's tools, disabled in the page until there is a game to use them on (a friends' table's lobby).
+  $("btn-hint").disabled = false;
   $("btn-last").disabled = !state.game.last_trick;
   $("btn-sheet").disabled = state.game.sheet.length === 0;
 }
