@@ -162,3 +162,17 @@ def test_the_tools_for_a_game_wait_in_the_lobby_until_there_is_one(
     expect(tool(ann.page, "Last trick")).to_be_enabled()
     assert ann.errors == [] and bob.errors == []
 
+def test_the_lobby_tells_who_sits_down_and_who_leaves(fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, eve = Person(fresh_page, "Ann", speed=NORMAL), Person(fresh_page, "Eve", speed=NORMAL)
+    code = open_friends_table(ann)
+    news = ann.page.locator("#table-news")
+    eve.page.goto(f"/?table={code}")
+    sit(eve, "East")
+    expect(news).to_have_text("Eve sat down.")
+    expect(news).to_be_visible()
+    eve.page.get_by_role("button", name="Leave the table").click()
+    expect(news).to_have_text("Eve left the table.")
+    expect(ann.page.locator("#lobby-seats .seat-item .who")).to_have_text(
+        ["Ann (you, host)"] + ["Free: a computer player"] * 3)
+    assert ann.errors == [] and eve.errors == []
+

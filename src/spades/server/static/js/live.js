@@ -130,7 +130,7 @@ function tableNow(msg) {
   drawChat(t);
   if ($("dlg-table").open) drawTableDialog();
   document.body.classList.toggle("watching", watching(t));
-  if (t.game && !msg.resync) tellNews(tableBefore, t, msg.events);
+  if (!msg.resync) tellNews(tableBefore, t, msg.events);
   if (!t.game) {
     state.game = null;
     drawLobby(t, watching(t) ? null : t.you);
