@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from browser.table import NewPage, tap_card, tool, wait_until
+from browser.table import NewPage, tap_card, tool
 from browser.test_friends import Person, open_friends_table, sit
 from spades.server.run import BackgroundServer
 
@@ -28,15 +28,19 @@ MOMENT = """() => {
 }"""
 
 
-def until_a_trick_is_held(page: Page, *others: Page, limit: int = 3000) -> None:
-    """Bid and play as people do on ``page`` and the ``others`` (without waiting for their tables to
-    settle) until a finished trick is held on ``page``'s table."""
+HELD = f"({MOMENT})() === 'held'"
+"""Script: whether a finished trick is held on the table."""
+
+
+def play_until(page: Page, done: str, *players: Page, limit: int = 3000) -> None:
+    """The ``players`` bid and play as people do (without waiting for their tables to settle) until the
+    script ``done`` is true on ``page``."""
     for _ in range(limit):
-        if page.evaluate(MOMENT) == "held":
+        if page.evaluate(done):
             return
-        if not any(take_a_turn(p) for p in (page, *others)):
+        if not any(take_a_turn(p) for p in players):
             page.wait_for_timeout(20)
-    raise AssertionError("no finished trick was held on the table")
+    raise AssertionError(f"never true: {done}")
 
 
 def take_a_turn(page: Page) -> bool:
@@ -62,21 +66,21 @@ def test_a_held_trick_eats_no_key_or_click_meant_for_the_chat_the_reactions_or_t
     page = ann.page
     log = page.locator("#chat-log p")
 
-    until_a_trick_is_held(page)
+    play_until(page, HELD, page)
     page.locator("#chat-text").press_sequentially("hello")  # focused by the keys' own way, then typed
     page.locator("#chat-text").press("Enter")
     expect(log.last).to_have_text("You: hello")  # every letter, the first too
 
-    until_a_trick_is_held(page)
+    play_until(page, HELD, page)
     page.locator("#reactions").get_by_role("button", name="Nice!").click()
     expect(log).to_have_count(2)
     expect(log.last).to_have_text("You: Nice!")
 
-    until_a_trick_is_held(page)
+    play_until(page, HELD, page)
     tool(page, "Table").click()
     expect(page.locator("#dlg-table")).to_be_visible()
     page.locator("#dlg-table").get_by_role("button", name="Close").click()
-    until_a_trick_is_held(page)  # and the game goes on
+    play_until(page, HELD, page)  # and the game goes on
     assert ann.errors == []
 
 FREEZE = """() => {
@@ -114,8 +118,7 @@ def test_chat_and_the_status_line_show_at_once_while_the_cards_move(
     sit(bob, "South")
     ann.page.evaluate(WRITE_DOWN)
     ann.page.locator("#btn-start").click()
-    wait_until(ann.page, "document.getAnimations().some((a) => a.playState === 'running')")
-    assert ann.page.evaluate(FREEZE) > 0  # Ann's page is dealing her cards, and stays at it
+    play_until(ann.page, FREEZE, ann.page, bob.page)  # a card moves on Ann's page, and stays on its way
 
     bob.page.locator("#chat-text").fill("Good luck")
     bob.page.locator("#chat-text").press("Enter")
@@ -135,8 +138,7 @@ def test_chat_and_the_status_line_show_at_once_while_the_cards_move(
     assert counts and counts == sorted(counts, reverse=True) and counts[-1] <= 1, counts  # down, never up
 
     ann.page.evaluate(THAW)
-    expect(ann.page.locator("#hand .card")).to_have_count(13)
-    until_a_trick_is_held(ann.page)  # the game goes on, the computer player in Bob's seat
+    play_until(ann.page, HELD, ann.page)  # the game goes on, the computer player in Bob's seat
     assert ann.errors == [] and bob.errors == []
 
 GAME_TOOLS = ("Hint", "Last trick", "Score sheet")
@@ -154,11 +156,12 @@ def test_the_tools_for_a_game_wait_in_the_lobby_until_there_is_one(
     for name in GAME_TOOLS:
         expect(tool(bob.page, name)).to_be_disabled()
     ann.page.locator("#btn-start").click()
-    expect(tool(ann.page, "Hint")).to_be_enabled()  # a hint for the bid, once the cards are dealt
+    expect(tool(ann.page, "Hint")).to_be_enabled()
+    play_until(ann.page, f"({MOMENT})() === 'bid'", bob.page)
     tool(ann.page, "Hint").click()
     expect(ann.page.locator("#message")).to_contain_text("Hint: bid")
     expect(tool(ann.page, "Last trick")).to_be_disabled()  # none won yet
-    until_a_trick_is_held(ann.page, bob.page)
+    play_until(ann.page, HELD, ann.page, bob.page)
     expect(tool(ann.page, "Last trick")).to_be_enabled()
     assert ann.errors == [] and bob.errors == []
 
@@ -175,4 +178,3 @@ def test_the_lobby_tells_who_sits_down_and_who_leaves(fresh_page: NewPage, serve
     expect(ann.page.locator("#lobby-seats .seat-item .who")).to_have_text(
         ["Ann (you, host)"] + ["Free: a computer player"] * 3)
     assert ann.errors == [] and eve.errors == []
-
