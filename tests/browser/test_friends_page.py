@@ -178,3 +178,30 @@ def test_the_lobby_tells_who_sits_down_and_who_leaves(fresh_page: NewPage, serve
     expect(ann.page.locator("#lobby-seats .seat-item .who")).to_have_text(
         ["Ann (you, host)"] + ["Free: a computer player"] * 3)
     assert ann.errors == [] and eve.errors == []
+
+def test_a_visitor_sees_the_lobby_live_and_may_watch_while_a_seat_is_free(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, bob = Person(fresh_page, "Ann", speed=NORMAL), Person(fresh_page, "Bob", speed=NORMAL)
+    carl = Person(fresh_page, "Carl", speed=NORMAL)
+    code = open_friends_table(ann)
+    asked: list[str] = []  # what Carl's page asks the server about the table over HTTP
+    carl.page.on("request", lambda r: asked.append(r.url) if f"/api/tables/{code}" in r.url else None)
+    carl.page.goto(f"/?table={code}")
+    names = carl.page.locator("#lobby-seats .seat-item .who")
+    expect(names).to_have_text(["Ann (host)"] + ["Free: a computer player"] * 3)
+    bob.page.goto(f"/?table={code}")
+    sit(bob, "South")
+    expect(names).to_have_text(["Ann (host)", "Bob", "Free: a computer player", "Free: a computer player"])
+    assert len(asked) == 1, asked  # the change came over the table's live channel, not by asking again
+
+    carl.page.get_by_role("button", name="Watch").click()
+    expect(carl.page.locator("#lobby-note")).to_contain_text("You are watching")
+    expect(carl.page.get_by_role("button", name="Watch")).to_be_hidden()
+    ann.page.locator("#btn-start").click()
+    expect(carl.page.locator("#lobby")).to_be_hidden()
+    expect(carl.page.locator(".seat .nameplate")).to_have_count(4)
+    expect(carl.page.locator("#table-status")).to_contain_text("You are watching")
+    expect(carl.page.locator("#hand [data-card]")).to_have_count(0)
+    carl.page.reload()  # and a reload watches on
+    expect(carl.page.locator("#table-status")).to_contain_text("You are watching")
+    assert ann.errors == [] and bob.errors == [] and carl.errors == []

@@ -8,7 +8,7 @@ import { api, ApiError } from "./api.js";
 import { fillRules, readRuleOptions } from "./settings.js";
 import { sendChat } from "./chat.js";
 import { connect } from "./live.js";
-import { copyLink, openTableDialog, showProblem, stopVisiting, tableLink, visit, visited } from "./lobby.js";
+import { copyLink, openTableDialog, showProblem, tableLink } from "./lobby.js";
 import { NAME_KEY, SEATS_KEY, WATCH_KEY, store, stored } from "./saved.js";
 
 /** The "Play with friends" dialog: join by code, or open a table with the player's own rules. */
@@ -63,22 +63,19 @@ export async function enterTable(typed) {
   const url = new URL(location.href);
   url.searchParams.set("table", lobby.code);
   history.replaceState(null, "", url);
-  const token = stored(SEATS_KEY)[lobby.code];
-  if (token) connect(lobby.code, token);
-  else if (stored(WATCH_KEY)[lobby.code]) connect(lobby.code, null);
-  else visit(lobby);
+  connect(lobby.code, stored(SEATS_KEY)[lobby.code] || null, Boolean(stored(WATCH_KEY)[lobby.code]));
 }
 
 async function sitDown(seat) {
   const name = $("lobby-name").value.trim();
   if (!name) { $("lobby-error").textContent = "Type your name first: the others see it at the table."; $("lobby-name").focus(); return; }
   try {
-    const code = visited.code;
+    const code = state.remote.code;
     const out = await api.post(`/api/tables/${code}/seats`, { name, seat });
     localStorage.setItem(NAME_KEY, name);
     store(SEATS_KEY, (s) => { s[code] = out.token; });
-    stopVisiting();
-    connect(code, out.token);
+    store(WATCH_KEY, (s) => { delete s[code]; });  // seated now: a reload takes the seat, and leaving it, the lobby
+    connect(code, out.token, false);
   } catch (e) {
     $("lobby-error").textContent = e.message;
   }
@@ -95,11 +92,7 @@ function onAct(e) {
     if (live) live.leave();
     setTimeout(() => location.assign("/"), live ? 300 : 0);  // the goodbye leaves first
   } else if (what === "sit") live && live.token ? live.send({ do: "sit", to: seat }) : sitDown(seat);
-  else if (what === "watch") {
-    stopVisiting();
-    store(WATCH_KEY, (s) => { s[visited.code] = true; });  // a reload watches on
-    connect(visited.code, null);
-  }
+  else if (what === "watch") live.startWatching();
   else if (what === "swap") live.send({ do: "move_person", seat, to: state.table.you });
   else if (what === "start") live.send({ do: "start" });
   else if (what === "host" || what === "keep" || what === "open") live.send({ do: what, seat });

@@ -7,16 +7,20 @@ import { api } from "./api.js";
 import { busyWhile, show } from "./actions.js";
 import { render } from "./table.js";
 import { drawChat } from "./chat.js";
-import { drawLobby, drawTableDialog, leaveLobby, showProblem, visit, watching } from "./lobby.js";
-import { connectionNote, drawStatus, heard, tellNews } from "./status.js";
+import { drawLobby, drawTableDialog, leaveLobby, showProblem, watching } from "./lobby.js";
+import { clearNews, connectionNote, drawStatus, heard, tellNews } from "./status.js";
 import { SEATS_KEY, WATCH_KEY, forget, store } from "./saved.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits before reconnecting, then the last one again
 
+// A seat's connection (its token), a spectator's (no token, `watch`), or a visitor's: no token and not
+// watching, who sees the lobby live, to sit down or to choose to watch.
 class Connection {
-  constructor(code, token) {
+  constructor(code, token, watch) {
     this.code = code;
     this.token = token;
+    this.watch = watch;
+    this.seq = -1;  // the table's version in the last update: a connection made again asks for what came after
     this.ws = null;
     this.tries = 0;
     this.ended = false;
@@ -30,7 +34,7 @@ class Connection {
     const ws = this.ws = new WebSocket(`${scheme}://${location.host}/api/tables/${this.code}/live`);
     ws.addEventListener("open", () => {
       const hello = this.token ? { token: this.token } : { watch: true };  // no token: a spectator
-      ws.send(JSON.stringify({ ...hello, since: state.table ? state.table.seq : -1, keep: true }));
+      ws.send(JSON.stringify({ ...hello, since: this.seq, keep: true }));
     });
     ws.addEventListener("message", (e) => this.heard(JSON.parse(e.data)));
     ws.addEventListener("close", (e) => this.closed(e));
@@ -39,8 +43,8 @@ class Connection {
   heard(msg) {
     if (msg.type === "update") {
       this.tries = 0;
-      const t = tableNow(msg);
-      if (t.game) this.queue = this.queue.then(() => showGame(t, msg)).catch((err) => say(String(err)));
+      this.seq = msg.seq;
+      this.took(msg);
       return;
     }
     const command = this.asked.get(msg.id) || {};
@@ -55,18 +59,38 @@ class Connection {
     else say(msg.detail);
   }
 
+  /** Not a seat's, and not watching (yet). */
+  get visiting() {
+    return !this.token && !this.watch;
+  }
+
+  // An update (or the last one again): its table bits drawn at once, its game once the moves before
+  // it have been shown (a visitor's lobby has none).
+  took(msg) {
+    const t = tableNow(msg, this.visiting);
+    if (t.game && !this.visiting) this.queue = this.queue.then(() => showGame(t, msg)).catch((err) => say(String(err)));
+  }
+
+  /** The visitor chose to watch: the game from now on (the lobby until it starts), after a reload too. */
+  startWatching() {
+    this.watch = true;
+    store(WATCH_KEY, (s) => { s[this.code] = true; });
+    this.took({ table: state.table, events: [], resync: true });
+  }
+
   closed(e) {
     this.asked.clear();  // no answer comes on a closed connection
     if (this.ended) return;
     if (e.code === 4403 || e.code === 4404) {  // the seat or the table is gone: no use trying again
       this.ended = true;
       forget(this.code);
-      state.remote = null;
-      const why = e.code === 4404 ? "This table has closed." : "This browser's seat at the table was given up.";
-      api.get(`/api/tables/${this.code}`).then((lobby) => {
-        visit(lobby);
-        $("lobby-error").textContent = `${why} Sit down again to play.`;
-      }).catch(() => showProblem(`${why} Ask for a new link to play.`));
+      if (e.code === 4404) {
+        state.remote = null;
+        showProblem("This table has closed. Ask for a new link to play.");
+      } else {
+        connect(this.code, null, false);  // the lobby, to sit down again
+        $("lobby-error").textContent = "This browser's seat at the table was given up. Sit down again to play.";
+      }
       return;
     }
     const wait = RETRY_MS[Math.min(this.tries, RETRY_MS.length - 1)];
@@ -107,17 +131,20 @@ class Connection {
   }
 }
 
-/** Connect to the table's live channel with a seat's token, or as a spectator (null). */
-export function connect(code, token) {
+/** Connect to the table's live channel with a seat's token, or with none to `watch` the game or visit
+ * the lobby. */
+export function connect(code, token, watch) {
   if (state.remote) state.remote.close();
-  state.remote = new Connection(code, token);
+  state.remote = new Connection(code, token, watch);
+  clearNews();  // what the visitor's lobby told, say, is not news to the seat sat down in
   connectionNote("Connecting to the table…");
   state.remote.open();
 }
 
 // An update's table bits, drawn as soon as it comes, never waiting behind the moves still being shown:
-// the seats (the lobby before the start), the chat, the status line. The table as it is now.
-function tableNow(msg) {
+// the seats (the lobby before the start, and a visitor's at any time), the chat (not a visitor's), the
+// status line and the news. The table as it is now.
+function tableNow(msg, visiting) {
   const t = msg.table;
   const tableBefore = state.table;
   // A connection's updates after its first leave out what never changes at the table, and the seats,
@@ -127,11 +154,12 @@ function tableNow(msg) {
   if (t.game) for (const key of ["sheet", "sheet_legend"]) if (!(key in t.game)) t.game[key] = tableBefore.game[key];
   state.table = t;
   heard();
-  drawChat(t);
+  if (visiting) $("chat").hidden = true;
+  else drawChat(t);
   if ($("dlg-table").open) drawTableDialog();
-  document.body.classList.toggle("watching", watching(t));
+  document.body.classList.toggle("watching", watching(t) && !visiting);
   if (!msg.resync) tellNews(tableBefore, t, msg.events);
-  if (!t.game) {
+  if (!t.game || visiting) {
     state.game = null;
     drawLobby(t, watching(t) ? null : t.you);
   }

@@ -3,7 +3,6 @@
 // be shown.
 
 import { $, state } from "./state.js";
-import { api } from "./api.js";
 import { esc } from "./html.js";
 import { NAME_KEY } from "./saved.js";
 
@@ -62,7 +61,7 @@ function act(what, label, s) {
   return `<button type="button" data-act="${what}" data-seat="${s.seat}" aria-label="${esc(label)}: ${esc(s.where)}">${esc(label)}</button>`;
 }
 
-/** The lobby: before the start for the people seated, and for a visitor at any time. */
+/** The lobby: before the start for the people seated and watching, and for a visitor at any time. */
 export function drawLobby(t, you) {
   document.body.classList.add("in-lobby");
   $("lobby").hidden = false;
@@ -74,37 +73,18 @@ export function drawLobby(t, you) {
   $("lobby-name-row").hidden = you !== null || !free;
   if (you === null && !$("lobby-name").value) $("lobby-name").value = localStorage.getItem(NAME_KEY) || "";
   $("btn-start").hidden = you === null || t.host !== you;
-  $("btn-watch").hidden = you !== null || state.remote !== null || (free && !t.started);  // a full or started table
+  const visiting = Boolean(state.remote && state.remote.visiting);
+  $("btn-watch").hidden = !visiting;
   $("btn-leave-lobby").textContent = you === null ? "Back to my game" : "Leave the table";
   const host = t.seats.find((s) => s.host);
+  const hostName = host ? host.name : "the host";
   $("lobby-note").textContent = you === null
-    ? (free ? (t.started ? "The game is under way: a seat played by a computer player is yours to take over."
-      : "Type your name and choose a seat. Partners sit opposite each other.")
-      : `This table is full: every seat is taken${t.seats.some((s) => s.kept) ? " or kept for a computer player" : ""}.`)
+    ? (visiting ? "" : `You are watching: the game shows here when ${hostName} starts it. `)
+      + (free ? (t.started ? "The game is under way: a seat played by a computer player is yours to take over."
+        : "Type your name and choose a seat. Partners sit opposite each other.")
+        : `This table is full: every seat is taken${t.seats.some((s) => s.kept) ? " or kept for a computer player" : ""}.`)
     : t.host === you ? `Send the link or the code to your friends. Seats nobody takes are played by computer players; keep a seat for one so that no one takes it. Start when everyone is seated.`
-      : `Waiting for ${host ? host.name : "the host"} to start the game. Seats nobody takes are played by computer players.`;
-}
-
-// A visitor (no seat yet) sees the lobby and may sit down; it looks again every few seconds.
-let visiting = null;
-export let visited = null;  // the lobby the visitor sees
-
-export function visit(lobby) {
-  visited = lobby;
-  drawLobby(lobby, null);
-  stopVisiting();
-  visiting = setTimeout(async () => {
-    try {
-      const again = await api.get(`/api/tables/${lobby.code}`);
-      if (!state.remote) visit(again);
-    } catch (e) {
-      $("lobby-error").textContent = e.message;
-    }
-  }, 3000);
-}
-
-export function stopVisiting() {
-  clearTimeout(visiting);
+      : `Waiting for ${hostName} to start the game. Seats nobody takes are played by computer players.`;
 }
 
 export function leaveLobby() {

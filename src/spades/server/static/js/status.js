@@ -25,7 +25,7 @@ export function drawStatus() {
   const t = state.table;
   clocks = [];
   const parts = connectionText ? [esc(connectionText)] : [];
-  if (t && t.started) {
+  if (t && t.started && !(state.remote && state.remote.visiting)) {  // a visitor sees the lobby
     for (const s of t.seats) {
       if (!s.person || s.seat === t.you) continue;
       if (s.bot) parts.push(`A computer player plays for ${esc(s.name)}.`);
@@ -62,12 +62,18 @@ export function tellNews(tableBefore, t, events) {
   const gone = (seat) => before && before.seats[seat].person && (before.seats[seat].away || before.seats[seat].bot);
   const lines = events.filter((e) => NEWS.has(e.kind) && (e.kind !== "back" || gone(e.seat))).map((e) => e.text);
   if (!lines.length) return;
+  clearNews();
   $("table-news").textContent = lines.join(" ");
-  clearTimeout(newsTimer);
   newsTimer = setTimeout(() => {
-    $("table-news").textContent = "";
+    clearNews();
     drawStatus();
   }, NEWS_MS);
+}
+
+/** No news in the bar (a new connection's table comes whole, with none). */
+export function clearNews() {
+  clearTimeout(newsTimer);
+  $("table-news").textContent = "";
 }
 
 // The turn timer as every seat and spectator sees it: who is to move and the seconds they have, or
