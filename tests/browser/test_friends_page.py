@@ -205,3 +205,22 @@ def test_a_visitor_sees_the_lobby_live_and_may_watch_while_a_seat_is_free(
     carl.page.reload()  # and a reload watches on
     expect(carl.page.locator("#table-status")).to_contain_text("You are watching")
     assert ann.errors == [] and bob.errors == [] and carl.errors == []
+
+RESERVED = 'The name "You" is kept for each person\'s own seat: choose another name.'
+
+
+def test_the_name_you_is_refused_as_kept_for_each_persons_own_seat(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, bob = Person(fresh_page, "Ann", speed=NORMAL), Person(fresh_page, "You", speed=NORMAL)
+    code = open_friends_table(ann)
+    bob.page.goto(f"/?table={code}")
+    bob.page.locator("#lobby-name").fill("You")
+    bob.page.locator("#lobby-seats").get_by_role("button", name="Sit here: South").click()
+    expect(bob.page.locator("#lobby-error")).to_have_text(RESERVED)
+    expect(bob.page.locator("#lobby-seats").get_by_role("button", name="Sit here: South")).to_be_visible()
+    expect(ann.page.locator("#lobby-seats .seat-item .who")).to_have_text(
+        ["Ann (you, host)"] + ["Free: a computer player"] * 3)  # nothing changed
+    refused = f"422 (Unprocessable Entity) ({server.url}/api/tables/{code}/seats)"
+    assert ann.errors == [] and bob.errors == [  # the browser's own line for the refusal, and no other
+        f"Failed to load resource: the server responded with a status of {refused}"]
+
