@@ -20,6 +20,7 @@ async function openFriends() {
   $("dlg-friends").showModal();
 }
 
+// The dialog's Open the table: a new table with these rules, this person in its first seat, then its page.
 async function openTable(e) {
   e.preventDefault();
   const f = $("open-form");
@@ -38,6 +39,7 @@ async function openTable(e) {
   }
 }
 
+// The dialog's Join: the page of the table by the code typed.
 function joinByCode(e) {
   e.preventDefault();
   const code = $("join-form").elements.code.value.trim();
@@ -66,6 +68,8 @@ export async function enterTable(typed) {
   connect(lobby.code, stored(SEATS_KEY)[lobby.code] || null, Boolean(stored(WATCH_KEY)[lobby.code]));
 }
 
+// A visitor or spectator sits down in `seat` (null: the first free one) with the name typed, and plays
+// from the seat's own connection.
 async function sitDown(seat) {
   const name = $("lobby-name").value.trim();
   if (!name) { $("lobby-error").textContent = "Type your name first: the others see it at the table."; $("lobby-name").focus(); return; }
@@ -81,6 +85,7 @@ async function sitDown(seat) {
   }
 }
 
+// A button of the lobby, the Table dialog, the status line or the chat: what it asks for.
 function onAct(e) {
   const b = e.target.closest("[data-act]");
   if (!b) return;
@@ -101,6 +106,7 @@ function onAct(e) {
   else if (what === "react") { $("chat-error").textContent = ""; live.send({ do: "react", reaction: b.dataset.reaction }); }
 }
 
+/** The friends' tables' dialogs, forms and buttons wired to what they do. */
 export function wireFriends() {
   $("btn-friends").addEventListener("click", openFriends);
   $("btn-table").addEventListener("click", openTableDialog);

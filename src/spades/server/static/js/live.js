@@ -8,7 +8,7 @@ import { busyWhile, show } from "./actions.js";
 import { render } from "./table.js";
 import { drawChat } from "./chat.js";
 import { drawLobby, drawTableDialog, leaveLobby, showProblem, watching } from "./lobby.js";
-import { clearNews, connectionNote, drawStatus, heard, tellNews } from "./status.js";
+import { clearNews, connectionNote, drawStatus, tellNews, updateArrived } from "./status.js";
 import { SEATS_KEY, WATCH_KEY, forget, store } from "./saved.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits before reconnecting, then the last one again
@@ -29,6 +29,7 @@ class Connection {
     this.queue = Promise.resolve();
   }
 
+  /** Open the WebSocket and say hello: the seat's token or a spectator's watch, and the version it has. */
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = this.ws = new WebSocket(`${scheme}://${location.host}/api/tables/${this.code}/live`);
@@ -40,6 +41,7 @@ class Connection {
     ws.addEventListener("close", (e) => this.closed(e));
   }
 
+  // A message from the table: an update, or the answer to a command (a refusal told where it belongs).
   heard(msg) {
     if (msg.type === "update") {
       this.tries = 0;
@@ -78,6 +80,7 @@ class Connection {
     this.took({ table: state.table, events: [], resync: true });
   }
 
+  // The connection closed: try again after a wait, unless the seat or the table is gone.
   closed(e) {
     this.asked.clear();  // no answer comes on a closed connection
     if (this.ended) return;
@@ -153,7 +156,7 @@ function tableNow(msg, visiting) {
   if (t.game && !("rules" in t.game)) t.game.rules = t.rules;
   if (t.game) for (const key of ["sheet", "sheet_legend"]) if (!(key in t.game)) t.game[key] = tableBefore.game[key];
   state.table = t;
-  heard();
+  updateArrived();
   if (visiting) $("chat").hidden = true;
   else drawChat(t);
   if ($("dlg-table").open) drawTableDialog();

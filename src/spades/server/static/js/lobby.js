@@ -11,16 +11,19 @@ export function watching(t) {
   return t.you === t.players;
 }
 
+/** The link that opens the table's page. */
 export function tableLink(code) {
   return `${location.origin}/?table=${code}`;
 }
 
+// The table's rules, computer players and clocks in a line.
 function rulesLine(t) {
   const clock = t.turn_seconds ? `, ${t.turn_seconds} s a move` : "";
   return `Rules: ${t.rules_name}, to ${t.rules.target} points, ${t.players} seats. Computer players: ${t.level}; `
     + `a computer player takes the seat of someone away for ${t.grace} s${clock}.`;
 }
 
+// The link to share, its Copy button and the code.
 function shareHtml(code) {
   return `<label>Link to share <input readonly value="${esc(tableLink(code))}" data-share></label>
     <button type="button" data-act="copy">Copy link</button>
@@ -57,6 +60,7 @@ function seatsHtml(t, you, canSit = true) {
   }).join("");
 }
 
+// A seat's button: `what` it does (data-act), named with the seat for a screen reader.
 function act(what, label, s) {
   return `<button type="button" data-act="${what}" data-seat="${s.seat}" aria-label="${esc(label)}: ${esc(s.where)}">${esc(label)}</button>`;
 }
@@ -87,6 +91,7 @@ export function drawLobby(t, you) {
       : `Waiting for ${hostName} to start the game. Seats nobody takes are played by computer players.`;
 }
 
+/** The lobby put away: the game is shown. */
 export function leaveLobby() {
   document.body.classList.remove("in-lobby");
   $("lobby").hidden = true;
@@ -114,6 +119,7 @@ export function drawTableDialog() {
   $("table-seats").innerHTML = seatsHtml(t, watching(t) ? null : t.you, false);  // a spectator sits down from the lobby
 }
 
+/** The Table button: the dialog with the link and the seats. */
 export function openTableDialog() {
   if (!state.table) return;
   $("table-error").textContent = "";

@@ -15,7 +15,7 @@ export function connectionNote(text) {
 }
 
 /** An update came: the connection is fine, and the countdowns count from now. */
-export function heard() {
+export function updateArrived() {
   tableReceived = performance.now();
   connectionText = "";
 }
@@ -93,6 +93,7 @@ function turnClock(t) {
 // it by the page's own steady clock (performance.now): never by the date, which may be off.
 let tableReceived = 0;  // performance.now() when the update in state.table arrived
 
+// The whole seconds of a countdown left now, of `left` when the update came.
 function secondsLeft(left) {
   return Math.max(0, Math.ceil(left - (performance.now() - tableReceived) / 1000));
 }
