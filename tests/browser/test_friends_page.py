@@ -14,6 +14,7 @@ from spades.server.run import BackgroundServer
 
 NORMAL = "normal"
 
+
 MOMENT = """() => {
   // Where the page is: a finished trick held on the table ("held": every seat's card there, the winner's
   // marked, none moving), the table busy showing moves, or waiting for this person's bid or card.
@@ -83,6 +84,7 @@ def test_a_held_trick_eats_no_key_or_click_meant_for_the_chat_the_reactions_or_t
     play_until(page, HELD, page)  # and the game goes on
     assert ann.errors == []
 
+
 FREEZE = """() => {
   // Hold every card in flight where it is (as a slow phone takes its time): the page stays busy showing
   // the moves until THAW lets them go on. How many were moving.
@@ -92,6 +94,7 @@ FREEZE = """() => {
   return moving.length;
 }"""
 THAW = "() => { for (const a of window.frozen) a.play(); }"
+
 
 WRITE_DOWN = """() => {
   // Each chat line and status line as it appears, with whether the table was busy showing moves then,
@@ -140,6 +143,7 @@ def test_chat_and_the_status_line_show_at_once_while_the_cards_move(
     ann.page.evaluate(THAW)
     play_until(ann.page, HELD, ann.page)  # the game goes on, the computer player in Bob's seat
     assert ann.errors == [] and bob.errors == []
+
 
 GAME_TOOLS = ("Hint", "Last trick", "Score sheet")
 
@@ -205,6 +209,7 @@ def test_a_visitor_sees_the_lobby_live_and_may_watch_while_a_seat_is_free(
     carl.page.reload()  # and a reload watches on
     expect(carl.page.locator("#table-status")).to_contain_text("You are watching")
     assert ann.errors == [] and bob.errors == [] and carl.errors == []
+
 
 RESERVED = 'The name "You" is kept for each person\'s own seat: choose another name.'
 
