@@ -13,6 +13,16 @@ import { SEATS_KEY, WATCH_KEY, forget, store } from "./saved.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits before reconnecting, then the last one again
 
+// What each command is about ("game", "table" or "chat"), as the server lists its commands: where a
+// refusal is told. Asked once, when the first connection opens (again after a failed ask).
+let about = new Map();
+let asking = null;
+function learnCommands() {
+  asking ??= api.get("/api/tables/commands")
+    .then((commands) => { about = new Map(commands.map((c) => [c.do, c.about])); })
+    .catch(() => { asking = null; });
+}
+
 // A seat's connection (its token), a spectator's (no token, `watch`), or a visitor's: no token and not
 // watching, who sees the lobby live, to sit down or to choose to watch.
 class Connection {
@@ -31,6 +41,7 @@ class Connection {
 
   /** Open the WebSocket and say hello: the seat's token or a spectator's watch, and the version it has. */
   open() {
+    learnCommands();
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = this.ws = new WebSocket(`${scheme}://${location.host}/api/tables/${this.code}/live`);
     ws.addEventListener("open", () => {
@@ -52,8 +63,7 @@ class Connection {
     const command = this.asked.get(msg.id) || {};
     this.asked.delete(msg.id);
     if (msg.type === "ok") return;  // accepted: its update tells the rest
-    const asked = ["chat", "react"].includes(command.do) ? "chat"
-      : ["sit", "move_person", "host", "bot", "back", "start", "keep", "open"].includes(command.do) ? "table" : "game";
+    const asked = about.get(command.do) || "game";
     if (asked === "chat") {
       $("chat-error").textContent = msg.detail;
       if (command.text && !$("chat-text").value) $("chat-text").value = command.text;  // refused: back in the box, to send again
