@@ -54,6 +54,17 @@ def test_the_server_serves_this_document(server: BackgroundServer) -> None:
     assert httpx.get(server.url + "/openapi.json").json() == DOCUMENT
 
 
+@pytest.mark.parametrize(("method", "path", "allow"), [
+    ("OPTIONS", "/api/settings", "GET, PUT"), ("DELETE", "/api/settings", "GET, PUT"),
+    ("PATCH", "/api/scorekeeper/score-sheet.pdf", "GET, POST"), ("GET", "/api/games/3/moves", "POST"),
+    ("PUT", "/healthz", "GET")])
+def test_a_method_a_path_does_not_take_is_a_405_naming_every_one_it_does(
+        server: BackgroundServer, method: str, path: str, allow: str) -> None:
+    r = httpx.request(method, server.url + path)
+    assert r.status_code == 405 and r.headers["Allow"] == allow
+    assert r.json() == {"detail": "Method Not Allowed"}
+
+
 @schema.parametrize()
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_answers_as_documented(case: Any, server: BackgroundServer,

@@ -16,9 +16,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from spades.errors import SpadesError
 from spades.server.analyses import Analyses, CoachUnavailable
@@ -150,8 +153,25 @@ def _add_edges(app: FastAPI, settings: Settings, per_token: Buckets | None,
         configure_access_log()
 
 
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def _allowed(app: FastAPI, request: Request) -> str:
+    """The methods some route at this request's path takes: a 405's ``Allow`` (Starlette's own names only
+    the methods of the first route there, and the API has paths with a route per method)."""
+    return ", ".join(method for method in _METHODS if any(
+        route.matches({**request.scope, "method": method})[0] is Match.FULL for route in app.router.routes))
+
+
 def _add_error_handlers(app: FastAPI) -> None:
     """Map every error a client can cause to a 4xx with a message a person can read."""
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        allowed = _allowed(app, request) if exc.status_code == 405 else ""
+        if allowed:
+            exc.headers = {**(exc.headers or {}), "Allow": allowed}
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
