@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from spades.bots import LEVELS
 from spades.deal import MAX_DEAL
@@ -52,10 +52,29 @@ __all__ = [
 ]
 
 
-class StrictIn(BaseModel):
-    """A request body: a field it does not have is refused (422), never silently ignored."""
+def _whole_numbers(value: Any) -> Any:
+    """JSON's integral numbers as whole numbers (``300.0`` is 300), through objects and arrays."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(v) for v in value]
+    return value
 
-    model_config = ConfigDict(extra="forbid")
+
+class StrictIn(BaseModel):
+    """A request body: a field it does not have is refused (422), never silently ignored; and each field
+    takes JSON's own type only, as the schema states it (``"5"`` is no number, ``1`` no boolean), where a
+    number is whole however it is written (``5.0`` is 5, as JSON Schema has it)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole(cls, data: Any) -> Any:
+        """Read integral numbers as whole numbers before the strict types check them."""
+        return _whole_numbers(data)
 
 
 class ErrorOut(BaseModel):

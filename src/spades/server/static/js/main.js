@@ -136,11 +136,11 @@ async function boot() {
       syncAddress();
       afterState();
       const deal = wanted.trim();
-      confirmLeave(`Play deal ${deal}`, `play deal #${deal}`, () => newGame({ deal, resume: true }));
+      confirmLeave(`Play deal ${deal}`, `play deal #${deal}`, () => newGame({ deal: Number(deal), resume: true }));
       return;
     }
     try {
-      const out = await api.post("/api/games", { deal: wanted.trim(), resume: true });
+      const out = await api.post("/api/games", { deal: Number(wanted.trim()), resume: true });
       state.game = out.state;
       await animate(out.events);
       afterState();
