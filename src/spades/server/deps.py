@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from starlette.concurrency import run_in_threadpool
 
+from spades.server.schemas import TOKEN_PATTERN
 from spades.server.service import Service
 
 __all__ = ["MaybeTokenDep", "ServiceDep", "TokenDep"]
@@ -24,11 +25,13 @@ async def get_service(request: Request) -> Service:
 
 
 ServiceDep = Annotated[Service, Depends(get_service)]
+_TOKEN = {"pattern": TOKEN_PATTERN}
+"""The token's form in the schema; the service refuses any other with a 400 that says it is malformed."""
 
 
 async def get_token(
     service: ServiceDep,
-    token: Annotated[str, Header(alias="X-Player-Token", max_length=64,
+    token: Annotated[str, Header(alias="X-Player-Token", max_length=64, json_schema_extra=_TOKEN,
                                  description="the anonymous token from POST /api/players")],
 ) -> str:
     """The caller's checked player token."""
@@ -42,7 +45,7 @@ TokenDep = Annotated[str, Depends(get_token)]
 
 async def get_maybe_token(
     service: ServiceDep,
-    token: Annotated[str | None, Header(alias="X-Player-Token", max_length=64,
+    token: Annotated[str | None, Header(alias="X-Player-Token", max_length=64, json_schema_extra=_TOKEN,
                                         description="the token from POST /api/players, if any")] = None,
 ) -> str | None:
     """The caller's checked player token where it is optional (None when the request carries none)."""

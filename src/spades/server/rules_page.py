@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse
+from pydantic.json_schema import WithJsonSchema
 
 from spades.errors import RulesError
 from spades.paper.printables import rule_sections, table_text
@@ -31,8 +32,12 @@ _SHEETS = "/api/scorekeeper"
 
 router = APIRouter()
 
-Preset = Annotated[str, Query(max_length=40, description="a rules preset: " + ", ".join(PRESETS))]
-Changes = Annotated[list[str] | None, Query(
+Preset = Annotated[str, Query(max_length=40, description="a rules preset: " + ", ".join(PRESETS),
+                              json_schema_extra={"enum": list(PRESETS)})]
+_CHANGE = WithJsonSchema({"type": "string", "pattern": f"^(?:{'|'.join(o.name for o in OPTIONS)})=.+$"})
+"""A rule change's form in the schema; one that has not this form (or names a value the option has not) is
+a 400 that says why."""
+Changes = Annotated[list[Annotated[str, _CHANGE]] | None, Query(
     alias="set", max_length=MAX_CHANGES, description="option=value changes to the preset, e.g. target=300")]
 
 

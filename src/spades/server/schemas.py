@@ -6,15 +6,20 @@ the engine parses (``4``, ``nil``, ``play QH``).
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from spades.bots import LEVELS
 from spades.deal import MAX_DEAL
+from spades.rules import OPTIONS, PRESETS, RuleOption
 
 __all__ = [
+    "MOVE_PATTERN",
+    "OPTION_SCHEMAS",
     "TOKEN_ERRORS",
+    "TOKEN_PATTERN",
     "CoachCostliestOut",
     "CoachDecisionOut",
     "CoachGameOut",
@@ -22,12 +27,14 @@ __all__ = [
     "CoachOut",
     "CoachReviewOut",
     "ConflictOut",
+    "DateText",
     "ErrorOut",
     "EventOut",
     "GameState",
     "GroupOut",
     "HandReview",
     "HintOut",
+    "Level",
     "MoveIn",
     "MoveOut",
     "NewGameIn",
@@ -35,8 +42,10 @@ __all__ = [
     "OptionOut",
     "PlayedCard",
     "PlayerOut",
+    "Preset",
     "PresetOut",
     "Record",
+    "RuleOptions",
     "RulesChoice",
     "RulesOut",
     "SeatOut",
@@ -48,8 +57,94 @@ __all__ = [
     "StrictIn",
     "TableOut",
     "TrickOut",
+    "any_case",
     "errors",
+    "text_pattern",
 ]
+
+TOKEN_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"
+"""A player or seat token as the server issues them (``secrets.token_urlsafe``): any other is refused."""
+
+_CARD = r"(?:10|[2-9TJQKA])[CDHS]|BJ|LJ"
+MOVE_PATTERN = (rf"^(?:bid (?:[0-9]|1[0-7]|nil|blind nil|10 for 200)|play (?:{_CARD})|pass (?:{_CARD})"
+                rf"(?: (?:{_CARD}))*|draw (?:keep|refuse)|look|misdeal)$")
+"""The moves as the API writes them (``spades.moves.parse_move`` reads these and a few more spellings):
+a move of this form is refused only for being illegal now (409), never as unreadable (400)."""
+
+
+def text_pattern(limit: int) -> str:
+    """A name or line the server trims and checks (``tables.table.clean_text``): 1 to ``limit`` characters
+    once trimmed, none of them a control or other invisible character (Unicode category C)."""
+    return rf"^\s*[^\p{{C}}\s](?:[^\p{{C}}]{{0,{limit - 2}}}[^\p{{C}}\s])?\s*$"
+
+
+def any_case(texts: tuple[str, ...]) -> str:
+    """A pattern matching any of ``texts`` in any case, spaces around (JSON Schema's patterns have no flags).
+
+    >>> import re; bool(re.match(any_case(("You",)), " yOU ")), bool(re.match(any_case(("You",)), "Your"))
+    (True, False)
+    """
+    def letters(text: str) -> str:
+        """The text with each letter as a class of its two cases."""
+        return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c if c == " " else re.escape(c)
+                       for c in text)
+    return rf"^\s*(?:{'|'.join(letters(t) for t in texts)})\s*$"
+
+
+DateText = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"),
+                     Field(json_schema_extra={"format": "date"})]
+"""A day as YYYY-MM-DD; one that is no date (``2026-02-30``) is a 400 naming it."""
+
+
+def _one_of(names: tuple[str, ...], what: str) -> AfterValidator:
+    """Refuse a text that is none of ``names``, naming them (422)."""
+    def check(value: str) -> str:
+        """The text, if it is one of the names."""
+        if value not in names:
+            raise ValueError(f"the {what} is one of {', '.join(names)}")
+        return value
+    return AfterValidator(check)
+
+
+Level = Annotated[str, Field(description="the computer players' level",
+                             json_schema_extra={"enum": list(LEVELS)}), _one_of(LEVELS, "level")]
+"""A level of the computer players."""
+
+Preset = Annotated[str, Field(max_length=40, description="a rules preset, as GET /api/rules lists them",
+                              json_schema_extra={"enum": list(PRESETS)}), _one_of(tuple(PRESETS), "preset")]
+"""A rules preset by its name."""
+
+
+def _option_schema(option: RuleOption) -> dict[str, Any]:
+    """One rule option's JSON Schema, from its description: its type, and its bounds or choices."""
+    if option.kind == "bool":
+        return {"type": "boolean", "description": option.help}
+    if option.kind == "choice":
+        return {"type": "string", "enum": [value for value, _ in option.choices], "description": option.help}
+    number = {"type": "integer", "minimum": option.low, "maximum": option.high}
+    return {**(number if option.kind == "int" else {"anyOf": [number, {"type": "null"}]}),
+            "description": option.help}
+
+
+def _options_only(options: dict[str, Any]) -> dict[str, Any]:
+    """Refuse the keys beside the options that ``Rules.from_dict`` would read too: the preset is chosen
+    on its own, and a custom rule set has no name."""
+    for key in ("preset", "name"):
+        if key in options:
+            raise ValueError(f"{key!r} is no rule option")
+    return options
+
+
+OPTION_SCHEMAS: dict[str, dict[str, Any]] = {o.name: _option_schema(o) for o in OPTIONS}
+"""Each rule option's JSON Schema by its name: an object of rule options has these properties."""
+RuleOptions = Annotated[
+    dict[Annotated[str, StringConstraints(max_length=40)], Any],
+    Field(max_length=64, description="option name: value, as GET /api/rules lists them; the rules check "
+          "that they fit together (blind nil needs nil bids...) and refuse a mix that does not with a 400",
+          json_schema_extra={"properties": OPTION_SCHEMAS, "additionalProperties": False}),
+    AfterValidator(_options_only)]
+"""Rule options changed from a preset (``spades.rules.Rules.from_dict`` reads them): their names, types
+and bounds stated from ``spades.rules.OPTIONS``."""
 
 
 def _whole_numbers(value: Any) -> Any:
@@ -92,15 +187,18 @@ class StatusOut(BaseModel):
 class PlayerOut(BaseModel):
     """A new anonymous player token, which the browser keeps."""
 
-    token: str
+    token: str = Field(pattern=TOKEN_PATTERN)
 
 
 class NewGameIn(StrictIn):
     """Start a game: a deal number, the daily deal of a date, or (neither) a fresh number."""
 
+    model_config = ConfigDict(json_schema_extra={"not": {"required": ["deal", "daily"], "properties": {
+        "deal": {"type": "integer"}, "daily": {"type": "string"}}}})
+
     deal: int | None = Field(default=None, ge=1, le=MAX_DEAL, description="the deal number to play")
-    daily: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2}$",
-                              description="play the daily deal of this date (YYYY-MM-DD)")
+    daily: DateText | None = Field(default=None, description="play the daily deal of this date (not with "
+                                   "a deal number)")
     resume: bool = Field(default=False, description="keep the current game if it is this same deal")
 
 
@@ -108,7 +206,7 @@ class MoveIn(StrictIn):
     """A move by the player's seat, checked against the table's version to catch stale tabs."""
 
     move: str = Field(max_length=80, description="bid 4, bid nil, bid blind nil, play QH, pass AS KH, "
-                      "draw keep, draw refuse, look, misdeal")
+                      "draw keep, draw refuse, look, misdeal", json_schema_extra={"pattern": MOVE_PATTERN})
     version: int = Field(ge=0, description="the state version this move was chosen from")
 
 
@@ -390,9 +488,8 @@ class StatsOut(Record):
 class RulesChoice(StrictIn):
     """The rules for new games: a preset and options changed from it."""
 
-    preset: str = Field(default="standard", max_length=40)
-    options: dict[Annotated[str, StringConstraints(max_length=40)], Any] = Field(
-        default_factory=dict, max_length=64, description="option name: value, as GET /api/rules lists")
+    preset: Preset = "standard"
+    options: RuleOptions = Field(default_factory=dict)
 
 
 class SettingsIn(StrictIn):
@@ -404,17 +501,9 @@ class SettingsIn(StrictIn):
     sounds: bool = True
     auto_play: bool = True
     speed: Literal["slow", "normal", "fast", "instant"] = "normal"
-    level: str = Field(default="normal", description="the computer players' level: " + ", ".join(LEVELS))
+    level: Level = "normal"
     bots_bid_nil: bool = False
     rules: RulesChoice = Field(default_factory=RulesChoice)
-
-    @field_validator("level")
-    @classmethod
-    def _known_level(cls, value: str) -> str:
-        """Refuse a level the bots do not have, naming the ones they do."""
-        if value not in LEVELS:
-            raise ValueError(f"the level is one of {', '.join(LEVELS)}")
-        return value
 
 
 class TableOut(BaseModel):

@@ -33,6 +33,7 @@ from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.present import event_of, human_seat, review_of, state_of
 from spades.server.reviews import Reviews, game_subject
 from spades.server.schemas import (
+    TOKEN_PATTERN,
     CoachGameOut,
     CoachOut,
     EventOut,
@@ -49,7 +50,7 @@ from spades.server.tables.table import hash_token
 
 __all__ = ["MoveRejected", "NotFound", "Service", "SoloGame", "UnknownPlayer"]
 
-_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+_TOKEN = re.compile(TOKEN_PATTERN)
 _NEW_DEALS = 10**9
 """Fresh deal numbers are drawn below this, so they stay short enough to read out."""
 _CACHE = 2048

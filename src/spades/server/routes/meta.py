@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
@@ -11,7 +12,7 @@ from spades.deal import daily_deal
 from spades.errors import SpadesError
 from spades.paper.scorekeeper import table_text
 from spades.rules import OPTIONS, PRESETS, RULE_GROUPS, RuleOption, Rules
-from spades.server.schemas import GroupOut, OptionOut, PresetOut, RulesOut, TableOut, errors
+from spades.server.schemas import DateText, GroupOut, OptionOut, PresetOut, RulesOut, TableOut, errors
 
 router = APIRouter(prefix="/api", tags=["meta"], responses=errors(429))
 
@@ -41,7 +42,7 @@ def rules() -> RulesOut:
 
 
 @router.get("/daily", responses=errors(400, 422))
-def daily(day: str = Query(pattern=r"^\d{4}-\d{2}-\d{2}$", description="YYYY-MM-DD")) -> int:
+def daily(day: Annotated[DateText, Query(description="the day, YYYY-MM-DD")]) -> int:
     """The daily deal number of a date: the same on every install."""
     try:
         return daily_deal(date.fromisoformat(day))

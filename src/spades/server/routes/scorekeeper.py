@@ -32,9 +32,9 @@ from spades.paper.scorekeeper import (
     bid_choices,
     status_text,
 )
-from spades.rules import Rules, rules_from_text
+from spades.rules import PRESETS, Rules, rules_from_text
 from spades.server.rules_page import Changes, Preset
-from spades.server.schemas import StrictIn
+from spades.server.schemas import OPTION_SCHEMAS, StrictIn
 
 __all__ = ["PRINTERS", "ScoreGameIn", "ScoreSheetOut", "router"]
 
@@ -87,11 +87,18 @@ class HandIn(StrictIn):
                                description="the team or player (from 0) that reneged, if any")
 
 
+_RULES: dict[str, Any] = {
+    "properties": {"preset": {"type": "string", "enum": list(PRESETS)}, **OPTION_SCHEMAS},
+    "additionalProperties": False}
+"""The form of a game's rules in the schema (the rules check that the options fit together: a 400)."""
+
+
 class ScoreGameIn(StrictIn):
     """A whole game: the rule options chosen at the start, the names of its score columns, every hand."""
 
     rules: dict[str, Any] = Field(default_factory=dict, max_length=40,
-                                  description="Rules options, as GET /api/rules lists")
+                                  description="the preset and the rule options changed from it, as GET "
+                                              "/api/rules lists them", json_schema_extra=_RULES)
     names: list[Annotated[str, Field(max_length=MAX_NAME)]] = Field(
         default_factory=list, max_length=4,
         description="a name per team or per player alone (none: Team 1, Player 1...)")

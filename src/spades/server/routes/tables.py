@@ -20,10 +20,10 @@ from fastapi.responses import JSONResponse
 
 from spades.server.deps import MaybeTokenDep
 from spades.server.reviews import Reviews
-from spades.server.schemas import CoachGameOut, CoachOut, ErrorOut, HandReview, HintOut
+from spades.server.schemas import TOKEN_PATTERN, CoachGameOut, CoachOut, ErrorOut, HandReview, HintOut
 from spades.server.store import Store
 from spades.server.tables.events import make_bus
-from spades.server.tables.hub import TableHub
+from spades.server.tables.hub import CODE_ALPHABET, CODE_LENGTH, TableHub
 from spades.server.tables.live import Live
 from spades.server.tables.log import TableLog
 from spades.server.tables.service import TableService
@@ -50,6 +50,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "descrip
     413: "The request body is larger than the server accepts.",
     422: "A display name or text that is empty, too long or holds control characters, or a malformed body.",
     429: "Too many messages or requests: wait a little.",
+    503: "The coach cannot review this now (or this server runs without it), or the table's log is damaged.",
 }.items()}
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=_ERRORS)
@@ -61,12 +62,19 @@ async def _tables(request: Request) -> TableService:
 
 
 TablesDep = Annotated[TableService, Depends(_tables)]
-SeatToken = Annotated[str, Header(alias="X-Seat-Token", max_length=64,
+_SEAT_TOKEN = {"pattern": TOKEN_PATTERN}
+"""The seat token's form in the schema: a table refuses any other (403), as it does a token it never gave."""
+SeatToken = Annotated[str, Header(alias="X-Seat-Token", max_length=64, json_schema_extra=_SEAT_TOKEN,
                                   description="the secret seat token from opening or joining the table")]
-CoachSeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=64,
-                                              description="the seat token: the coach reviews that seat's "
-                                                          "decisions (a spectator, without one, gets none)")]
+CoachSeatToken = Annotated[str | None, Header(
+    alias="X-Seat-Token", max_length=64, json_schema_extra=_SEAT_TOKEN,
+    description="the seat token: the coach reviews that seat's decisions (a spectator, without one, "
+                "gets none)")]
 HandNumber = Annotated[int, Path(ge=0, le=10**6, description="the hand, numbered from 0")]
+TableCode = Annotated[str, Path(
+    description="the table's code, as opening it gave it (lower case, spaces and dashes are read too); "
+                "anything that cannot be a code is a 404 that says so",
+    json_schema_extra={"pattern": f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$"})]
 
 
 @router.post("", status_code=201)
@@ -84,43 +92,43 @@ def commands(tables: TablesDep) -> list[CommandKindOut]:
 
 
 @router.get("/{code}")
-def lobby(code: str, tables: TablesDep) -> LobbyView:
+def lobby(code: TableCode, tables: TablesDep) -> LobbyView:
     """Who sits where, and the rules: what the link shows before sitting down."""
     return tables.lobby(code)
 
 
 @router.post("/{code}/seats", status_code=201)
-def join(code: str, body: JoinIn, tables: TablesDep, player: MaybeTokenDep) -> JoinOut:
+def join(code: TableCode, body: JoinIn, tables: TablesDep, player: MaybeTokenDep) -> JoinOut:
     """Take a free seat (or the first free one) with a display name."""
     return tables.join(code, body, player)
 
 
 @router.get("/{code}/view")
-def table_view(code: str, tables: TablesDep, token: SeatToken) -> TableView:
+def table_view(code: TableCode, tables: TablesDep, token: SeatToken) -> TableView:
     """The table as your seat sees it."""
     return tables.view(code, token)
 
 
 @router.get("/{code}/watch")
-def watch(code: str, tables: TablesDep) -> TableView:
+def watch(code: TableCode, tables: TablesDep) -> TableView:
     """The table as a spectator sees it: only what is face up (``you`` is the number of seats)."""
     return tables.view(code, None)
 
 
 @router.post("/{code}/commands")
-def command(code: str, body: CommandIn, tables: TablesDep, token: SeatToken) -> TableView:
+def command(code: TableCode, body: CommandIn, tables: TablesDep, token: SeatToken) -> TableView:
     """Do something at the table (a move, start, chat...): the same commands as over the WebSocket."""
     return tables.command(code, token, body)
 
 
 @router.get("/{code}/hint")
-def table_hint(code: str, tables: TablesDep, token: SeatToken) -> HintOut:
+def table_hint(code: TableCode, tables: TablesDep, token: SeatToken) -> HintOut:
     """What the computer would do in your seat now, and why (your seat only)."""
     return tables.hint(code, token)
 
 
 @router.get("/{code}/hands/{number}")
-def table_hand(code: str, number: HandNumber, tables: TablesDep, token: SeatToken) -> HandReview:
+def table_hand(code: TableCode, number: HandNumber, tables: TablesDep, token: SeatToken) -> HandReview:
     """A finished hand of the game being played, face up (a hand still being played is not shown)."""
     return tables.hand(code, token, number)
 
@@ -129,7 +137,7 @@ _COACH_202 = "The analysis is waiting or running: `done` of `total` decisions ju
 
 
 @router.get("/{code}/hands/{number}/coach", responses={202: {"model": CoachOut, "description": _COACH_202}})
-def table_coach_review(code: str, number: HandNumber, tables: TablesDep, response: Response,
+def table_coach_review(code: TableCode, number: HandNumber, tables: TablesDep, response: Response,
                        token: CoachSeatToken = None) -> CoachOut:
     """The coach's review of your seat's decisions in a finished hand of the game being played (as
     ``GET /api/games/{id}/hands/{n}/coach``, judged only from what your seat knew): 202 while the analysis
@@ -142,7 +150,7 @@ def table_coach_review(code: str, number: HandNumber, tables: TablesDep, respons
 
 @router.get("/{code}/coach", responses={202: {"model": CoachGameOut, "description": "Some hands' analyses "
                                               "are waiting or running: the summary covers those reviewed."}})
-def table_coach_game(code: str, tables: TablesDep, response: Response,
+def table_coach_game(code: TableCode, tables: TablesDep, response: Response,
                      token: CoachSeatToken = None) -> CoachGameOut:
     """The coach's summary of your seat's game being played (as ``GET /api/games/{id}/coach``): per finished
     hand the decisions judged, mistakes and points lost, and over the game the same and the costliest."""
@@ -153,7 +161,7 @@ def table_coach_game(code: str, tables: TablesDep, response: Response,
 
 
 @router.websocket("/{code}/live")
-async def live(ws: WebSocket, code: str) -> None:
+async def live(ws: WebSocket, code: TableCode) -> None:
     """Live updates for one seat; send ``{"token": ..., "since": version}`` first, then commands."""
     live: Live = ws.app.state.live
     await live.serve(ws, code)

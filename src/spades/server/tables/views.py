@@ -14,12 +14,12 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, StrictInt
 from pydantic_core import PydanticCustomError
 
-from spades.game import Phase, seat_name
+from spades.game import SEAT_NAMES, Phase, seat_name
 from spades.server.present import FaceUp, events_of, rules_json, state_of
-from spades.server.schemas import GameState, StrictIn
+from spades.server.schemas import GameState, Level, Preset, RuleOptions, StrictIn, any_case, text_pattern
 from spades.server.tables.commands import COMMANDS
 from spades.server.tables.entries import Entry, MoveMade, Who
-from spades.server.tables.state import REACTIONS
+from spades.server.tables.state import MAX_NAME, REACTIONS
 from spades.server.tables.table import MAX_CHAT, FriendsTable, TableOptions, Told
 
 __all__ = [
@@ -41,24 +41,37 @@ __all__ = [
 ]
 
 
+SeatNumber = Annotated[int, Field(ge=0, le=3)]
+"""A seat's number from 0 (``1.0`` is seat 1, ``true`` none; a table of three has no seat 3: a 400)."""
+_RESERVED = ("You", *(f"Computer ({name})" for name in SEAT_NAMES[4]))
+"""The names a table's messages give to each person and to the computer players' seats, which no person
+may take (``FriendsTable.join`` refuses them, in any case)."""
+DisplayName = Annotated[str, Field(
+    max_length=200,
+    json_schema_extra={"pattern": text_pattern(MAX_NAME), "not": {"pattern": any_case(_RESERVED)}},
+    description=f"a display name: 1 to {MAX_NAME} characters once trimmed, none a control character, and "
+                f"none of {', '.join(_RESERVED)} (else a 422 that says why)")]
+
+
 class NewTableIn(StrictIn):
     """Open a table: the host's rules, computer players and clocks, and the host's display name."""
 
-    name: str = Field(max_length=200, description="the host's display name")
-    preset: str = Field(default="standard", max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict, description="rule options changed from the preset")
-    level: str = "normal"
+    name: DisplayName
+    preset: Preset = "standard"
+    options: RuleOptions = Field(default_factory=dict)
+    level: Level = "normal"
     bots_bid_nil: bool = True
-    grace: float = Field(default=30, description="seconds away before a computer player takes the seat")
-    turn_seconds: float = Field(default=0, description="seconds per move before the computer moves (0: off)")
+    grace: float = Field(default=30, description="seconds away before a computer player takes the seat",
+                         json_schema_extra={"minimum": 5, "maximum": 600})
+    turn_seconds: float = Field(default=0, description="seconds per move before the computer moves (0: off)",
+                                json_schema_extra={"anyOf": [{"const": 0}, {"minimum": 5, "maximum": 600}]})
 
 
 class JoinIn(StrictIn):
     """Take a seat: a display name, and the seat wanted (else the first free one)."""
 
-    name: str = Field(max_length=200)
-    seat: StrictInt | None = None
-    """A seat's number (``true`` is not seat 1: JSON's booleans are refused)."""
+    name: DisplayName
+    seat: SeatNumber | None = None
 
 
 class JoinOut(BaseModel):
