@@ -96,8 +96,9 @@ def test_resume_keeps_the_same_deal_and_restart_starts_it_over(client: httpx.Cli
     assert p.call("GET", "/api/games/current") == moved
     restarted = p.call("POST", f"/api/games/{moved['id']}/restart", expect=201)["state"]
     assert restarted["hand"] == first["hand"] and restarted["version"] == 0 and restarted["id"] != first["id"]
-    assert p.call("POST", f"/api/games/{moved['id']}/moves", {"move": "bid 3", "version": 1},
-                  expect=404)["detail"].startswith("Game")
+    replaced = p.call("POST", f"/api/games/{moved['id']}/moves", {"move": "bid 3", "version": 1}, expect=409)
+    assert replaced["detail"].startswith(f"Game {moved['id']} was replaced")
+    assert replaced["state"] == restarted  # the newer game, for the page to redraw
 
 
 def test_a_restarted_server_brings_back_the_same_table(tmp_path: Any) -> None:

@@ -559,7 +559,8 @@ _ERRORS = {
     400: "The request cannot be carried out as asked: the detail says why.",
     401: "The player token is unknown here: ask POST /api/players for a new one.",
     404: "There is no such game or hand for this player.",
-    409: "The move cannot be taken now: the detail says why and `state` is the table as it is.",
+    409: "Not now (a stale or illegal move, a game replaced by the player's newer one): the detail says why "
+         "and `state` is the player's game as it is.",
     413: "The request body is larger than the server accepts.",
     422: "The request does not match its schema: the detail names the field and the problem.",
     429: "Too many requests from this address or player: wait the seconds in Retry-After.",

@@ -348,7 +348,9 @@ class Service:
         if row is None or row.status == "new":
             raise NotFound(f"There is no game {game_id} for this player.")
         if row.status == "abandoned":
-            raise NotFound(f"Game {game_id} was replaced by a newer game.")
+            current = self.current(token)
+            assert current is not None, "a game is replaced only by a newer one"
+            raise MoveRejected(f"Game {game_id} was replaced by a newer game: here it is.", current)
         with self._locked(row) as table:
             yield table
 

@@ -28,6 +28,9 @@ from spades.server.schemas import (
 )
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses={**errors(429), **TOKEN_ERRORS})
+_GAME_ERRORS = errors(404, 409)
+"""What a route on one game may answer besides: no such game (404), or not now (409), which is also the
+answer on a game the player replaced by a newer one (its state is the newer game, for a page to redraw)."""
 
 GameId = Annotated[int, Path(ge=1, le=2**62, description="the game's number")]
 
@@ -47,25 +50,25 @@ async def current_game(service: ServiceDep, token: TokenDep) -> GameState | Resp
     return Response(status_code=204) if state is None else state
 
 
-@router.post("/{game_id}/moves", responses=errors(404, 409, 413))
+@router.post("/{game_id}/moves", responses={**_GAME_ERRORS, **errors(413)})
 async def make_move(game_id: GameId, body: MoveIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Make the player's move; the computer players answer up to the player's next decision."""
     return await run_in_threadpool(service.move, token, game_id, body.move, body.version)
 
 
-@router.post("/{game_id}/next", responses=errors(404, 409, 413))
+@router.post("/{game_id}/next", responses={**_GAME_ERRORS, **errors(413)})
 async def next_hand(game_id: GameId, body: NextHandIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Deal the next hand once a hand is over."""
     return await run_in_threadpool(service.next_hand, token, game_id, body.version)
 
 
-@router.post("/{game_id}/restart", status_code=201, responses=errors(404))
+@router.post("/{game_id}/restart", status_code=201, responses=_GAME_ERRORS)
 def restart(game_id: GameId, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Play the same deal again from the first hand."""
     return service.restart(token, game_id)
 
 
-@router.get("/{game_id}/hands/{number}", responses=errors(404))
+@router.get("/{game_id}/hands/{number}", responses=_GAME_ERRORS)
 def hand_review(game_id: GameId, number: Annotated[int, Path(ge=0, le=10**6)], service: ServiceDep,
                 token: TokenDep) -> HandReview:
     """A finished hand (numbered from 0), with every seat's cards: for the score sheet's review."""
@@ -75,7 +78,7 @@ def hand_review(game_id: GameId, number: Annotated[int, Path(ge=0, le=10**6)], s
 @router.get("/{game_id}/hands/{number}/coach", responses={
     202: {"model": CoachOut, "description": "The analysis is waiting or running: `done` of `total` decisions "
                                             "judged so far. Ask again in a moment."},
-    **errors(404)})
+    **_GAME_ERRORS})
 def coach_review(game_id: GameId, number: Annotated[int, Path(ge=0, le=10**6)], service: ServiceDep,
                  token: TokenDep, response: Response) -> CoachOut:
     """The coach's review of the player's decisions in a finished hand (numbered from 0): each bid,
@@ -90,7 +93,7 @@ def coach_review(game_id: GameId, number: Annotated[int, Path(ge=0, le=10**6)], 
 @router.get("/{game_id}/coach", responses={
     202: {"model": CoachGameOut, "description": "Some hands' analyses are waiting or running: the summary "
                                                 "covers the hands reviewed so far. Ask again in a moment."},
-    **errors(404)})
+    **_GAME_ERRORS})
 def coach_game(game_id: GameId, service: ServiceDep, token: TokenDep, response: Response) -> CoachGameOut:
     """The coach's summary of the player's game: per finished hand its decisions judged, mistakes and
     points lost to them, and over the game the same and the costliest mistake (what `spades analyze`
@@ -101,7 +104,7 @@ def coach_game(game_id: GameId, service: ServiceDep, token: TokenDep, response: 
     return summary
 
 
-@router.get("/{game_id}/hint", responses=errors(404, 409))
+@router.get("/{game_id}/hint", responses=_GAME_ERRORS)
 def get_hint(game_id: GameId, service: ServiceDep, token: TokenDep) -> HintOut:
     """The move the computer would make for the player, with its reason."""
     return service.hint(token, game_id)
