@@ -112,6 +112,8 @@ def test_the_name_you_is_kept_for_each_persons_own_seat(server: BackgroundServer
         assert r.status_code == 422
         kept = 'The name "You" is kept for each person\'s own seat: choose another name.'
         assert r.json()["detail"] == kept
+        r = c.post(f"/api/tables/{ann['code']}/seats", json={"name": "computer (north)"})  # Ann's seat
+        assert r.status_code == 422 and "kept for the computer players" in r.json()["detail"]
 
 
 def test_a_log_this_code_cannot_read_is_refused_without_changing_it(server: BackgroundServer,

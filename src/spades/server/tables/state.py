@@ -18,7 +18,7 @@ from typing import Any
 
 from spades.bots import LEVELS
 from spades.errors import SpadesError
-from spades.game import Game, Phase, seat_name
+from spades.game import SEAT_NAMES, Game, Phase, seat_name
 from spades.rules import Rules
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "MAX_CHAT",
     "MAX_NAME",
     "REACTIONS",
+    "RESERVED_NAMES",
     "SELDOM",
     "BadSeatToken",
     "BadText",
@@ -57,6 +58,9 @@ REACTIONS: dict[str, str] = {
     "hurry": "Your turn!",
 }
 """The quick reactions, by name, and the text each shows."""
+RESERVED_NAMES = ("You", *(f"Computer ({where})" for where in SEAT_NAMES[4]))
+"""The names a table's messages give to each person's own seat and to the computer players, which no
+person may take (in any case)."""
 Clock = Callable[[], float]
 """Seconds, from any fixed origin (``time.time`` in the server, a counter in the tests)."""
 Told = tuple[tuple[str, str], ...]

@@ -45,6 +45,7 @@ from spades.server.tables.state import (
     CHAT_WINDOW,
     MAX_CHAT,
     MAX_NAME,
+    RESERVED_NAMES,
     BadSeatToken,
     BadText,
     ChatLine,
@@ -179,6 +180,8 @@ class FriendsTable(TableState):
         name = clean_text(name, what="display name", limit=MAX_NAME)
         if name.casefold() == "you":
             raise BadText('The name "You" is kept for each person\'s own seat: choose another name.')
+        if name.casefold() in {r.casefold() for r in RESERVED_NAMES}:
+            raise BadText(f"The name {name} is kept for the computer players: choose another name.")
         if name.casefold() in {label.casefold() for label in self.seat_labels()}:
             raise BadText(f"The name {name} is taken at this table: choose another name.")
         free = [i for i, s in enumerate(self.seats) if not s.person and not s.kept]

@@ -14,12 +14,12 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, StrictInt
 from pydantic_core import PydanticCustomError
 
-from spades.game import SEAT_NAMES, Phase, seat_name
+from spades.game import Phase, seat_name
 from spades.server.present import FaceUp, events_of, rules_json, state_of
 from spades.server.schemas import GameState, Level, Preset, RuleOptions, StrictIn, any_case, text_pattern
 from spades.server.tables.commands import COMMANDS
 from spades.server.tables.entries import Entry, MoveMade, Who
-from spades.server.tables.state import MAX_NAME, REACTIONS
+from spades.server.tables.state import MAX_NAME, REACTIONS, RESERVED_NAMES
 from spades.server.tables.table import MAX_CHAT, FriendsTable, TableOptions, Told
 
 __all__ = [
@@ -43,14 +43,11 @@ __all__ = [
 
 SeatNumber = Annotated[int, Field(ge=0, le=3)]
 """A seat's number from 0 (``1.0`` is seat 1, ``true`` none; a table of three has no seat 3: a 400)."""
-_RESERVED = ("You", *(f"Computer ({name})" for name in SEAT_NAMES[4]))
-"""The names a table's messages give to each person and to the computer players' seats, which no person
-may take (``FriendsTable.join`` refuses them, in any case)."""
 DisplayName = Annotated[str, Field(
     max_length=200,
-    json_schema_extra={"pattern": text_pattern(MAX_NAME), "not": {"pattern": any_case(_RESERVED)}},
+    json_schema_extra={"pattern": text_pattern(MAX_NAME), "not": {"pattern": any_case(RESERVED_NAMES)}},
     description=f"a display name: 1 to {MAX_NAME} characters once trimmed, none a control character, and "
-                f"none of {', '.join(_RESERVED)} (else a 422 that says why)")]
+                f"none of {', '.join(RESERVED_NAMES)} (else a 422 that says why)")]
 
 
 class NewTableIn(StrictIn):
