@@ -89,7 +89,8 @@ def test_at_a_friends_table_the_review_shows_the_coach_for_your_own_seat(
     sheet.get_by_role("button", name="Show all hands").click()
     flags = coach_flags(ann.page)
     seat = ann.last_table()["you"]
-    kept = app_state(server).table_service.reviews.store.review(subject=f"table {code} game 1 seat {seat}", hand=0)
+    reviews = app_state(server).table_service.reviews
+    kept = reviews.store.review(subject=f"table {code} game 1 seat {seat}", hand=0)
     assert kept is not None  # reviewed for Ann's seat, kept under the table
     review = json.loads(kept)
     assert review["seat"] == seat and len(flags) == review["mistakes"]
@@ -128,7 +129,8 @@ def test_moves_a_computer_player_made_for_you_are_not_judged_and_the_review_says
     assert len(computer) >= 4  # the bid and three cards at least
     expect(sheet.locator("#coach .coach-computer")).to_have_text(
         f"A computer player made {len(computer)} of your moves in this hand: the coach judges only yours.")
-    kept = app_state(server).table_service.reviews.store.review(subject=f"table {code} game 1 seat {seat}", hand=0)
+    reviews = app_state(server).table_service.reviews
+    kept = reviews.store.review(subject=f"table {code} game 1 seat {seat}", hand=0)
     assert kept is not None
     review = json.loads(kept)
     assert review["decisions"] and not {d["move_index"] for d in review["decisions"]} & computer

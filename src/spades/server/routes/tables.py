@@ -46,7 +46,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "descrip
     401: "The X-Player-Token given is not known here (ask POST /api/players for one).",
     403: "The seat token is not valid at this table, or only the host may do that.",
     404: "No table has this code (or it has expired).",
-    409: "Not now: a full table, a stale or illegal move, the wrong moment; the detail says why.",
+    409: "Not now: a full table, a name taken, a seat this table has not, a stale or illegal move, the wrong "
+         "moment; the detail says why.",
     413: "The request body is larger than the server accepts.",
     422: "A display name or text that is empty, too long or holds control characters, or a malformed body.",
     429: "Too many messages or requests: wait a little.",

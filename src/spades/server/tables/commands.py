@@ -112,11 +112,16 @@ class Command:
 
 
 def command_of(data: Mapping[str, Any]) -> Command:
-    """The command a request holds (its ``do`` and the fields that command needs; other fields are not
-    read). A TableError if the kind is unknown or a field it needs is missing (null)."""
+    """The command a request holds: its ``do`` and the fields that command needs, and no other. A
+    TableError if the kind is unknown, a field it needs is missing (or null), or one it has not is given."""
     cls = COMMANDS.get(data.get("do"))  # type: ignore[arg-type]
     if cls is None:
         raise TableError(f"The commands are {', '.join(COMMANDS)}.")
+    names = [f.name for f in dataclasses.fields(cls)]
+    others = [name for name in data if name not in ("do", *names)]
+    if others:
+        takes = f"only {', '.join(repr(n) for n in names)}" if names else "nothing beside 'do'"
+        raise TableError(f"'{cls.do}' takes {takes}, not {', '.join(repr(n) for n in others)}.")
     values: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         value = data.get(f.name)

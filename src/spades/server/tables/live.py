@@ -418,7 +418,7 @@ def _json(text: str) -> Any:
 def _command(data: Any) -> Command:
     """The command a message holds (checked as ``POST .../commands`` checks its body)."""
     try:
-        return command_of(CommandIn.model_validate(data).model_dump())
+        return command_of(CommandIn.model_validate(data).model_dump(exclude_unset=True))
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))

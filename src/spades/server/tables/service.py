@@ -61,7 +61,7 @@ class TableService:
 
     def command(self, code: str, token: str, body: CommandIn) -> TableView:
         """Run a seated person's command; the table as their seat then sees it."""
-        command = command_of(body.model_dump())
+        command = command_of(body.model_dump(exclude_unset=True))
 
         def act(t: FriendsTable, seat: int) -> TableView:
             t.run(seat, command)

@@ -34,6 +34,8 @@ __all__ = [
     "ChatLine",
     "Clock",
     "MoveRefused",
+    "NameTaken",
+    "NoSuchSeat",
     "NotAllowed",
     "Seat",
     "StaleVersion",
@@ -140,6 +142,18 @@ class BadText(TableError):
     name the table's messages could not tell from another seat's."""
 
     status = 422
+
+
+class NameTaken(BadText):
+    """A display name someone at the table has already: a conflict with the table as it is."""
+
+    status = 409
+
+
+class NoSuchSeat(TableError):
+    """A seat this table has not (seat 3 at a table of three): a conflict with the table as it is."""
+
+    status = 409
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,8 @@ from spades.server.tables.state import (
     ChatLine,
     Clock,
     MoveRefused,
+    NameTaken,
+    NoSuchSeat,
     NotAllowed,
     Seat,
     StaleVersion,
@@ -78,6 +80,8 @@ __all__ = [
     "Clock",
     "FriendsTable",
     "MoveRefused",
+    "NameTaken",
+    "NoSuchSeat",
     "NotAllowed",
     "Runs",
     "Seat",
@@ -183,7 +187,7 @@ class FriendsTable(TableState):
         if name.casefold() in {r.casefold() for r in RESERVED_NAMES}:
             raise BadText(f"The name {name} is kept for the computer players: choose another name.")
         if name.casefold() in {label.casefold() for label in self.seat_labels()}:
-            raise BadText(f"The name {name} is taken at this table: choose another name.")
+            raise NameTaken(f"The name {name} is taken at this table: choose another name.")
         free = [i for i, s in enumerate(self.seats) if not s.person and not s.kept]
         if not free:
             raise TableFull(f"The table is full: all {self.players} seats are taken"
@@ -271,7 +275,7 @@ class FriendsTable(TableState):
     def check_seat(self, seat: object) -> None:
         """TableError unless ``seat`` is one of this table's seats."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise TableError(f"There is no seat {seat!r} at a table of {self.players}.")
+            raise NoSuchSeat(f"There is no seat {seat!r} at a table of {self.players}.")
 
     def check_not_kept(self, seat: int) -> None:
         """WrongTime if the host keeps the seat for a computer player."""

@@ -7,16 +7,27 @@ viewpoint: other seats' cards appear only in the review of a hand that is over. 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, StrictInt
-from pydantic_core import PydanticCustomError
+from pydantic import AfterValidator, BaseModel, Field, GetJsonSchemaHandler, StrictInt
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from spades.game import Phase, seat_name
 from spades.server.present import FaceUp, events_of, rules_json, state_of
-from spades.server.schemas import GameState, Level, Preset, RuleOptions, StrictIn, any_case, text_pattern
+from spades.server.schemas import (
+    MOVE_PATTERN,
+    GameState,
+    Level,
+    Preset,
+    RuleOptions,
+    StrictIn,
+    any_case,
+    text_pattern,
+)
 from spades.server.tables.commands import COMMANDS
 from spades.server.tables.entries import Entry, MoveMade, Who
 from spades.server.tables.state import MAX_NAME, REACTIONS, RESERVED_NAMES
@@ -98,16 +109,42 @@ CommandKind = Annotated[str, AfterValidator(_known), Field(json_schema_extra=_ki
 
 
 class CommandIn(StrictIn):
-    """Something a seated person does (``commands`` has a type for each kind, which reads the fields it
-    needs); the same body over HTTP and the WebSocket."""
+    """Something a seated person does: ``do``, and the fields that kind's type in ``commands`` names (no
+    other); the same body over HTTP and the WebSocket. Its schema is one object per kind (``oneOf``,
+    made from the command types), each with the fields that kind needs and no other."""
 
     do: CommandKind
-    move: str | None = Field(default=None, max_length=80)
+    move: str | None = Field(default=None, max_length=80, json_schema_extra={"pattern": MOVE_PATTERN},
+                             description="a move in the library's text form")
     version: int | None = Field(default=None, ge=0, description="the game state version of a move or next")
     seat: StrictInt | None = Field(default=None, ge=0, le=3)
     to: StrictInt | None = Field(default=None, ge=0, le=3)
-    text: str | None = Field(default=None, max_length=MAX_CHAT * 4)
-    reaction: str | None = Field(default=None, max_length=20)
+    text: str | None = Field(default=None, max_length=MAX_CHAT * 4,
+                             json_schema_extra={"pattern": text_pattern(MAX_CHAT)})
+    reaction: str | None = Field(default=None, max_length=20, json_schema_extra={"enum": list(REACTIONS)})
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        """One object per command kind, as the kinds are registered when the document is made."""
+        whole = handler.resolve_ref_schema(handler(core))
+        props = whole["properties"]
+
+        def required(name: str) -> dict[str, Any]:
+            """A field's schema without its ``null`` (which says only that other kinds leave it out)."""
+            prop = dict(props[name])
+            prop.pop("default", None)
+            branches = [b for b in prop.pop("anyOf", []) if b.get("type") != "null"]
+            return {**branches[0], **prop} if branches else prop
+
+        kinds = []
+        for do, command in COMMANDS.items():
+            names = [f.name for f in dataclasses.fields(command)]
+            kinds.append({"type": "object", "title": f"{do} command", "additionalProperties": False,
+                          "properties": {"do": {"type": "string", "const": do},
+                                         **{name: required(name) for name in names}},
+                          "required": ["do", *names]})
+        return {"title": whole.get("title", "CommandIn"), "description": whole.get("description", ""),
+                "oneOf": kinds}
 
 
 class CommandKindOut(BaseModel):
