@@ -68,6 +68,7 @@ function act(what, label, s) {
 /** The lobby: before the start for the people seated and watching, and for a visitor at any time. */
 export function drawLobby(t, you) {
   document.body.classList.add("in-lobby");
+  for (const id of ["btn-hint", "btn-last", "btn-sheet"]) $(id).disabled = true;  // no game to use them on
   $("lobby").hidden = false;
   $("lobby-title").textContent = `Table ${t.code}`;
   $("lobby-rules").textContent = rulesLine(t);
