@@ -49,7 +49,6 @@ __all__ = [
 ]
 
 
-
 class BadEntry(SpadesError):
     """A stored or heard entry that is not one this code knows how to read."""
 

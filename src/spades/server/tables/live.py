@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
 from spades.server.store import StoreBusy, StoreError, at_once
-from spades.server.tables.commands import Command, Sync, command_of
+from spades.server.tables.commands import Command, Sync
 from spades.server.tables.entries import Entry
 from spades.server.tables.hub import Ask, Findings, TableHub, Update, normal_code
 from spades.server.tables.table import FriendsTable, NotAllowed, TableError, TooFast
@@ -418,7 +418,7 @@ def _json(text: str) -> Any:
 def _command(data: Any) -> Command:
     """The command a message holds (checked as ``POST .../commands`` checks its body)."""
     try:
-        return command_of(CommandIn.model_validate(data).model_dump(exclude_unset=True))
+        return CommandIn.model_validate(data).command()
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))

@@ -16,7 +16,7 @@ from spades.record import dump_record
 from spades.server.present import review_of
 from spades.server.reviews import Reviews, table_subject
 from spades.server.schemas import CoachGameOut, CoachOut, HandReview, HintOut
-from spades.server.tables.commands import command_of, described
+from spades.server.tables.commands import described
 from spades.server.tables.hub import TableHub, normal_code
 from spades.server.tables.table import FriendsTable, NotAllowed, TableNotFound, WrongTime, hash_token
 from spades.server.tables.views import CommandIn, JoinIn, JoinOut, LobbyView, NewTableIn, TableView, view_of
@@ -61,7 +61,7 @@ class TableService:
 
     def command(self, code: str, token: str, body: CommandIn) -> TableView:
         """Run a seated person's command; the table as their seat then sees it."""
-        command = command_of(body.model_dump(exclude_unset=True))
+        command = body.command()
 
         def act(t: FriendsTable, seat: int) -> TableView:
             t.run(seat, command)

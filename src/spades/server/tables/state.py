@@ -256,7 +256,6 @@ def clean_text(text: str, *, what: str, limit: int) -> str:
     return text
 
 
-
 @dataclass
 class TableState:
     """What a table is at one version of its log: what its entries change (``entries.Entry.apply``)."""
@@ -297,23 +296,19 @@ class TableState:
         """Whether the host has started the first game."""
         return self.game is not None
 
-
     @property
     def players(self) -> int:
         """How many seats the table has."""
         return len(self.seats)
-
 
     def seat_label(self, seat: int) -> str:
         """A seat's name for people: the person's name, or the computer player and the seat."""
         s = self.seats[seat]
         return s.name if s.name is not None else f"Computer ({seat_name(self.players, seat)})"
 
-
     def seat_labels(self) -> tuple[str, ...]:
         """Every seat's name for people, by seat: how the table's messages name the seats."""
         return tuple(self.seat_label(i) for i in range(self.players))
-
 
     def computer_moves_of(self, seat: int) -> frozenset[int]:
         """The moves a computer player made for ``seat`` in the game being played (by their place in its
@@ -321,18 +316,15 @@ class TableState:
         log = self.game.log if self.game is not None else []
         return frozenset(i for i in self.computer_moves if (m := log[i]) is not None and m[0] == seat)
 
-
     def active(self) -> bool:
         """Whether a game is being played and someone must move (not between hands or after the game)."""
         return self.game is not None and self.game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER)
-
 
     @property
     def counting_down(self) -> bool:
         """Whether a person is away and a computer player not yet in their seat: the seats' views then
         hold a countdown (``away_left``), which changes with the clock, not only with the log."""
         return any(s.awaited for s in self.seats)
-
 
     def away_left(self, seat: int, now: float) -> float | None:
         """Seconds at ``now`` before a computer player takes the seat of its person, who is away (0: due);
@@ -342,20 +334,17 @@ class TableState:
             return None
         return max(0.0, self.options.grace - (now - s.away_since))
 
-
     def seat_person(self, seat: int, name: str, token: str, player: str | None, conn: str | None) -> None:
         """A person has the seat; the first at the table is host."""
         self.seats[seat] = Seat(name=name, token=token, player=player, conn=conn)
         if self.host is None:
             self.host = seat
 
-
     def swap_seats(self, frm: int, to: int) -> None:
         """Two seats swap (the host role goes with its person)."""
         self.seats[frm], self.seats[to] = self.seats[to], self.seats[frm]
         if self.host in (frm, to):
             self.host = to if self.host == frm else frm
-
 
     def leave_seat(self, seat: int, at: float) -> None:
         """A person leaves: before the start the seat is free, after it a computer player keeps it."""
@@ -367,12 +356,10 @@ class TableState:
         if seat == self.host:
             self.pass_host()
 
-
     def add_chat(self, seat: int, text: str, at: float, reaction: bool) -> None:
         """A chat line or reaction joins the chat (and counts against the seat's rate)."""
         self.chat.append(ChatLine(seat, self.seats[seat].name or "", text, at, reaction))
         self.said.setdefault(seat, deque(maxlen=CHAT_BURST)).append(at)
-
 
     def pass_host(self) -> None:
         """The host role goes to the next person at the table who is here (it stays if there is none)."""

@@ -113,6 +113,7 @@ class Runs(Protocol):
     def run(self, table: FriendsTable, by: int) -> None:
         """Check the command for seat ``by`` and commit its entries."""
 
+
 @dataclass
 class FriendsTable(TableState):
     """One table, rebuilt from its log; commands check, then commit and apply entries."""
@@ -142,7 +143,6 @@ class FriendsTable(TableState):
             self._apply(e, tell=len(self.entries) >= first_told)
 
     # -- what the table is ---------------------------------------------------------------
-
 
     def results(self, since: int) -> list[FriendResult]:
         """If an entry from version ``since`` on ended the game: how it ended for each person at the
@@ -273,7 +273,7 @@ class FriendsTable(TableState):
     # -- what commands check -------------------------------------------------------------------
 
     def check_seat(self, seat: object) -> None:
-        """TableError unless ``seat`` is one of this table's seats."""
+        """NoSuchSeat unless ``seat`` is one of this table's seats."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise NoSuchSeat(f"There is no seat {seat!r} at a table of {self.players}.")
 

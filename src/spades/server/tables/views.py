@@ -28,7 +28,7 @@ from spades.server.schemas import (
     any_case,
     text_pattern,
 )
-from spades.server.tables.commands import COMMANDS
+from spades.server.tables.commands import COMMANDS, Command, command_of
 from spades.server.tables.entries import Entry, MoveMade, Who
 from spades.server.tables.state import MAX_NAME, REACTIONS, RESERVED_NAMES
 from spades.server.tables.table import MAX_CHAT, FriendsTable, TableOptions, Told
@@ -99,13 +99,9 @@ def _known(kind: str) -> str:
     return kind
 
 
-def _kinds(schema: dict[str, Any]) -> None:
-    """The kinds in the OpenAPI document, as they are registered when it is made."""
-    schema["enum"] = list(COMMANDS)
-
-
-CommandKind = Annotated[str, AfterValidator(_known), Field(json_schema_extra=_kinds)]
-"""The commands' kinds, as their types in ``commands`` register them (so a new type is a new kind)."""
+CommandKind = Annotated[str, AfterValidator(_known)]
+"""The commands' kinds, as their types in ``commands`` register them (so a new type is a new kind; the
+document names each in the ``oneOf`` of ``CommandIn``)."""
 
 
 class CommandIn(StrictIn):
@@ -122,6 +118,10 @@ class CommandIn(StrictIn):
     text: str | None = Field(default=None, max_length=MAX_CHAT * 4,
                              json_schema_extra={"pattern": text_pattern(MAX_CHAT)})
     reaction: str | None = Field(default=None, max_length=20, json_schema_extra={"enum": list(REACTIONS)})
+
+    def command(self) -> Command:
+        """The command this body holds (``commands.command_of``: the fields its kind needs, no other)."""
+        return command_of(self.model_dump(exclude_unset=True))
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
