@@ -88,9 +88,10 @@ class SQLiteStore(Store):
             self._local.timeout = self.busy_timeout
             with self._lock:
                 self._connections.append(conn)
-                if self._checkpoints is None:
-                    self._closing.clear()
+                if self._checkpoints is None and not getattr(self._local, "checkpoints", False):
+                    self._closing = threading.Event()  # the new thread's own, which a close sets
                     self._checkpoints = threading.Thread(target=self._checkpoint_until_closed,
+                                                         args=(self._closing,),
                                                          name="spades-sqlite-checkpoints", daemon=True)
                     self._checkpoints.start()
         wait = lock_wait()  # in steps of 5 ms, so that the loop's connection is seldom set again
@@ -191,12 +192,13 @@ class SQLiteStore(Store):
         self._check_writable()
         super().ready()
 
-    def _checkpoint_until_closed(self) -> None:
+    def _checkpoint_until_closed(self, closing: threading.Event) -> None:
         """Every ``_CHECKPOINT_EVERY`` seconds until the store is closed: a passive checkpoint beside the
         writers (most of the copying), then one between two writes if the writers' locks are free at
         once (the pages written meanwhile), which completes, so that the next write starts the WAL over."""
         failing = False
-        while not self._closing.wait(_CHECKPOINT_EVERY):
+        self._local.checkpoints = True  # its own connection starts no other checkpoint thread
+        while not closing.wait(_CHECKPOINT_EVERY):
             try:
                 conn = self._connection()
                 conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -213,9 +215,9 @@ class SQLiteStore(Store):
     def close(self) -> None:
         """Stop the checkpoints, then close every thread's connection."""
         with self._lock:
-            thread, self._checkpoints = self._checkpoints, None
+            thread, self._checkpoints, closing = self._checkpoints, None, self._closing
         if thread is not None:
-            self._closing.set()
+            closing.set()
             thread.join()
         with self._lock:
             for conn in self._connections:
