@@ -13,6 +13,7 @@ __all__ = [
     "RecordError",
     "RulesError",
     "SpadesError",
+    "TournamentError",
     "WrongPhaseError",
 ]
 
@@ -43,3 +44,7 @@ class WrongPhaseError(IllegalMoveError):
 
 class RecordError(SpadesError):
     """A game record that is malformed, of an unknown version, or does not replay."""
+
+
+class TournamentError(SpadesError):
+    """A tournament that cannot be run as asked: too few entrants, too many rounds, unfit rules."""
