@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 EXTRAS_ONLY = ("fastapi", "starlette", "pydantic", "uvicorn", "platformdirs", "websockets", "redis", "fpdf",
-               "anyascii", "numpy")
+               "anyascii", "numpy", "openskill")
 """The top-level packages only the extras bring (server, redis, pdf, fast) and what they pull in."""
 
 BLOCK = f"""
