@@ -12,7 +12,10 @@ review of a finished hand is a row of ``coach_reviews``, keyed by its subject (a
 in a table's game) and the hand; the process analysing one holds a row of ``coach_claims``, taken by
 insert-if-absent (or over a stale one), so that only one process does. Each serving process renews
 its lease, a row of ``server_processes`` stamped by the database's clock, so that the others can tell
-when it has died (``spades.server.tables.leases``).
+when it has died (``spades.server.tables.leases``). A rated game's end (a solo game's append, or a
+table's) also rates it in the same transaction (``spades.ratings``): each rated id's row of ``ratings``
+is read and locked in a fixed order, moved, and a row of ``rating_changes`` kept per id and game, which
+a game's reference keys, so that a game is rated once and only once, whichever process ends it.
 """
 
 from __future__ import annotations
@@ -28,8 +31,11 @@ from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
+from spades.ratings import PROVISIONAL_GAMES, GameResult, Rating, rate
+
 __all__ = ["AT_ONCE_WAIT", "SCHEMA_VERSION", "Dialect", "FriendResult", "GameRow", "GroupCommit", "LogEntry",
-           "Played", "Result", "Store", "StoreBusy", "StoreError", "Tx", "at_once", "holding", "lock_wait"]
+           "Played", "RatingChange", "Result", "Store", "StoreBusy", "StoreError", "Tx", "at_once", "holding",
+           "lock_wait"]
 
 T = TypeVar("T")
 LogEntry = tuple[int, str] | None
@@ -104,6 +110,8 @@ class GameRow:
     """How many log entries the game has."""
     won: bool | None
     final_score: int | None
+    rated: str | None = None
+    """The rated rule set the game is rated under, if it is rated (its deal is then kept secret)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +163,21 @@ class Played:
     friends: bool
 
 
+@dataclass(frozen=True)
+class RatingChange:
+    """One rated game in a rated id's history: how it placed, and its rating before and after."""
+
+    game: str
+    """The game's reference: ``table CODE N`` (the Nth game at a friends' table) or ``game ID`` (solo)."""
+    rules: str
+    place: int
+    """Its side's place (0: won), as rated: last for a person who left."""
+    before: Rating
+    after: Rating
+    at: str
+    """When, as the store writes times (UTC, ISO 8601)."""
+
+
 class Tx:
     """One connection (in a transaction when writing), spoken to with ``?`` placeholders."""
 
@@ -196,14 +219,15 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-_GAME_COLUMNS = "id, token, deal, daily, level, bots_bid_nil, header, status, version, won, final_score"
+_GAME_COLUMNS = ("id, token, deal, daily, level, bots_bid_nil, header, status, version, won, final_score,"
+                 " rated")
 
 
 def _game_row(r: tuple[Any, ...]) -> GameRow:
     """A ``games`` row (the columns of ``_GAME_COLUMNS``) as a ``GameRow``."""
     return GameRow(
         id=r[0], token=r[1], deal=r[2], daily=r[3], level=r[4], bots_bid_nil=bool(r[5]), header=r[6],
-        status=r[7], version=r[8], won=None if r[9] is None else bool(r[9]), final_score=r[10],
+        status=r[7], version=r[8], won=None if r[9] is None else bool(r[9]), final_score=r[10], rated=r[11],
     )
 
 
@@ -312,12 +336,56 @@ def _v8_server_processes(tx: Tx, dialect: Dialect) -> None:
            f"{dialect.compact}")
 
 
+def _v9_ratings(tx: Tx, dialect: Dialect) -> None:
+    """Ratings per rated id and rated rule set, the history of their changes (one row per id and game),
+    and which rated rule set a solo game is rated under (NULL: not rated)."""
+    tx.run(f"""CREATE TABLE ratings (
+        player TEXT NOT NULL, rules TEXT NOT NULL, mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL, updated TEXT NOT NULL,
+        PRIMARY KEY (player, rules)){dialect.compact}""")
+    tx.run("CREATE INDEX ratings_by_rules ON ratings(rules, games)")
+    tx.run(f"""CREATE TABLE rating_changes (
+        id {dialect.id}, game TEXT NOT NULL, player TEXT NOT NULL, rules TEXT NOT NULL,
+        place INTEGER NOT NULL, before_mu DOUBLE PRECISION NOT NULL, before_sigma DOUBLE PRECISION NOT NULL,
+        after_mu DOUBLE PRECISION NOT NULL, after_sigma DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL,
+        at TEXT NOT NULL, UNIQUE (game, player))""")
+    tx.run("CREATE INDEX rating_changes_by_player ON rating_changes(player, rules, id)")
+    tx.run("ALTER TABLE games ADD COLUMN rated TEXT")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
                                                           _v6_friend_results, _v7_coach_subjects,
-                                                          _v8_server_processes)
+                                                          _v8_server_processes, _v9_ratings)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
+
+
+def _rate(tx: Tx, result: GameResult) -> None:
+    """Rate a finished game within the transaction that records its end: once (a game already rated is
+    left as it is), each rated id's row locked as it is read, in the ids' sorted order (two games ending
+    at once wait for each other rather than both moving a rating from the same value, and never
+    deadlock on these rows)."""
+    if tx.one("SELECT 1 FROM rating_changes WHERE game = ?", (result.game,)) is not None:
+        return
+    now = _now()
+    before: dict[str, Rating] = {}
+    for player in result.players:
+        row = tx.one("INSERT INTO ratings (player, rules, mu, sigma, games, updated)"
+                     " VALUES (?, ?, ?, ?, 0, ?)"
+                     " ON CONFLICT (player, rules) DO UPDATE SET updated = ratings.updated"
+                     " RETURNING mu, sigma, games", (player, result.rules, Rating().mu, Rating().sigma, now))
+        assert row is not None
+        before[player] = Rating(mu=row[0], sigma=row[1], games=row[2])
+    after = rate(result, before)
+    places = {p: max(result.places) + 1 if i in result.left else result.places[result.sides[i]]
+              for i, p in enumerate(result.seats)}
+    tx.many("UPDATE ratings SET mu = ?, sigma = ?, games = ?, updated = ? WHERE player = ? AND rules = ?",
+            [(r.mu, r.sigma, r.games, now, p, result.rules) for p, r in after.items()])
+    tx.many("INSERT INTO rating_changes (game, player, rules, place, before_mu, before_sigma, after_mu,"
+            " after_sigma, games, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(result.game, p, result.rules, places[p], before[p].mu, before[p].sigma, r.mu, r.sigma, r.games,
+              now) for p, r in after.items()])
 
 
 class _Slot:
@@ -505,13 +573,14 @@ class Store(ABC):
     # -- games ---------------------------------------------------------------------------------
 
     def add_game(self, *, token: str, deal: int, daily: str | None, level: str, bots_bid_nil: bool,
-                 header: str) -> GameRow:
-        """Store a new game with an empty log; it becomes the player's game at its first append."""
+                 header: str, rated: str | None = None) -> GameRow:
+        """Store a new game with an empty log (``rated``: under that rated rule set); it becomes the
+        player's game at its first append."""
         with self._tx(write=True) as tx:
             row = tx.one(
                 "INSERT INTO games (token, deal, daily, level, bots_bid_nil, header, status, version,"
-                f" created) VALUES (?, ?, ?, ?, ?, ?, 'new', 0, ?) RETURNING {_GAME_COLUMNS}",
-                (token, deal, daily, level, int(bots_bid_nil), header, _now()),
+                f" created, rated) VALUES (?, ?, ?, ?, ?, ?, 'new', 0, ?, ?) RETURNING {_GAME_COLUMNS}",
+                (token, deal, daily, level, int(bots_bid_nil), header, _now(), rated),
             )
         assert row is not None
         return _game_row(row)
@@ -540,8 +609,9 @@ class Store(ABC):
         return [None if move is None else (seat, move) for seat, move in rows]
 
     def append(self, *, game_id: int, version: int, entries: Sequence[LogEntry],
-               result: Result | None = None) -> bool:
-        """Add entries to the log of a game at ``version``, and its result if they end it.
+               result: Result | None = None, rated: GameResult | None = None) -> bool:
+        """Add entries to the log of a game at ``version``, and its result if they end it (with its
+        rating, if rated).
 
         False (and nothing written) when the game is no longer at that version or is over. The
         first append makes a new game the player's game, and their previous one abandoned.
@@ -564,6 +634,8 @@ class Store(ABC):
             tx.many("INSERT INTO moves (game_id, seq, seat, move) VALUES (?, ?, ?, ?)",
                     [(game_id, version + i, *(e if e is not None else (None, None)))
                      for i, e in enumerate(entries)])
+            if rated is not None:
+                _rate(tx, rated)
             return True
 
         return self._appends(write)
@@ -654,9 +726,10 @@ class Store(ABC):
         return added == 1
 
     def append_table(self, *, code: str, version: int, entries: Sequence[str],
-                     results: Sequence[FriendResult] = ()) -> bool:
+                     results: Sequence[FriendResult] = (), rated: GameResult | None = None) -> bool:
         """Add entries (JSON texts) to the log of a table at ``version``, with the results of the game
-        they end if they end one; False (nothing written) when it is at another version."""
+        they end if they end one (and its rating, if rated); False (nothing written) when it is at
+        another version."""
         def write(tx: Tx) -> bool:
             if tx.run("UPDATE friend_tables SET version = ?, touched = ? WHERE code = ? AND version = ?",
                       (version + len(entries), time.time(), code, version)) != 1:
@@ -666,6 +739,8 @@ class Store(ABC):
             tx.many("INSERT INTO friend_results (code, game, seat, player, won, final_score, finished)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     [(code, r.game, r.seat, r.player, int(r.won), r.final_score, _now()) for r in results])
+            if rated is not None:
+                _rate(tx, rated)
             return True
 
         return self._appends(write)
@@ -681,6 +756,30 @@ class Store(ABC):
             rows = tx.all("SELECT entry FROM friend_entries WHERE code = ? AND seq >= ? ORDER BY seq",
                           (code, since))
         return row[0], [r[0] for r in rows]
+
+    # -- ratings -------------------------------------------------------------------------------
+
+    def ratings(self, *, player: str) -> dict[str, Rating]:
+        """A rated id's ratings, by rated rule set (none before its first rated game)."""
+        with self._tx(write=False) as tx:
+            rows = tx.all("SELECT rules, mu, sigma, games FROM ratings WHERE player = ?", (player,))
+        return {str(r[0]): Rating(mu=r[1], sigma=r[2], games=r[3]) for r in rows}
+
+    def leaderboard(self, *, rules: str, limit: int) -> list[tuple[str, Rating]]:
+        """The rated ids past their provisional games under a rated rule set, the highest first."""
+        with self._tx(write=False) as tx:
+            rows = tx.all("SELECT player, mu, sigma, games FROM ratings WHERE rules = ? AND games >= ?"
+                          " ORDER BY mu DESC, player LIMIT ?", (rules, PROVISIONAL_GAMES, limit))
+        return [(str(r[0]), Rating(mu=r[1], sigma=r[2], games=r[3])) for r in rows]
+
+    def rating_history(self, *, player: str, limit: int) -> list[RatingChange]:
+        """A rated id's latest ``limit`` rating changes, oldest first."""
+        with self._tx(write=False) as tx:
+            rows = tx.all("SELECT game, rules, place, before_mu, before_sigma, after_mu, after_sigma, games,"
+                          " at FROM rating_changes WHERE player = ? ORDER BY id DESC LIMIT ?",
+                          (player, limit))
+        return [RatingChange(game=r[0], rules=r[1], place=r[2], before=Rating(r[3], r[4], r[7] - 1),
+                             after=Rating(r[5], r[6], r[7]), at=r[8]) for r in reversed(rows)]
 
     # -- server processes ----------------------------------------------------------------------
 
