@@ -42,7 +42,7 @@ __all__ = [
 
 RATED: dict[str, Rules] = {"standard": PRESETS["standard"], "cutthroat": PRESETS["cutthroat"]}
 """The rated rule sets, by name: a game is rated only under one of them (each rated apart)."""
-FREE_OPTIONS = ("target",)
+FREE_OPTIONS = ("target", "low_mark")
 """The options a rated game may set as it likes: how long the game is, not how it is played."""
 COMPUTER = "computer:"
 """The prefix of a computer level's rated id (``computer:expert``); a person's id is never one."""
@@ -76,8 +76,8 @@ def rated_rules_of(rules: Rules) -> str:
             return name
     nearest = min(RATED.values(), key=lambda r: len(_differences(_played(r), played)))
     changed = ", ".join(_differences(_played(nearest), played))
-    raise NotRated(f"Only these rule sets are rated: {', '.join(RATED)} (any target); these rules change "
-                   f"{changed}.")
+    raise NotRated(f"Only these rule sets are rated: {', '.join(RATED)} (any target or low mark); these "
+                   f"rules change {changed}.")
 
 
 def _played(rules: Rules) -> dict[str, object]:

@@ -35,13 +35,14 @@ from spades.server.middleware import (
     TokenBucket,
     configure_access_log,
 )
-from spades.server.routes import games, meta, ops, players
+from spades.server.routes import games, meta, ops, players, ratings
 from spades.server.routes.scorekeeper import router as scorekeeper_router
 from spades.server.routes.tables import install as install_tables
 from spades.server.rules_page import router as rules_page_router
 from spades.server.schemas import errors
 from spades.server.service import MoveRejected, NotFound, Service, UnknownPlayer
 from spades.server.settings import Settings
+from spades.server.standings import Standings
 from spades.server.store import StoreError, open_store
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -115,6 +116,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(meta.router)
     app.include_router(scorekeeper_router, responses=errors(400, 413, 422, 429))
     app.include_router(ops.router)
+    app.state.standings = Standings(store)
+    app.include_router(ratings.router)
     app.include_router(rules_page_router)
     install_tables(app, store, app.state.service.reviews, settings.redis_url)
     _add_error_handlers(app)

@@ -578,3 +578,62 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 TOKEN_ERRORS = errors(400, 401, 422, 503)
 """What any route that takes the player token may answer besides its own errors."""
+
+
+# -- ratings ---------------------------------------------------------------------------------------
+
+
+class RatingOut(BaseModel):
+    """A rating under one rated rule set, on the 1500 scale: the number, its uncertainty (one standard
+    deviation), its games, and whether it is still provisional (too few games to trust or list)."""
+
+    rules: str
+    rating: int
+    uncertainty: int
+    games: int
+    provisional: bool
+
+
+class RatedGameOut(BaseModel):
+    """A rated game in a player's history: its reference, how they placed (0: won; a person who left is
+    placed last), and their rating before and after."""
+
+    game: str
+    """``table CODE N`` (the Nth game at a friends' table) or ``game ID`` (a solo game)."""
+    rules: str
+    place: int
+    won: bool
+    before: int
+    after: int
+    at: str
+
+
+class ProfileOut(BaseModel):
+    """A player's ratings, each rated rule set's, and their latest rated games, oldest first (the
+    rating's history)."""
+
+    name: str | None
+    """The name shown (a computer level's, or an account's); None for the caller's own, unnamed."""
+    computer: bool
+    ratings: list[RatingOut]
+    history: list[RatedGameOut]
+
+
+class LeaderOut(BaseModel):
+    """One place on a leaderboard."""
+
+    rank: int
+    name: str
+    computer: bool
+    rating: int
+    uncertainty: int
+    games: int
+
+
+class LeaderboardOut(BaseModel):
+    """The players past their provisional games under a rated rule set, the highest rated first."""
+
+    rules: str
+    rated_rules: list[str]
+    """Every rated rule set (each has its leaderboard)."""
+    leaders: list[LeaderOut]

@@ -14,6 +14,7 @@ from spades.server.store.base import (
     GameRow,
     LogEntry,
     Played,
+    RatingChange,
     Result,
     Store,
     StoreBusy,
@@ -23,8 +24,8 @@ from spades.server.store.base import (
 )
 from spades.server.store.sqlite import SQLiteStore
 
-__all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "Result", "Store",
-           "StoreBusy", "StoreError", "at_once", "holding", "open_store"]
+__all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "RatingChange", "Result",
+           "Store", "StoreBusy", "StoreError", "at_once", "holding", "open_store"]
 
 
 def open_store(where: str | Path) -> Store:

@@ -120,8 +120,9 @@ class TableHub:
         except SpadesError as e:
             raise TableError(str(e)) from None
         options = TableOptions(rules, level=body.level, bots_bid_nil=body.bots_bid_nil, grace=body.grace,
-                               turn_seconds=body.turn_seconds)
-        FriendsTable("", options, self.clock).join(body.name)  # the name is checked before a code is taken
+                               turn_seconds=body.turn_seconds, rated=body.rated)
+        # the name (and a rated table's player) checked before a code is taken
+        FriendsTable("", options, self.clock).join(body.name, player=player)
         for _ in range(_RETRIES):
             code = new_code()
             if self.log.create(code, options.to_json()):
@@ -165,7 +166,8 @@ class TableHub:
                     raise
                 if table.seq != before:
                     try:
-                        self.log.append(code, before, table.entries[before:], table.results(before))
+                        self.log.append(code, before, table.entries[before:], table.results(before),
+                                        table.rated_game(before))
                     except StaleVersion:
                         self._forget(code)
                         continue

@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from spades.ratings import GameResult
 from spades.server.store import FriendResult, Store
 from spades.server.tables.entries import BadEntry, Entry, entry_json, entry_of
 from spades.server.tables.table import StaleVersion, TableDamaged, TableNotFound
@@ -32,11 +33,12 @@ class TableLog:
         """Store a new table; False if the code is already in use."""
         return self.store.add_table(code=code, options=json.dumps(options))
 
-    def append(self, code: str, seq: int, entries: list[Entry], results: Sequence[FriendResult] = ()) -> None:
-        """Append entries after the first ``seq`` at once, with the results of a game they end;
-        StaleVersion if another got there first."""
+    def append(self, code: str, seq: int, entries: list[Entry], results: Sequence[FriendResult] = (),
+               rated: GameResult | None = None) -> None:
+        """Append entries after the first ``seq`` at once, with the results of a game they end (and its
+        rating, if rated); StaleVersion if another got there first."""
         stored = [json.dumps(entry_json(e)) for e in entries]
-        if not self.store.append_table(code=code, version=seq, entries=stored, results=results):
+        if not self.store.append_table(code=code, version=seq, entries=stored, results=results, rated=rated):
             raise StaleVersion(f"Table {code} has moved past version {seq}.")
 
     def load(self, code: str, since: int = 0, max_idle: float | None = None) -> StoredTable:

@@ -19,6 +19,7 @@ from typing import Any
 from spades.bots import LEVELS
 from spades.errors import SpadesError
 from spades.game import SEAT_NAMES, Game, Phase, seat_name
+from spades.ratings import NotRated, rated_rules_of
 from spades.rules import Rules
 
 __all__ = [
@@ -167,6 +168,10 @@ class TableOptions:
     """Seconds a person may be away before a computer player takes their seat."""
     turn_seconds: float = 0.0
     """Seconds a person has for each move before the computer player moves for them (0: no timer)."""
+    rated: bool = False
+    """Whether the table's games are rated (``spades.ratings``): its rules must be a rated rule set."""
+    rated_as: str | None = field(init=False, default=None, compare=False)
+    """The rated rule set the table's games are rated under (None: not rated)."""
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -175,17 +180,22 @@ class TableOptions:
             raise TableError("The grace period runs from 5 to 600 seconds.")
         if self.turn_seconds and not 5 <= self.turn_seconds <= 600:
             raise TableError("The turn timer is off (0) or from 5 to 600 seconds.")
+        if self.rated:
+            try:
+                object.__setattr__(self, "rated_as", rated_rules_of(self.rules))
+            except NotRated as e:
+                raise TableError(f"This table cannot be rated. {e}") from None
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON-ready object (the header of a stored table)."""
         return {"rules": self.rules.to_dict(), "level": self.level, "bots_bid_nil": self.bots_bid_nil,
-                "grace": self.grace, "turn_seconds": self.turn_seconds}
+                "grace": self.grace, "turn_seconds": self.turn_seconds, "rated": self.rated}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:
-        """The options back from ``to_json``."""
+        """The options back from ``to_json`` (tables stored before ratings are not rated)."""
         return cls(Rules.from_dict(data["rules"]), level=data["level"], bots_bid_nil=data["bots_bid_nil"],
-                   grace=data["grace"], turn_seconds=data["turn_seconds"])
+                   grace=data["grace"], turn_seconds=data["turn_seconds"], rated=data.get("rated", False))
 
 
 @dataclass

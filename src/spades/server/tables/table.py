@@ -29,6 +29,7 @@ from spades.bots import Player, make_player
 from spades.deal import MAX_DEAL
 from spades.game import Game, Phase, seat_name
 from spades.moves import Move
+from spades.ratings import GameResult, computer, places_of
 from spades.server.store.base import FriendResult
 from spades.server.tables.entries import (
     Away,
@@ -155,6 +156,22 @@ class FriendsTable(TableState):
                              won=game.winner == rules.side_of(i), final_score=game.scores[rules.side_of(i)])
                 for i, s in enumerate(self.seats) if s.person and s.player is not None]
 
+    def rated_game(self, since: int) -> GameResult | None:
+        """If the table is rated and an entry from version ``since`` on ended the game: what rating it
+        needs. Each seat is rated as its person (by their player token), or as the computer level if no
+        person held it; a person whose seat a computer player had at the end left, and takes a loss."""
+        game = self.game
+        if self.options.rated_as is None or game is None or game.winner is None or self.ended < since:
+            return None
+        rules = game.rules
+        return GameResult(
+            rules=self.options.rated_as, game=f"table {self.code} {len(self.past_seeds) + 1}",
+            seats=tuple(s.player if s.person and s.player is not None else computer(self.options.level)
+                        for s in self.seats),
+            sides=tuple(rules.side_of(i) for i in range(self.players)),
+            places=places_of(game.scores, game.winner),
+            left=frozenset(i for i, s in enumerate(self.seats) if s.person and s.bot))
+
     def seat_of(self, token: str) -> int:
         """The seat a secret token holds (BadSeatToken if none)."""
         if isinstance(token, str) and token:
@@ -188,6 +205,8 @@ class FriendsTable(TableState):
             raise BadText(f"The name {name} is kept for the computer players: choose another name.")
         if name.casefold() in {label.casefold() for label in self.seat_labels()}:
             raise NameTaken(f"The name {name} is taken at this table: choose another name.")
+        if self.options.rated:
+            self._check_rated_join(player)
         free = [i for i, s in enumerate(self.seats) if not s.person and not s.kept]
         if not free:
             raise TableFull(f"The table is full: all {self.players} seats are taken"
@@ -201,6 +220,18 @@ class FriendsTable(TableState):
         token = secrets.token_urlsafe(18)
         self.commit(Joined(seat=seat, name=name, token=hash_token(token), conn=conn, player=player))
         return token, seat
+
+    def _check_rated_join(self, player: str | None) -> None:
+        """Who may sit at a rated table: a player (rated by their player token), once, and not while a
+        game is being played (each seat's rating is whoever held it from the deal)."""
+        if player is None:
+            raise NotAllowed("A rated table seats players: open Spades on this device first (its page "
+                             "gives you a player), then join.")
+        if any(s.player == player for s in self.seats):
+            raise WrongTime("You already have a seat at this rated table.")
+        if self.game is not None and self.game.phase is not Phase.GAME_OVER:
+            raise WrongTime("This rated table's game is under way: its seats stay as they were dealt. "
+                            "Watch, or join for the next game.")
 
     def connected(self, by: int, conn: str) -> None:
         """A page of the person's connected through process ``conn``: they are back if they were away (a

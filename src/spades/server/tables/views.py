@@ -73,6 +73,8 @@ class NewTableIn(StrictIn):
                          json_schema_extra={"minimum": 5, "maximum": 600})
     turn_seconds: float = Field(default=0, description="seconds per move before the computer moves (0: off)",
                                 json_schema_extra={"anyOf": [{"const": 0}, {"minimum": 5, "maximum": 600}]})
+    rated: bool = Field(default=False, description="the games are rated: the rules must be a rated "
+                                                   "rule set (standard or cutthroat, any length)")
 
 
 class JoinIn(StrictIn):
@@ -198,6 +200,8 @@ class LobbyView(BaseModel):
     level: str
     grace: float
     turn_seconds: float
+    rated: str | None
+    """The rated rule set the table's games are rated under (None: not rated)."""
     started: bool
     turn_left: float | None
     """Seconds left on the turn timer, as this view was made, before the computer player moves for the
@@ -240,7 +244,7 @@ def lobby_of(table: FriendsTable) -> LobbyView:
     now = table.clock()
     return LobbyView(code=table.code, players=table.players, rules=rules_json(o.rules),
                      rules_name=o.rules.name, level=o.level, grace=o.grace, turn_seconds=o.turn_seconds,
-                     started=table.started, turn_left=_seconds(table.turn_left(now)),
+                     rated=o.rated_as, started=table.started, turn_left=_seconds(table.turn_left(now)),
                      seats=_seats(table, now), reactions=REACTIONS)
 
 

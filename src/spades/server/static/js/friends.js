@@ -29,7 +29,7 @@ async function openTable(e) {
     const out = await api.post("/api/tables", {
       name, preset: f.elements.preset.value, options: readRuleOptions(f), level: f.elements.level.value,
       bots_bid_nil: state.settings.bots_bid_nil, grace: Number(f.elements.grace.value),
-      turn_seconds: Number(f.elements.turn_seconds.value),
+      turn_seconds: Number(f.elements.turn_seconds.value), rated: f.elements.rated.checked,
     });
     localStorage.setItem(NAME_KEY, name);
     store(SEATS_KEY, (s) => { s[out.code] = out.token; });

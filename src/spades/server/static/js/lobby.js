@@ -19,8 +19,9 @@ export function tableLink(code) {
 // The table's rules, computer players and clocks in a line.
 function rulesLine(t) {
   const clock = t.turn_seconds ? `, ${t.turn_seconds} s a move` : "";
+  const rated = t.rated ? ` Rated (${t.rated}): leaving counts as a loss.` : "";
   return `Rules: ${t.rules_name}, to ${t.rules.target} points, ${t.players} seats. Computer players: ${t.level}; `
-    + `a computer player takes the seat of someone away for ${t.grace} s${clock}.`;
+    + `a computer player takes the seat of someone away for ${t.grace} s${clock}.${rated}`;
 }
 
 // The link to share, its Copy button and the code.

@@ -1,0 +1,67 @@
+"""The ratings as the API serves them: a player's profile (each rated rule set's rating and the rated
+games behind it), the caller's own, and the leaderboard of each rated rule set.
+
+The ratings themselves are ``spades.ratings``'s, kept by the store as rated games end; this module only
+reads them and names the players: a computer level by its name, a person by their account's name.
+"""
+
+from __future__ import annotations
+
+from spades.bots import LEVELS
+from spades.ratings import RATED, Rating, computer, level_of
+from spades.server.schemas import LeaderboardOut, LeaderOut, ProfileOut, RatedGameOut, RatingOut
+from spades.server.service import NotFound
+from spades.server.store import RatingChange, Store
+from spades.server.tables.state import hash_token
+
+__all__ = ["HISTORY", "Standings"]
+
+HISTORY = 200
+"""Rated games a profile lists (its rating's history): the latest."""
+
+
+class Standings:
+    """Profiles and leaderboards, read from the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def profile(self, name: str) -> ProfileOut:
+        """The profile of the player with this name (a computer level's name, or an account's)."""
+        if name in LEVELS:
+            return self._profile(computer(name), name)
+        raise NotFound(f"No player is named {name[:40]!r}.")
+
+    def own(self, token: str) -> ProfileOut:
+        """The caller's own ratings and rated games (with no rated game yet: none)."""
+        return self._profile(hash_token(token), None)
+
+    def leaderboard(self, rules: str, limit: int) -> LeaderboardOut:
+        """The named players past their provisional games under a rated rule set, the highest first."""
+        if rules not in RATED:
+            raise NotFound(f"No rated rule set is called {rules[:40]!r}: the rated rule sets are "
+                           f"{', '.join(RATED)}.")
+        leaders = [(level, r) for player, r in self.store.leaderboard(rules=rules, limit=limit)
+                   if (level := level_of(player)) is not None]
+        return LeaderboardOut(rules=rules, rated_rules=list(RATED), leaders=[
+            LeaderOut(rank=i + 1, name=name, computer=True, rating=r.shown, uncertainty=r.uncertainty,
+                      games=r.games) for i, (name, r) in enumerate(leaders)])
+
+    def _profile(self, player: str, name: str | None) -> ProfileOut:
+        """A rated id's ratings and history, under the name shown."""
+        ratings = self.store.ratings(player=player)
+        return ProfileOut(name=name, computer=level_of(player) is not None,
+                          ratings=[_rating(rules, r) for rules, r in sorted(ratings.items())],
+                          history=[_game(c) for c in self.store.rating_history(player=player, limit=HISTORY)])
+
+
+def _rating(rules: str, r: Rating) -> RatingOut:
+    """A rating as the API shows it."""
+    return RatingOut(rules=rules, rating=r.shown, uncertainty=r.uncertainty, games=r.games,
+                     provisional=r.provisional)
+
+
+def _game(c: RatingChange) -> RatedGameOut:
+    """A rated game of a player's history as the API shows it."""
+    return RatedGameOut(game=c.game, rules=c.rules, place=c.place, won=c.place == 0, before=c.before.shown,
+                        after=c.after.shown, at=c.at)

@@ -1,0 +1,127 @@
+"""Rated friends' tables over the real server: a game's end moves every rating once, in the right
+direction; a person who left takes a loss; the profiles, the caller's own ratings and the leaderboard;
+and what is refused, with a reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from server.tables_client import Seat, app_state, close_at, play_game, run_async, start_game
+from spades.server.run import BackgroundServer
+
+QUICK = {"preset": "standard", "options": {"target": 10, "low_mark": -10}, "level": "easy", "rated": True}
+"""Rated rules whose game ends after a hand or two."""
+
+
+def player(client: httpx.Client) -> dict[str, str]:
+    """A new anonymous player's headers."""
+    r = client.post("/api/players")
+    assert r.status_code == 201, r.text
+    return {"X-Player-Token": r.json()["token"]}
+
+
+def own(client: httpx.Client, headers: dict[str, str]) -> dict[str, Any]:
+    """The player's own ratings and rated games."""
+    r = client.get("/api/ratings", headers=headers)
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def sit(client: httpx.Client, code: str, name: str, headers: dict[str, str], seat: int) -> str:
+    """Take a seat at the table; its token."""
+    r = client.post(f"/api/tables/{code}/seats", json={"name": name, "seat": seat}, headers=headers)
+    assert r.status_code == 201, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+def test_a_rated_table_moves_every_rating_once_in_the_right_direction(
+        server: BackgroundServer, client: httpx.Client) -> None:
+    app_state(server).live.burst = 10**6  # these people move far faster than people do
+    people = [player(client) for _ in range(4)]
+    r = client.post("/api/tables", json={"name": "Ann", **QUICK}, headers=people[0])
+    assert r.status_code == 201, r.text
+    code, tokens = r.json()["code"], [r.json()["token"]]
+    tokens += [sit(client, code, name, people[i], i) for i, name in enumerate(("Bob", "Cy", "Dee"), 1)]
+    assert client.get(f"/api/tables/{code}").json()["rated"] == "standard"
+    assert own(client, people[0]) == {"name": None, "computer": False, "ratings": [], "history": []}
+
+    async def game() -> dict[str, Any]:
+        seats = [Seat(server.url, code, t) for t in tokens]
+        await start_game(seats)
+        await play_game(seats)
+        await seats[0].send({"do": "chat", "text": "gg"})  # an entry after the end rates nothing again
+        await seats[0].until(lambda t: bool(t["chat"]))
+        await close_at(seats, "game_over")
+        return seats[0].table
+
+    end = run_async(game())
+    winner = end["game"]["winner"]
+    sides = {s["seat"]: s["side"] for s in end["seats"]}
+    for seat, headers in enumerate(people):
+        mine = own(client, headers)
+        [rating] = mine["ratings"]
+        [rated] = mine["history"]
+        won = sides[seat] == winner
+        assert rating["rules"] == "standard" and rating["games"] == 1 and rating["provisional"]
+        assert (rating["rating"] > 1500) is won and (rating["rating"] < 1500) is not won
+        assert rated == {**rated, "game": f"table {code} 1", "won": won, "place": 0 if won else 1,
+                         "before": 1500, "after": rating["rating"]}
+        assert rating["uncertainty"] < 350
+    assert client.get("/api/profiles/easy").json()["ratings"] == []  # no computer played: not rated
+
+
+def test_a_person_who_leaves_takes_a_loss_and_the_computer_level_is_rated(
+        server: BackgroundServer, client: httpx.Client) -> None:
+    app_state(server).live.burst = 10**6
+    ann, bob = player(client), player(client)
+    r = client.post("/api/tables", json={"name": "Ann", **QUICK}, headers=ann)
+    code, host = r.json()["code"], r.json()["token"]
+    partner = sit(client, code, "Bob", bob, 2)  # Ann's partner, who leaves: their side's result is not his
+
+    async def game() -> dict[str, Any]:
+        seats = [Seat(server.url, code, t) for t in (host, partner)]
+        await start_game(seats)
+        await seats[1].send({"do": "leave"})
+        await seats[0].until(lambda t: t["seats"][2]["bot"])
+        await seats[1].close()
+        await play_game(seats[:1])
+        await close_at(seats[:1], "game_over")
+        return seats[0].table
+
+    end = run_async(game())
+    ann_won = end["game"]["winner"] == 0
+    [ann_rating], [bob_rating] = own(client, ann)["ratings"], own(client, bob)["ratings"]
+    assert (ann_rating["rating"] > 1500) is ann_won
+    assert bob_rating["rating"] < 1500 and own(client, bob)["history"][0]["place"] == 2
+    easy = client.get("/api/profiles/easy").json()
+    assert easy["computer"] and easy["name"] == "easy" and easy["ratings"][0]["games"] == 1
+    assert (easy["ratings"][0]["rating"] < 1500) is ann_won
+
+
+def test_what_a_rated_table_refuses_says_why(client: httpx.Client) -> None:
+    ann, bob = player(client), player(client)
+    r = client.post("/api/tables", json={"name": "Ann", **QUICK, "preset": "three-player"}, headers=ann)
+    assert r.status_code == 400 and "cannot be rated" in r.json()["detail"]
+    r = client.post("/api/tables", json={"name": "Ann", **QUICK, "options": {"blind_nil": True}}, headers=ann)
+    assert r.status_code == 400 and "blind_nil" in r.json()["detail"]
+    r = client.post("/api/tables", json={"name": "Ann", **QUICK})
+    assert r.status_code == 403 and "seats players" in r.json()["detail"]
+    code = client.post("/api/tables", json={"name": "Ann", **QUICK}, headers=ann).json()["code"]
+    r = client.post(f"/api/tables/{code}/seats", json={"name": "Cy"})
+    assert r.status_code == 403 and "seats players" in r.json()["detail"]
+    r = client.post(f"/api/tables/{code}/seats", json={"name": "Ann again"}, headers=ann)
+    assert r.status_code == 409 and "already have a seat" in r.json()["detail"]
+    sit(client, code, "Bob", bob, 1)
+    assert client.post("/api/tables", json={"name": "Ann", **QUICK, "rated": False,
+                                            "preset": "three-player"}).status_code == 201  # unrated: as before
+    r = client.get("/api/leaderboard", params={"rules": "three-player"})
+    assert r.status_code == 404 and "standard, cutthroat" in r.json()["detail"]
+    r = client.get("/api/profiles/nobody-at-all")
+    assert r.status_code == 404 and "No player is named" in r.json()["detail"]
+    assert client.get("/api/ratings").status_code == 422
+    board = client.get("/api/leaderboard", params={"rules": "cutthroat"}).json()
+    assert board == {"rules": "cutthroat", "rated_rules": ["standard", "cutthroat"], "leaders": []}
