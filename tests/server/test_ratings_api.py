@@ -116,8 +116,8 @@ def test_what_a_rated_table_refuses_says_why(client: httpx.Client) -> None:
     r = client.post(f"/api/tables/{code}/seats", json={"name": "Ann again"}, headers=ann)
     assert r.status_code == 409 and "already have a seat" in r.json()["detail"]
     sit(client, code, "Bob", bob, 1)
-    assert client.post("/api/tables", json={"name": "Ann", **QUICK, "rated": False,
-                                            "preset": "three-player"}).status_code == 201  # unrated: as before
+    unrated = {"name": "Ann", **QUICK, "rated": False, "preset": "three-player"}
+    assert client.post("/api/tables", json=unrated).status_code == 201  # as before ratings
     r = client.get("/api/leaderboard", params={"rules": "three-player"})
     assert r.status_code == 404 and "standard, cutthroat" in r.json()["detail"]
     r = client.get("/api/profiles/nobody-at-all")
