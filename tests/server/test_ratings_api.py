@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from server.api_client import Player, simple_move
 from server.tables_client import Seat, app_state, close_at, play_game, run_async, start_game
 from spades.server.run import BackgroundServer
 
@@ -125,3 +126,33 @@ def test_what_a_rated_table_refuses_says_why(client: httpx.Client) -> None:
     assert client.get("/api/ratings").status_code == 422
     board = client.get("/api/leaderboard", params={"rules": "cutthroat"}).json()
     assert board == {"rules": "cutthroat", "rated_rules": ["standard", "cutthroat"], "leaders": []}
+
+
+def test_a_rated_solo_game_keeps_its_deal_secret_and_is_rated_once_at_its_end(client: httpx.Client) -> None:
+    person = Player(client, level="easy", rules={"preset": "standard", "options": QUICK["options"]})
+    state = person.new_game(rated=True)
+    assert state["deal"] == 0
+    r = client.post(f"/api/games/{state['id']}/restart", headers=person.headers)
+    assert r.status_code == 400 and "cannot be restarted" in r.json()["detail"]
+    while state["phase"] != "game_over":
+        assert state["deal"] == 0 and own(client, person.headers)["ratings"] == []
+        hand_over = state["phase"] == "hand_over"
+        state = (person.next_hand(state) if hand_over else person.move(state, simple_move(state)))["state"]
+    assert state["deal"] > 0  # told once the game is over
+    won = state["winner"] == 0
+    mine = own(client, person.headers)
+    [rating] = mine["ratings"]
+    assert rating["games"] == 1 and (rating["rating"] > 1500) is won
+    assert mine["history"][0]["game"] == f"game {state['id']}" and mine["history"][0]["won"] is won
+    easy = client.get("/api/profiles/easy").json()["ratings"][0]
+    assert easy["games"] == 1  # on both sides: moved by the mean of its sides' changes
+
+
+def test_a_solo_game_is_rated_only_with_a_secret_deal_and_rated_rules(client: httpx.Client) -> None:
+    person = Player(client, rules={"preset": "standard", "options": {"blind_nil": True}})
+    r = client.post("/api/games", json={"rated": True}, headers=person.headers)
+    assert r.status_code == 400 and "blind_nil" in r.json()["detail"]
+    for asked in ({"deal": 5}, {"daily": "2026-12-05"}):
+        r = client.post("/api/games", json={"rated": True, **asked}, headers=person.headers)
+        assert r.status_code == 400 and "secret" in r.json()["detail"]
+    assert own(client, person.headers)["ratings"] == []

@@ -200,6 +200,8 @@ class NewGameIn(StrictIn):
     daily: DateText | None = Field(default=None, description="play the daily deal of this date (not with "
                                    "a deal number)")
     resume: bool = Field(default=False, description="keep the current game if it is this same deal")
+    rated: bool = Field(default=False, description="a rated game (the player's rules must be a rated "
+                        "rule set): its deal is secret until it is over, so no deal number nor daily deal")
 
 
 class MoveIn(StrictIn):
@@ -377,6 +379,7 @@ class GameState(BaseModel):
     id: int
     version: int
     deal: int
+    """The deal number (0 while it is secret: a friends' table's or a rated game's, until it is over)."""
     daily: str | None
     level: str
     rules: dict[str, Any]

@@ -27,6 +27,7 @@ from spades.deal import check_deal_number, daily_deal
 from spades.errors import IllegalMoveError, SpadesError
 from spades.game import Game, Phase
 from spades.moves import MakeBid, Move, Play, parse_move
+from spades.ratings import GameResult, computer, places_of, rated_rules_of
 from spades.record import dump_record, extend, load_record, replay
 from spades.rules import Rules
 from spades.server.analyses import Analyses, CoachUnavailable
@@ -99,9 +100,22 @@ class SoloGame:
         return len(self.game.log)
 
     def state(self) -> GameState:
-        """What the person's seat may see now."""
-        return state_of(self.game, game_id=self.row.id, deal=self.row.deal, daily=self.row.daily,
-                        level=self.row.level, coach=self.coached)
+        """What the person's seat may see now (a rated game's deal number only once it is over)."""
+        secret = self.row.rated is not None and self.game.phase is not Phase.GAME_OVER
+        return state_of(self.game, game_id=self.row.id, deal=0 if secret else self.row.deal,
+                        daily=self.row.daily, level=self.row.level, coach=self.coached)
+
+    def rated_game(self, game: Game) -> GameResult | None:
+        """If the game is rated and ``game`` (its copy, moved on) is over: what rating it needs. The person
+        and their computer partner against two computer players, the level rated in each of their seats."""
+        if self.row.rated is None or game.winner is None:
+            return None
+        rules = game.rules
+        return GameResult(rules=self.row.rated, game=f"game {self.row.id}",
+                          seats=tuple(hash_token(self.row.token) if s == self.human
+                                      else computer(self.row.level) for s in range(game.players)),
+                          sides=tuple(rules.side_of(s) for s in range(game.players)),
+                          places=places_of(game.scores, game.winner))
 
 
 class Service:
@@ -171,11 +185,22 @@ class Service:
     # -- games ---------------------------------------------------------------------------
 
     def new_game(
-        self, token: str, *, deal: int | None = None, daily: str | None = None, resume: bool = False
+        self, token: str, *, deal: int | None = None, daily: str | None = None, resume: bool = False,
+        rated: bool = False,
     ) -> MoveOut:
-        """Start a numbered, daily or fresh deal with the player's rules (or resume it)."""
+        """Start a numbered, daily or fresh deal with the player's rules (or resume it); or a rated game,
+        on a fresh deal kept secret until it is over, under the player's rules if they are rated."""
         if deal is not None and daily is not None:
             raise SpadesError("Ask for a deal number or a daily deal, not both.")
+        if rated:
+            if deal is not None or daily is not None:
+                raise SpadesError("A rated game's deal is secret: ask for one without a deal number or "
+                                  "a daily deal.")
+            settings = self.settings(token)
+            rules = rules_of(settings)
+            deal = secrets.randbelow(_NEW_DEALS - 1) + 1
+            return self._start(token, rules, deal, None, settings.level, settings.bots_bid_nil,
+                               rated_rules_of(rules))
         if daily is not None:
             try:
                 deal = daily_deal(date.fromisoformat(daily))
@@ -196,15 +221,18 @@ class Service:
         """The same deal and rules again, from the first hand."""
         with self._table(token, game_id) as table:
             rules, row = table.game.rules, table.row
+        if row.rated is not None:
+            raise SpadesError("A rated game cannot be restarted: its deal is played once.")
         return self._start(token, rules, row.deal, row.daily, row.level, row.bots_bid_nil)
 
     def _start(self, token: str, rules: Rules, deal: int, daily: str | None, level: str,
-               bots_bid_nil: bool) -> MoveOut:
-        """Store a new game, play the computer players up to the person, and append their moves."""
+               bots_bid_nil: bool, rated: str | None = None) -> MoveOut:
+        """Store a new game (rated under ``rated``, if given), play the computer players up to the
+        person, and append their moves."""
         human = human_seat(rules.players)
         game = Game(rules, deal, first_dealer=(human - 1) % rules.players)
         row = self.store.add_game(token=token, deal=deal, daily=daily, level=level,
-                                  bots_bid_nil=bots_bid_nil, header=dump_record(game))
+                                  bots_bid_nil=bots_bid_nil, header=dump_record(game), rated=rated)
         table = self._new_table(row, game)
         with table.lock:
             work = game.copy()
@@ -324,7 +352,8 @@ class Service:
         if work.phase is Phase.GAME_OVER:
             side = work.rules.side_of(table.human)
             result = Result(won=work.winner == side, final_score=work.scores[side])
-        if not self.store.append(game_id=table.row.id, version=base, entries=entries, result=result):
+        if not self.store.append(game_id=table.row.id, version=base, entries=entries, result=result,
+                                 rated=table.rated_game(work)):
             self._refresh(table)
             raise MoveRejected(_MOVED_ON, table.state())
         ended = range(len(table.game.history), len(work.history))

@@ -39,7 +39,7 @@ GameId = Annotated[int, Path(ge=1, le=2**62, description="the game's number")]
 async def new_game(body: NewGameIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Start a game with the player's rules; ``resume`` keeps a game of the same deal going."""
     return await run_in_threadpool(service.new_game, token, deal=body.deal, daily=body.daily,
-                                   resume=body.resume)
+                                   resume=body.resume, rated=body.rated)
 
 
 @router.get("/current", response_model=GameState,
@@ -64,7 +64,7 @@ async def next_hand(game_id: GameId, body: NextHandIn, service: ServiceDep, toke
 
 @router.post("/{game_id}/restart", status_code=201, responses=_GAME_ERRORS)
 def restart(game_id: GameId, service: ServiceDep, token: TokenDep) -> MoveOut:
-    """Play the same deal again from the first hand."""
+    """Play the same deal again from the first hand (not a rated game: a 400)."""
     return service.restart(token, game_id)
 
 
