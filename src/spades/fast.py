@@ -255,9 +255,11 @@ class PlayState:
         self.position = 0
         self.tricks_done += 1
 
-    def random_cards(self, rng: np.random.Generator) -> Ints:
-        """A uniformly random legal card for the seat to play, per row."""
-        legal = self.legal()
+    def random_cards(self, rng: np.random.Generator, legal: Masks | None = None) -> Ints:
+        """A uniformly random legal card for the seat to play, per row (``legal``: `legal`'s masks,
+        when the caller has them already)."""
+        if legal is None:
+            legal = self.legal()
         k = (rng.random(legal.shape) * popcount(legal)).astype(np.int64)
         m = legal
         for j in range(int(k.max(initial=0))):
