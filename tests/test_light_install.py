@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 EXTRAS_ONLY = ("fastapi", "starlette", "pydantic", "uvicorn", "platformdirs", "websockets", "redis", "fpdf",
-               "anyascii", "numpy", "openskill")
+               "anyascii", "numpy", "openskill", "ray")
 """The top-level packages only the extras bring (server, redis, pdf, fast) and what they pull in."""
 
 BLOCK = f"""
@@ -46,7 +46,7 @@ print("light")
 
 @pytest.mark.parametrize(("command", "extra"), [
     (["play", "--no-browser"], "server"), (["serve"], "server"), (["sheets", "--out", "."], "pdf"),
-    (["bench", "--seconds", "1"], "fast"),
+    (["bench", "--seconds", "1"], "fast"), (["arena", "easy", "random", "--deals", "1", "--ray"], "ray"),
 ])
 def test_a_command_that_needs_a_missing_extra_names_it(command: list[str], extra: str) -> None:
     done = run_without_extras(f"import spades.cli; sys.exit(spades.cli.main({command!r}))")

@@ -209,8 +209,13 @@ def play_duplicate(rules: Rules, deal: int, side_a: Sequence[Player], side_b: Se
     return margin / played if played else 0.0, played, stats[True], stats[False]
 
 
-def _play_deal(job: tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]
-               ) -> tuple[float, int, SideStats, SideStats]:
+_Job = tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]
+"""One deal of a match: the rules, each side's levels, the deal number, the hands, nil bids allowed."""
+_Figures = tuple[float, int, SideStats, SideStats]
+"""One deal's figures: A's margin per hand, the hands played, each side's counts."""
+
+
+def _play_deal(job: _Job) -> _Figures:
     """Play one deal of a match between levels at every table (for a worker process); a match of
     single hands scores each alone, and its players are told so (``make_player``'s ``hand_alone``)."""
     rules, a_levels, b_levels, deal, hands, bid_nil = job
@@ -237,13 +242,17 @@ def run_match(
     seed: int = 1,
     hands: int | None = None,
     jobs: int = 1,
+    ray: str | None = None,
     bid_nil: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> MatchResult:
     """Play a duplicate match of side A's levels against side B's (one level each seat, in turn).
 
     ``hands`` None plays whole games; a number plays that many hands per deal. ``jobs`` > 1
-    spreads the deals over that many processes. ``progress(done, total)`` is called per deal.
+    spreads the deals over that many processes; ``ray`` over a Ray cluster instead: its address,
+    or ``""`` for the one this process is connected to, else ``$RAY_ADDRESS``'s, else a local one.
+    Either way the figures are summed in deal order, so the same seed gives the same figures.
+    ``progress(done, total)`` is called per deal.
     """
     rules = rules or find_preset("standard")
     a_levels, b_levels = _check_levels(a), _check_levels(b)
@@ -253,9 +262,12 @@ def run_match(
         raise SpadesError("Play at least one hand per deal.")
     if jobs < 1:
         raise SpadesError("--jobs is at least 1.")
+    if ray is not None and jobs > 1:
+        raise SpadesError("--jobs and --ray each spread the deals: choose one.")
     base = seed * 1_000_003
     work = [(rules, a_levels, b_levels, base + i + 1, hands, bid_nil) for i in range(deals)]
-    return summarise(rules, _results(work, jobs), a_levels, b_levels, deals, progress)
+    results = _results(work, jobs) if ray is None else _ray_results(work, ray)
+    return summarise(rules, results, a_levels, b_levels, deals, progress)
 
 
 def summarise(rules: Rules, results: Iterable[tuple[float, int, SideStats, SideStats]],
@@ -277,15 +289,51 @@ def summarise(rules: Rules, results: Iterable[tuple[float, int, SideStats, SideS
     return MatchResult(rules, len(margins), total_hands, mean, 1.96 * math.sqrt(var / len(margins)), sa, sb)
 
 
-def _results(work: list[tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]],
-             jobs: int) -> Iterator[tuple[float, int, SideStats, SideStats]]:
-    """Each deal's figures in the order the deals finish: in this process for one job, else
-    spread over a pool of ``jobs`` processes."""
+def _results(work: list[_Job], jobs: int) -> Iterator[_Figures]:
+    """Each deal's figures in deal order: in this process for one job, else spread over a pool of
+    ``jobs`` processes."""
     if jobs == 1:
         yield from map(_play_deal, work)
         return
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap_unordered(_play_deal, work)
+        yield from pool.imap(_play_deal, work)
+
+
+def _play_deals(work: list[_Job]) -> list[_Figures]:
+    """Play a run of deals (one Ray task: a task a deal would cost more than short deals take)."""
+    return [_play_deal(job) for job in work]
+
+
+RAY_TASKS_PER_CPU = 4
+"""The deals go out in about this many tasks per CPU of the cluster: few enough that a task's cost
+is small beside its deals, enough that a slow task does not leave the others idle long."""
+
+
+def _ray_results(work: list[_Job], address: str) -> Iterator[_Figures]:
+    """Each deal's figures in deal order, the deals played as tasks on a Ray cluster: the one at
+    ``address``; for "", the one this process is connected to, else ``$RAY_ADDRESS``'s, else a
+    local one started for the match (and stopped after it)."""
+    try:
+        import ray
+    except ImportError:
+        raise SpadesError("--ray needs Ray, which comes with the 'ray' extra: "
+                          "pip install 'spades[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        try:
+            ray.init(address=address or None, include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise SpadesError(f"Cannot start or reach the Ray cluster {address or '(local)'}: {e}") from None
+    try:
+        play = ray.remote(_play_deals)
+        cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]  # (untyped in Ray)
+        size = max(1, -(-len(work) // (RAY_TASKS_PER_CPU * cpus)))
+        tasks = [play.remote(work[i:i + size]) for i in range(0, len(work), size)]
+        for task in tasks:
+            yield from ray.get(task)
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def progress_bar(stream: TextIO | None = None) -> Callable[[int, int], None]:

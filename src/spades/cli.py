@@ -174,8 +174,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     rules = _rules_from_args(args)
     result = run_match(args.a.split("+"), args.b.split("+"), rules=rules, deals=args.deals,
-                       seed=args.seed, hands=args.hands, jobs=args.jobs, bid_nil=not args.no_nil,
-                       progress=None if args.quiet else progress_bar())
+                       seed=args.seed, hands=args.hands, jobs=args.jobs, ray=args.ray,
+                       bid_nil=not args.no_nil, progress=None if args.quiet else progress_bar())
     print(format_table(result))
     if args.json:
         try:
@@ -285,6 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hands per deal (default: a whole game per deal)")
     p.add_argument("--seed", type=int, default=1, help="picks the deal numbers (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
+    p.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
+                   help="spread the deals over a Ray cluster (the 'ray' extra): the one at ADDRESS, or "
+                        "without one $RAY_ADDRESS's, else a local cluster started for the match")
     p.add_argument("--no-nil", action="store_true", help="bots never bid nil (as the seed's game)")
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     p.add_argument("--quiet", action="store_true",
