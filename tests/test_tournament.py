@@ -109,8 +109,8 @@ def test_mitchell_meets_new_opponents_and_never_repeats_a_board(pairs: int) -> N
     rounds = max_rounds(pairs)
     movement = mitchell(pairs, rounds)
     gap = pairs if pairs % 2 else None
-    stationary = set(range(pairs // 2))  # the first half stays; the gap of an odd field too
     met: set[frozenset[int]] = set()
+    compared: set[frozenset[int]] = set()  # held the same cards in the same direction
     boards: dict[int, list[int]] = {p: [] for p in range(pairs + 1)}
     for r, tables in enumerate(movement):
         seated = [p for table in tables for p in table]
@@ -121,10 +121,12 @@ def test_mitchell_meets_new_opponents_and_never_repeats_a_board(pairs: int) -> N
             met.add(frozenset((ns, ew)))
             boards[ns] += range(r * boards_a_round, (r + 1) * boards_a_round)
             boards[ew] += range(r * boards_a_round, (r + 1) * boards_a_round)
-        if len(playing) > 1:  # the arrow switch: each direction holds pairs from both halves
-            assert {ns in stationary for ns, _ in playing} == {True, False}
+        for direction in (0, 1):
+            compared |= {frozenset(c) for c in itertools.combinations([t[direction] for t in playing], 2)}
     for played in boards.values():
         assert len(played) == len(set(played))  # no pair plays a board twice
+    if pairs not in (3, 5):  # one field: each pair met or was compared with each other (3 and 5 sit out)
+        assert met | compared == {frozenset(c) for c in itertools.combinations(range(pairs), 2)}
     with pytest.raises(TournamentError, match="at most"):
         mitchell(pairs, rounds + 1)
 

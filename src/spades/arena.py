@@ -28,8 +28,8 @@ from spades.game import Game, SeatView
 from spades.moves import Move
 from spades.rules import Rules, find_preset
 
-__all__ = ["MatchResult", "SideStats", "format_table", "play_duplicate", "progress_bar", "run_match",
-           "summarise"]
+__all__ = ["MatchResult", "SideStats", "deal_number", "format_table", "play_duplicate", "progress_bar",
+           "run_match", "shared_player", "summarise"]
 
 GAME_HAND_CAP = 40
 """A whole-game deal stops after this many hands even if nobody has won."""
@@ -152,7 +152,7 @@ def _layouts(rules: Rules) -> list[list[bool]]:
 _PLAYERS: dict[tuple[str, bool, bool], Player] = {}
 
 
-def _player(level: str, bid_nil: bool, hand_alone: bool) -> Player:
+def shared_player(level: str, bid_nil: bool, hand_alone: bool) -> Player:
     """One player per level, options and process (the search players keep their tables)."""
     key = (level, bid_nil, hand_alone)
     if key not in _PLAYERS:
@@ -220,8 +220,13 @@ def _play_deal(job: _Job) -> _Figures:
     single hands scores each alone, and its players are told so (``make_player``'s ``hand_alone``)."""
     rules, a_levels, b_levels, deal, hands, bid_nil = job
     alone = hands == 1
-    return play_duplicate(rules, deal, [_player(lv, bid_nil, alone) for lv in a_levels],
-                          [_player(lv, bid_nil, alone) for lv in b_levels], hands)
+    return play_duplicate(rules, deal, [shared_player(lv, bid_nil, alone) for lv in a_levels],
+                          [shared_player(lv, bid_nil, alone) for lv in b_levels], hands)
+
+
+def deal_number(seed: int, index: int) -> int:
+    """The deal number of a match's (or a tournament's) ``index``-th deal, from 0, for a seed."""
+    return seed * 1_000_003 + index + 1
 
 
 def _check_levels(levels: Sequence[str]) -> tuple[str, ...]:
@@ -264,8 +269,7 @@ def run_match(
         raise SpadesError("--jobs is at least 1.")
     if ray is not None and jobs > 1:
         raise SpadesError("--jobs and --ray each spread the deals: choose one.")
-    base = seed * 1_000_003
-    work = [(rules, a_levels, b_levels, base + i + 1, hands, bid_nil) for i in range(deals)]
+    work = [(rules, a_levels, b_levels, deal_number(seed, i), hands, bid_nil) for i in range(deals)]
     results = _results(work, jobs) if ray is None else _ray_results(work, ray)
     return summarise(rules, results, a_levels, b_levels, deals, progress)
 

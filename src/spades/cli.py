@@ -18,6 +18,7 @@ from spades.paper.scorekeeper import ScoreGame
 from spades.record import GameRecord, dump_record, load_record, replay
 from spades.rules import Rules, preset_names, rules_from_text
 from spades.score_terminal import run_terminal
+from spades.tournament.run import FORMATS, format_standings, format_travellers, run_tournament
 
 __all__ = ["main"]
 
@@ -185,6 +186,36 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write(path: Path, text: str) -> None:
+    """Write a file the command was asked for, or say why it cannot be written."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise SpadesError(f"Cannot write {path}: {e.strerror}.") from None
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    """``spades tournament``: a tournament between computer players; prints (and writes) the results."""
+    result = run_tournament(args.format, [e for e in args.entries.split(",") if e.strip()],
+                            rounds=args.rounds, boards=args.boards, seed=args.seed,
+                            rules=_rules_from_args(args), individual=args.individual, fill=args.fill,
+                            jobs=args.jobs)
+    print(format_standings(result))
+    if args.travellers:
+        print()
+        print(format_travellers(result))
+    if args.json:
+        _write(args.json, json.dumps(result.to_dict(), indent=1) + "\n")
+    if args.csv:
+        try:
+            args.csv.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise SpadesError(f"Cannot make the folder {args.csv}: {e.strerror}.") from None
+        _write(args.csv / "standings.csv", result.standings_csv())
+        _write(args.csv / "travellers.csv", result.travellers_csv())
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     """``spades play``: the browser game on this machine, on a free local port, in a new tab."""
     _need("server", *_SERVER_MODULES)
@@ -294,6 +325,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="no progress (a bar on a terminal, a line each tenth of the deals elsewhere)")
     add_rules_arguments(p)
     p.set_defaults(func=_cmd_arena)
+    p = sub.add_parser("tournament", help="a tournament between computer players, with its standings")
+    p.add_argument("--format", default="duplicate-pairs", choices=FORMATS,
+                   help="duplicate pairs (a Mitchell movement, matchpoints), Swiss (pairs, or players with "
+                        "--individual) or teams of four (default duplicate-pairs)")
+    p.add_argument("--entries", required=True, metavar="LEVEL,LEVEL,...",
+                   help="the entrants, comma-separated: each a level (a pair or team of it), or levels "
+                        "joined by + to mix them (expert+normal)")
+    p.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
+    p.add_argument("--boards", type=int, default=4, help="boards (deals, one hand each) a round (default 4)")
+    p.add_argument("--seed", type=int, default=1, help="picks the deal numbers (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="processes to play a round's tables on (default 1)")
+    p.add_argument("--individual", action="store_true",
+                   help="Swiss of single players, partners changing each round")
+    p.add_argument("--fill", metavar="LEVEL",
+                   help="duplicate pairs: a computer pair of this level fills an odd field "
+                        "(default: a sit-out)")
+    p.add_argument("--travellers", action="store_true", help="also print each board's traveller")
+    p.add_argument("--json", type=Path, help="also write the whole results to this JSON file")
+    p.add_argument("--csv", type=Path, metavar="FOLDER",
+                   help="also write standings.csv and travellers.csv to this folder")
+    add_rules_arguments(p)
+    p.set_defaults(func=_cmd_tournament)
     p = sub.add_parser("bench", help="random hands per second: public API, fast path, OpenSpiel")
     p.add_argument("--seconds", type=float, default=5.0, help="time per engine (default 5)")
     p.add_argument("--batch", type=int, default=4096, help="hands per fast-path batch (default 4096)")

@@ -4,9 +4,10 @@ As in a bridge club's Mitchell, half the pairs stay at their tables and the othe
 table a round, so a moving pair meets a different stationary pair each round. Unlike a club's, the
 boards do not travel: every table of a round plays the same boards at once (as online duplicate
 does), and each round has boards of its own, so no pair plays a board twice and each board is
-compared across every table. The stationary pair sits North-South at even tables of even rounds and
-odd tables of odd rounds and East-West elsewhere (an arrow switch on alternate tables), so each
-direction of each board holds pairs from both halves of the field.
+compared across every table. The stationary pair sits North-South at even tables, and at odd tables
+in odd rounds only (an arrow switch at odd tables in even rounds): so, over two rounds or more, each
+pair holds the same cards in the same direction as every pair it does not meet, and one ranking
+compares the whole field (in a plain Mitchell the two halves are two fields).
 
 An odd field has a gap at the last table: the moving pair that reaches it sits out the round, or
 plays a computer pair where the tournament fills the gap with one.
@@ -14,7 +15,7 @@ plays a computer pair where the tournament fills the gap with one.
 >>> for seated in mitchell(5, 2):
 ...     print(seated)
 ((0, 2), (3, 1), (5, 4))
-((4, 0), (1, 2), (3, 5))
+((0, 4), (1, 2), (5, 3))
 """
 
 from __future__ import annotations
@@ -51,6 +52,6 @@ def mitchell(pairs: int, rounds: int) -> tuple[tuple[tuple[int, int], ...], ...]
         seated = []
         for t in range(tables):
             still, mover = stationary[t], moving[(t - r) % tables]
-            seated.append((still, mover) if (t + r) % 2 == 0 else (mover, still))
+            seated.append((still, mover) if t * (r + 1) % 2 == 0 else (mover, still))
         movement.append(tuple(seated))
     return tuple(movement)
