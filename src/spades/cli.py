@@ -15,7 +15,7 @@ from spades.cards import Card, cards_of
 from spades.errors import SpadesError
 from spades.game import SEAT_NAMES, Game, HandResult, seat_name
 from spades.paper.scorekeeper import ScoreGame
-from spades.record import GameRecord, dump_record, load_record, replay
+from spades.record import GameRecord, dump_record, load_record, load_records, replay
 from spades.rules import Rules, preset_names, rules_from_text
 from spades.score_terminal import run_terminal
 from spades.tournament.run import FORMATS, format_standings, format_travellers, run_tournament
@@ -72,22 +72,31 @@ def _cmd_deal(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    """``spades replay``: rebuild a game from its record, checking every move, and print it."""
-    game = replay(_read_record(args.file))
-    _print_history(game)
-    scores = ", ".join(f"side {i}: {s}" for i, s in enumerate(game.scores))
-    status = "game over" if game.winner is not None else f"{game.phase.value}, hand {game.hand_number + 1}"
-    print(f"{len(game.log)} moves replayed ({status}); scores {scores}")
+    """``spades replay``: rebuild each game of a file of records, checking every move, and print it."""
+    records = load_records(_read(args.file))
+    for number, record in enumerate(records, 1):
+        if len(records) > 1:
+            print(f"Game {number} of {len(records)}")
+        game = replay(record)
+        _print_history(game)
+        scores = ", ".join(f"side {i}: {s}" for i, s in enumerate(game.scores))
+        status = ("game over" if game.winner is not None
+                  else f"{game.phase.value}, hand {game.hand_number + 1}")
+        print(f"{len(game.log)} moves replayed ({status}); scores {scores}")
     return 0
+
+
+def _read(path: Path) -> str:
+    """A file's text; SpadesError saying why it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SpadesError(f"Cannot read {path}: {e.strerror}.") from None
 
 
 def _read_record(path: Path) -> GameRecord:
     """The game record in a file (as ``spades deal --record`` writes it)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise SpadesError(f"Cannot read {path}: {e.strerror}.") from None
-    return load_record(text)
+    return load_record(_read(path))
 
 
 def _seat_number(text: str, players: int) -> int:
@@ -281,8 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", type=Path, help="also write the game's JSON record to this file")
     add_rules_arguments(p)
     p.set_defaults(func=_cmd_deal)
-    p = sub.add_parser("replay", help="replay a game record (JSON), checking every move, and print it")
-    p.add_argument("file", type=Path, help="the record, as written by 'spades deal --record'")
+    p = sub.add_parser("replay", help="replay game records (JSON), checking every move, and print them")
+    p.add_argument("file", type=Path, help="a record, as 'spades deal --record' writes it or a game's "
+                                           "page downloads it, or an array of them (all your games)")
     p.set_defaults(func=_cmd_replay)
     p = sub.add_parser("analyze", help="the coach: which decisions of a seat in a recorded game cost points")
     p.add_argument("record", type=Path, help="the record, as written by 'spades deal --record'")

@@ -20,7 +20,8 @@ from spades.game import Game
 from spades.moves import Move, parse_move
 from spades.rules import Rules
 
-__all__ = ["FORMAT", "VERSION", "GameRecord", "dump_record", "extend", "load_record", "record_of", "replay"]
+__all__ = ["FORMAT", "VERSION", "GameRecord", "dump_record", "extend", "load_record", "load_records",
+           "record_of", "replay"]
 
 FORMAT = "spades-record"
 VERSION = 1
@@ -69,10 +70,7 @@ def dump_record(game: Game) -> str:
 def load_record(data: str | dict[str, Any]) -> GameRecord:
     """Parse a record from JSON text or an object; anything malformed raises RecordError."""
     if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"The record is not valid JSON: {e.msg} at character {e.pos}.") from e
+        data = _parsed(data)
     if not isinstance(data, dict):
         raise RecordError("A record is a JSON object.")
     if data.get("format") != FORMAT:
@@ -114,6 +112,34 @@ def load_record(data: str | dict[str, Any]) -> GameRecord:
         decks=None if decks is None else tuple(tuple(d) for d in decks),
         first_dealer=first, moves=tuple(moves),
     )
+
+
+def _parsed(text: str) -> Any:
+    """JSON text's value; RecordError saying where it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"The record is not valid JSON: {e.msg} at character {e.pos}.") from e
+
+
+def load_records(text: str) -> list[GameRecord]:
+    """The records in JSON text holding one record, or an array of them (as the server's download of a
+    person's games is); anything malformed raises RecordError, naming the record at fault.
+
+    >>> g = Game(Rules(), deal=3)
+    >>> len(load_records(f"[{dump_record(g)}, {dump_record(g)}]"))
+    2
+    """
+    data = _parsed(text)
+    if not isinstance(data, list):
+        return [load_record(data)]
+    records = []
+    for i, item in enumerate(data):
+        try:
+            records.append(load_record(item))
+        except RecordError as e:
+            raise RecordError(f"Record {i + 1} of {len(data)}: {e}") from e
+    return records
 
 
 def replay(record: GameRecord, *, upto: int | None = None) -> Game:

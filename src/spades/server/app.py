@@ -25,6 +25,7 @@ from starlette.routing import Match
 
 from spades.errors import SpadesError
 from spades.server.analyses import Analyses, CoachUnavailable
+from spades.server.archive import Archive, NotOver
 from spades.server.middleware import (
     AccessLog,
     BodyLimit,
@@ -35,7 +36,7 @@ from spades.server.middleware import (
     TokenBucket,
     configure_access_log,
 )
-from spades.server.routes import games, meta, ops, players, ratings
+from spades.server.routes import archive, games, meta, ops, players, ratings
 from spades.server.routes.scorekeeper import router as scorekeeper_router
 from spades.server.routes.tables import install as install_tables
 from spades.server.rules_page import router as rules_page_router
@@ -111,8 +112,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.service = Service(store, coach)
+    app.state.archive = Archive(store, app.state.service.reviews)
     app.include_router(players.router)
     app.include_router(games.router)
+    app.include_router(archive.router)
+    app.include_router(archive.pages)
     app.include_router(meta.router)
     app.include_router(scorekeeper_router, responses=errors(400, 413, 422, 429))
     app.include_router(ops.router)
@@ -187,6 +191,10 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(NotFound)
     async def not_found(_: Request, exc: NotFound) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    @app.exception_handler(NotOver)
+    async def not_over(_: Request, exc: NotOver) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=409)
 
     @app.exception_handler(UnknownPlayer)
     async def unknown_player(_: Request, exc: UnknownPlayer) -> JSONResponse:

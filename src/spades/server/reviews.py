@@ -93,6 +93,13 @@ class Reviews:
                                costliest=costliest)
         return summary, any(h.status in _PENDING for h in hands)
 
+    def points_lost(self, subject: str) -> tuple[int, float] | None:
+        """How many of a game's hands the coach has reviewed, and the points its flagged decisions lost in
+        them; None if it reviewed none (nothing is queued: this is for the person's figures)."""
+        reviews = [r for number, kept in self.store.reviews(subject=subject).items()
+                   if (r := self._kept(subject, number, kept)) is not None]
+        return (len(reviews), sum(r.points_lost for r in reviews)) if reviews else None
+
     def _hand(self, subject: str, number: int, record: str, seat: int, kept: str | None,
               computer: frozenset[int]) -> CoachOut:
         """A finished hand's review from its kept row, or where its analysis stands (queued if need be)."""

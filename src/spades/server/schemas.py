@@ -26,6 +26,7 @@ __all__ = [
     "CoachHandSummaryOut",
     "CoachOut",
     "CoachReviewOut",
+    "CoachTrendOut",
     "ConflictOut",
     "DateText",
     "ErrorOut",
@@ -40,11 +41,15 @@ __all__ = [
     "NewGameIn",
     "NextHandIn",
     "OptionOut",
+    "PlayStatsOut",
     "PlayedCard",
+    "PlayedOut",
     "PlayerOut",
     "Preset",
     "PresetOut",
     "Record",
+    "ReplayHand",
+    "ReplayOut",
     "RuleOptions",
     "RulesChoice",
     "RulesOut",
@@ -486,6 +491,61 @@ class StatsOut(Record):
 
     alone: Record
     friends: Record
+
+
+class PlayedOut(BaseModel):
+    """A finished game in a person's list, with how it ended for them."""
+
+    ref: str = Field(description="the game's reference: its page is /games/{ref}, its record is "
+                                 "/api/records/{ref}")
+    finished: str = Field(description="when it ended: UTC, ISO 8601")
+    won: bool
+    final_score: int | None
+    friends: bool = Field(description="played at a friends' table (else alone, with computer players)")
+
+
+class CoachTrendOut(BaseModel):
+    """The coach's verdict on one of the person's games: the points their flagged decisions lost a hand."""
+
+    ref: str
+    finished: str
+    hands: int = Field(description="hands of the game the coach reviewed")
+    per_hand: float = Field(description="points lost a reviewed hand")
+
+
+class PlayStatsOut(BaseModel):
+    """A person's play in figures over their latest finished games (``games``), counted with their side:
+    contracts made and set, their own nils bid and made, the side's bags a hand; and the coach's points
+    lost a hand in each game it reviewed, oldest first."""
+
+    games: int
+    hands: int
+    contracts: int
+    made: int
+    sets: int
+    nils: int
+    nils_made: int
+    bags_per_hand: float
+    coach: list[CoachTrendOut]
+
+
+class ReplayHand(HandReview):
+    """A finished hand of a finished game, face up, as its page replays it."""
+
+    dealer: int
+    bids: list[str | None] = Field(description="each seat's bid as written (null: none, in a hand played "
+                                               "without bids)")
+
+
+class ReplayOut(BaseModel):
+    """A finished game's page: the end as a spectator sees it (names, sides, the score sheet, the
+    winner) and every hand face up."""
+
+    ref: str
+    table: str | None = Field(description="the friends' table's code (null: a solo game)")
+    game: GameState
+    hands: list[ReplayHand]
+    record: str = Field(description="where the game's record downloads")
 
 
 class RulesChoice(StrictIn):

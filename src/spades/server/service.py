@@ -49,7 +49,7 @@ from spades.server.schemas import (
 from spades.server.store import GameRow, LogEntry, Played, Result, Store, StoreError
 from spades.server.tables.table import hash_token
 
-__all__ = ["MoveRejected", "NotFound", "Service", "SoloGame", "UnknownPlayer"]
+__all__ = ["MoveRejected", "NotFound", "Service", "SoloGame", "UnknownPlayer", "replayed"]
 
 _TOKEN = re.compile(TOKEN_PATTERN)
 _NEW_DEALS = 10**9
@@ -368,7 +368,7 @@ class Service:
         """Make on the cached game the moves stored after it (another process made them)."""
         entries = self.store.log(game_id=table.row.id, since=table.version)
         if entries:
-            table.game = _replayed(table.row, table.game, entries)
+            table.game = replayed(table.row, table.game, entries)
 
     @contextmanager
     def _table(self, token: str, game_id: int) -> Iterator[SoloGame]:
@@ -389,7 +389,7 @@ class Service:
         with self._lock:
             table = self._tables.get(row.id)
         if table is None:
-            table = self._new_table(row, _replayed(row, None, []))
+            table = self._new_table(row, replayed(row, None, []))
             with self._lock:
                 table = self._cache(table)
         with table.lock:
@@ -413,7 +413,7 @@ class Service:
         return kept
 
 
-def _replayed(row: GameRow, game: Game | None, entries: list[LogEntry]) -> Game:
+def replayed(row: GameRow, game: Game | None, entries: list[LogEntry]) -> Game:
     """A copy of ``game`` (or the game of the row's header) with logged entries made on it."""
     try:
         work = replay(load_record(row.header)) if game is None else game.copy()

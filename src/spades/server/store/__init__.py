@@ -21,11 +21,13 @@ from spades.server.store.base import (
     StoreError,
     at_once,
     holding,
+    solo_ref,
+    table_ref,
 )
 from spades.server.store.sqlite import SQLiteStore
 
 __all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "RatingChange", "Result",
-           "Store", "StoreBusy", "StoreError", "at_once", "holding", "open_store"]
+           "Store", "StoreBusy", "StoreError", "at_once", "holding", "open_store", "solo_ref", "table_ref"]
 
 
 def open_store(where: str | Path) -> Store:

@@ -35,7 +35,7 @@ from spades.ratings import PROVISIONAL_GAMES, GameResult, Rating, rate
 
 __all__ = ["AT_ONCE_WAIT", "SCHEMA_VERSION", "Dialect", "FriendResult", "GameRow", "GroupCommit", "LogEntry",
            "Played", "RatingChange", "Result", "Store", "StoreBusy", "StoreError", "Tx", "at_once", "holding",
-           "lock_wait"]
+           "lock_wait", "solo_ref", "table_ref"]
 
 T = TypeVar("T")
 LogEntry = tuple[int, str] | None
@@ -154,6 +154,16 @@ class FriendResult:
     final_score: int
 
 
+def solo_ref(game_id: int) -> str:
+    """A solo game's reference: its number."""
+    return str(game_id)
+
+
+def table_ref(code: str, game: int) -> str:
+    """A friends' table's game's reference: the table's code and the game's number there (``ABC234-2``)."""
+    return f"{code}-{game}"
+
+
 @dataclass(frozen=True)
 class Played:
     """A finished game in a player's record: solo, or at a friends' table."""
@@ -161,6 +171,12 @@ class Played:
     won: bool
     final_score: int | None
     friends: bool
+    ref: str
+    """The game's reference (``solo_ref``, ``table_ref``): what its page and its record name it by."""
+    seat: int | None
+    """The person's seat at a friends' table (None: the solo game's person, who sits South)."""
+    finished: str
+    """When it ended: UTC, ISO 8601."""
 
 
 @dataclass(frozen=True)
@@ -585,10 +601,14 @@ class Store(ABC):
         assert row is not None
         return _game_row(row)
 
-    def game(self, *, token: str, game_id: int) -> GameRow | None:
-        """One of the player's games, or None."""
+    def game(self, *, game_id: int, token: str | None = None) -> GameRow | None:
+        """One of the player's games (``token``: theirs; None: whoever's), or None."""
         with self._tx(write=False) as tx:
-            row = tx.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ? AND token = ?", (game_id, token))
+            if token is None:
+                row = tx.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+            else:
+                row = tx.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ? AND token = ?",
+                             (game_id, token))
         return None if row is None else _game_row(row)
 
     def active_game(self, *, token: str) -> GameRow | None:
@@ -708,12 +728,16 @@ class Store(ABC):
         the token's hash), oldest first."""
         with self._tx(write=False) as tx:
             rows = tx.all(
-                "SELECT won, final_score, 0, finished, id FROM games WHERE token = ? AND status = 'finished'"
-                " UNION ALL SELECT won, final_score, 1, finished, game FROM friend_results WHERE player = ?"
-                " ORDER BY 4, 5",
+                "SELECT won, final_score, CAST(NULL AS TEXT), finished, id, CAST(NULL AS INTEGER) FROM games"
+                " WHERE token = ? AND status = 'finished'"
+                " UNION ALL SELECT won, final_score, code, finished, game, seat FROM friend_results"
+                " WHERE player = ? ORDER BY 4, 5",
                 (token, player),
             )
-        return [Played(won=bool(r[0]), final_score=r[1], friends=bool(r[2])) for r in rows]
+        return [Played(won=bool(won), final_score=score, friends=code is not None,
+                       ref=solo_ref(number) if code is None else table_ref(code, number), seat=seat,
+                       finished=finished)
+                for won, score, code, finished, number, seat in rows]
 
     # -- friends' tables -----------------------------------------------------------------------
 

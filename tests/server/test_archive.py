@@ -1,0 +1,127 @@
+"""Finished games open to all: the replay and record of a solo game and of a friends' table's games, the
+downloads that ``spades replay`` reads, and nothing of a game still being played."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.api_client import Player, cards_in, simple_move
+from server.tables_client import Seat, app_state, close_at, play_game, run_async, start_game
+from spades.cli import main
+from spades.record import load_record, replay
+from spades.server.run import BackgroundServer
+
+QUICK = {"preset": "standard", "options": {"target": 10, "low_mark": -10}}
+"""Rules whose game ends after a hand or two."""
+
+
+def play_to_end(p: Player, state: dict[str, Any]) -> dict[str, Any]:
+    """Play the person's moves (and deal each next hand) until the game is over."""
+    while state["phase"] != "game_over":
+        if state["phase"] == "hand_over":
+            state = p.next_hand(state)["state"]
+        else:
+            state = p.move(state, simple_move(state))["state"]
+    return state
+
+
+def test_a_finished_solo_game_replays_and_downloads(client: httpx.Client, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    p = Player(client, rules=QUICK)
+    state = p.new_game()
+    ref = str(state["id"])
+    for path in (f"/api/replays/{ref}", f"/api/records/{ref}"):  # being played: nothing shown
+        r = client.get(path)
+        assert r.status_code == 409 and "not over" in r.json()["detail"] and not cards_in(r.json())
+    end = play_to_end(p, state)
+
+    out = client.get(f"/api/replays/{ref}").json()
+    assert out["ref"] == ref and out["table"] is None and out["record"] == f"/api/records/{ref}"
+    def totals(sheet: list[list[dict[str, Any]]]) -> list[list[int]]:
+        return [[row["total"] for row in line] for line in sheet]
+    assert out["game"]["winner"] == end["winner"] and totals(out["game"]["sheet"]) == totals(end["sheet"])
+    assert [s["name"] for s in out["game"]["seats"]] == ["Computer (North)", "Computer (East)", "Player",
+                                                          "Computer (West)"]
+    assert len(out["hands"]) == len(end["sheet"]) >= 1
+    for hand in out["hands"]:  # every hand face up: 52 cards dealt, 13 tricks, a bid each
+        assert sorted(c for seat in hand["dealt"] for c in seat) == sorted(cards_in(hand["dealt"]))
+        assert len(cards_in(hand["dealt"])) == 52 and len(hand["tricks"]) == 13
+        assert all(b is not None for b in hand["bids"])
+
+    r = client.get(f"/api/records/{ref}")
+    assert r.headers["content-disposition"] == f'attachment; filename="spades-game-{ref}.json"'
+    game = replay(load_record(r.text))
+    assert game.scores == [s["score"] for s in sorted(end["sides"], key=lambda s: s["side"])]
+    one = tmp_path / "one.json"
+    one.write_bytes(r.content)
+    assert main(["replay", str(one)]) == 0 and "game over" in capsys.readouterr().out
+
+    p.new_game()  # a second game, left unfinished: not among the records
+    mine = client.get("/api/records", headers=p.headers)
+    assert mine.status_code == 200 and [load_record(x) for x in mine.json()] == [load_record(r.text)]
+    every = tmp_path / "all.json"
+    every.write_bytes(mine.content)
+    assert main(["replay", str(every)]) == 0
+
+
+@pytest.mark.parametrize(("ref", "status"), [("999999", 404), ("ABCDEF-1", 404), ("ABCDE1-1", 404),
+                                             ("0", 422), ("12-1", 422), ("x" * 30, 422)])
+def test_no_such_game_is_a_clear_error(client: httpx.Client, ref: str, status: int) -> None:
+    for path in (f"/api/replays/{ref}", f"/api/records/{ref}"):
+        r = client.get(path)
+        assert r.status_code == status and r.json()["detail"], r.text
+
+
+def test_a_game_left_unfinished_stays_hidden(client: httpx.Client) -> None:
+    p = Player(client)
+    first = p.new_game()
+    p.move(first, simple_move(first))
+    p.new_game()  # the first is abandoned, never finished
+    r = client.get(f"/api/replays/{first['id']}")
+    assert r.status_code == 409 and "left unfinished" in r.json()["detail"] and not cards_in(r.json())
+
+
+def test_a_friends_tables_games_replay_by_number(server: BackgroundServer, client: httpx.Client) -> None:
+    app_state(server).live.burst = 10**6  # these people move far faster than people do
+    ann = Player(client)
+    r = client.post("/api/tables", json={"name": "Ann", **QUICK, "level": "easy"}, headers=ann.headers)
+    host = r.json()
+    code = host["code"]
+    bob = client.post(f"/api/tables/{code}/seats", json={"name": "Bob", "seat": 1}).json()
+    r = client.get(f"/api/replays/{code}-1")
+    assert r.status_code == 404 and "no game 1" in r.json()["detail"]
+
+    async def first_game_then_rematch() -> dict[str, Any]:
+        seats = [Seat(server.url, code, t) for t in (host["token"], bob["token"])]
+        await start_game(seats)
+        await play_game(seats)
+        await close_at(seats, "game_over")
+        end = seats[0].table
+        again = Seat(server.url, code, host["token"])
+        await again.connect()
+        await again.until(lambda t: bool(t) and t["game"]["phase"] == "game_over")
+        await again.send({"do": "rematch"})
+        await again.until(lambda t: t["game"]["phase"] != "game_over")
+        await again.close()
+        return end
+
+    end = run_async(first_game_then_rematch())
+    out = client.get(f"/api/replays/{code.lower()}-1").json()
+    assert out["ref"] == f"{code}-1" and out["table"] == code
+    assert [s["name"] for s in out["game"]["seats"]] == ["Ann", "Bob", "Computer (South)", "Computer (West)"]
+    assert out["game"]["winner"] == end["game"]["winner"]
+    assert len(out["hands"]) == len(end["game"]["sheet"])
+    record = client.get(f"/api/records/{code}-1").json()
+    assert replay(load_record(record)).winner == end["game"]["winner"]
+    assert record["deal"] == end["deal"]
+
+    r = client.get(f"/api/replays/{code}-2")  # the rematch is being played: its cards stay hidden
+    assert r.status_code == 409 and not cards_in(r.json())
+    assert client.get(f"/api/records/{code}-3").status_code == 404
+    mine = client.get("/api/records", headers=ann.headers).json()
+    assert [json.dumps(x, sort_keys=True) for x in mine] == [json.dumps(record, sort_keys=True)]
