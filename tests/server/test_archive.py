@@ -125,3 +125,36 @@ def test_a_friends_tables_games_replay_by_number(server: BackgroundServer, clien
     assert client.get(f"/api/records/{code}-3").status_code == 404
     mine = client.get("/api/records", headers=ann.headers).json()
     assert [json.dumps(x, sort_keys=True) for x in mine] == [json.dumps(record, sort_keys=True)]
+
+
+def test_a_persons_figures_count_their_finished_games(server: BackgroundServer, client: httpx.Client) -> None:
+    p = Player(client, rules=QUICK)
+    before = p.call("GET", "/api/ratings")
+    assert before["stats"]["games"] == 0 and before["recent"] == [] and before["stats"]["coach"] == []
+    end = play_to_end(p, p.new_game())
+    ref = str(end["id"])
+    hands = client.get(f"/api/replays/{ref}").json()["hands"]
+    # worked out from the bids and tricks as a person would: South and North are side 0
+    contracts = made = nils = nils_made = 0
+    for h in hands:
+        won = [sum(t["winner"] == s for t in h["tricks"]) for s in range(4)]
+        bid = [0 if b in ("nil", "blind nil") else int(b) for b in (h["bids"][0], h["bids"][2])]
+        if sum(bid):
+            contracts += 1
+            made += won[0] * (bid[0] > 0) + won[2] * (bid[1] > 0) >= sum(bid)
+        nils += h["bids"][2] in ("nil", "blind nil")
+        nils_made += h["bids"][2] in ("nil", "blind nil") and won[2] == 0
+    bags = sum(row["bags"] for line in end["sheet"] for row in line if row["side"] == 0)
+
+    review = {"hand": 0, "seat": 2, "mistakes": 1, "points_lost": 30.0, "decisions": []}
+    assert server.app is not None
+    server.app.state.service.store.save_review(subject=f"game {ref}", hand=0, review=json.dumps(review))
+    out = p.call("GET", "/api/ratings")
+    stats = out["stats"]
+    assert (stats["games"], stats["hands"]) == (1, len(hands))
+    assert (stats["contracts"], stats["made"], stats["sets"]) == (contracts, made, contracts - made)
+    assert (stats["nils"], stats["nils_made"]) == (nils, nils_made)
+    assert stats["bags_per_hand"] == round(bags / len(hands), 2)
+    assert [(c["ref"], c["hands"], c["per_hand"]) for c in stats["coach"]] == [(ref, 1, 30.0)]
+    assert [(g["ref"], g["won"], g["friends"]) for g in out["recent"]] == [
+        (ref, end["winner"] == end["human_side"], False)]

@@ -48,7 +48,8 @@ def test_a_rated_table_moves_every_rating_once_in_the_right_direction(
     code, tokens = r.json()["code"], [r.json()["token"]]
     tokens += [sit(client, code, name, people[i], i) for i, name in enumerate(("Bob", "Cy", "Dee"), 1)]
     assert client.get(f"/api/tables/{code}").json()["rated"] == "standard"
-    assert own(client, people[0]) == {"name": None, "computer": False, "ratings": [], "history": []}
+    fresh = own(client, people[0])
+    assert fresh == {**fresh, "name": None, "computer": False, "ratings": [], "history": [], "recent": []}
 
     async def game() -> dict[str, Any]:
         seats = [Seat(server.url, code, t) for t in tokens]
@@ -144,6 +145,7 @@ def test_a_rated_solo_game_keeps_its_deal_secret_and_is_rated_once_at_its_end(cl
     [rating] = mine["ratings"]
     assert rating["games"] == 1 and (rating["rating"] > 1500) is won
     assert mine["history"][0]["game"] == f"game {state['id']}" and mine["history"][0]["won"] is won
+    assert mine["history"][0]["page"] == f"/games/{state['id']}"
     easy = client.get("/api/profiles/easy").json()["ratings"][0]
     assert easy["games"] == 1  # on both sides: moved by the mean of its sides' changes
 

@@ -120,7 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(meta.router)
     app.include_router(scorekeeper_router, responses=errors(400, 413, 422, 429))
     app.include_router(ops.router)
-    app.state.standings = Standings(store)
+    app.state.standings = Standings(store, app.state.archive)
     app.include_router(ratings.router)
     app.include_router(rules_page_router)
     install_tables(app, store, app.state.service.reviews, settings.redis_url)

@@ -30,7 +30,7 @@ from spades.server.tables.state import TableError, TableOptions
 from spades.server.tables.table import FriendsTable, hash_token
 from spades.stats import SeatStats, seat_stats
 
-__all__ = ["REF_PATTERN", "Archive", "Finished", "NotOver"]
+__all__ = ["REF_PATTERN", "Archive", "Finished", "NotOver", "page_of"]
 
 REF_PATTERN = r"^(?:[1-9][0-9]{0,17}|[A-Za-z0-9]{6}-[1-9][0-9]{0,5})$"
 """A game's reference as the routes take it: a solo game's number, or a table's code, a dash and a number."""
@@ -39,6 +39,19 @@ COUNTED = 200
 """A person's figures count their latest this many finished games (each is replayed to count it)."""
 PERSON = "Player"
 """What a solo game's page calls its person."""
+
+
+def page_of(rated: str) -> str:
+    """The reference of a game as the ratings name it (``game ID``, ``table CODE N``).
+
+    >>> page_of("game 12"), page_of("table ABC234 2")
+    ('12', 'ABC234-2')
+    """
+    kind, _, rest = rated.partition(" ")
+    if kind == "table":
+        code, _, number = rest.partition(" ")
+        return table_ref(code, int(number))
+    return solo_ref(int(rest))
 
 
 class NotOver(SpadesError):

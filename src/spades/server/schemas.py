@@ -663,6 +663,7 @@ class RatedGameOut(BaseModel):
 
     game: str
     """``table CODE N`` (the Nth game at a friends' table) or ``game ID`` (a solo game)."""
+    page: str = Field(description="the game's page, where it replays")
     rules: str
     place: int
     won: bool
@@ -680,6 +681,10 @@ class ProfileOut(BaseModel):
     computer: bool
     ratings: list[RatingOut]
     history: list[RatedGameOut]
+    stats: PlayStatsOut | None = Field(default=None, description="a person's play in figures (none for a "
+                                                                 "computer level)")
+    recent: list[PlayedOut] = Field(default=[], description="a person's latest finished games, rated or "
+                                                            "not, newest first")
 
 
 class LeaderOut(BaseModel):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from spades.bots import LEVELS
 from spades.ratings import RATED, Rating, computer, level_of
+from spades.server.archive import Archive, page_of
 from spades.server.schemas import LeaderboardOut, LeaderOut, ProfileOut, RatedGameOut, RatingOut
 from spades.server.service import NotFound
 from spades.server.store import RatingChange, Store
@@ -18,13 +19,16 @@ __all__ = ["HISTORY", "Standings"]
 
 HISTORY = 200
 """Rated games a profile lists (its rating's history): the latest."""
+RECENT = 20
+"""Finished games a person's profile lists, rated or not: the latest."""
 
 
 class Standings:
     """Profiles and leaderboards, read from the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, archive: Archive) -> None:
         self.store = store
+        self.archive = archive
 
     def profile(self, name: str) -> ProfileOut:
         """The profile of the player with this name (a computer level's name, or an account's)."""
@@ -34,7 +38,7 @@ class Standings:
 
     def own(self, token: str) -> ProfileOut:
         """The caller's own ratings and rated games (with no rated game yet: none)."""
-        return self._profile(hash_token(token), None)
+        return self._profile(hash_token(token), None, token)
 
     def leaderboard(self, rules: str, limit: int) -> LeaderboardOut:
         """The named players past their provisional games under a rated rule set, the highest first."""
@@ -47,12 +51,15 @@ class Standings:
             LeaderOut(rank=i + 1, name=name, computer=True, rating=r.shown, uncertainty=r.uncertainty,
                       games=r.games) for i, (name, r) in enumerate(leaders)])
 
-    def _profile(self, player: str, name: str | None) -> ProfileOut:
-        """A rated id's ratings and history, under the name shown."""
+    def _profile(self, player: str, name: str | None, token: str | None = None) -> ProfileOut:
+        """A rated id's ratings and history, under the name shown; for a person (``token``: theirs), their
+        figures and latest games too."""
         ratings = self.store.ratings(player=player)
         return ProfileOut(name=name, computer=level_of(player) is not None,
                           ratings=[_rating(rules, r) for rules, r in sorted(ratings.items())],
-                          history=[_game(c) for c in self.store.rating_history(player=player, limit=HISTORY)])
+                          history=[_game(c) for c in self.store.rating_history(player=player, limit=HISTORY)],
+                          stats=None if token is None else self.archive.stats(token),
+                          recent=[] if token is None else self.archive.recent(token, RECENT))
 
 
 def _rating(rules: str, r: Rating) -> RatingOut:
@@ -63,5 +70,6 @@ def _rating(rules: str, r: Rating) -> RatingOut:
 
 def _game(c: RatingChange) -> RatedGameOut:
     """A rated game of a player's history as the API shows it."""
-    return RatedGameOut(game=c.game, rules=c.rules, place=c.place, won=c.place == 0, before=c.before.shown,
+    return RatedGameOut(game=c.game, page=f"/games/{page_of(c.game)}", rules=c.rules, place=c.place,
+                        won=c.place == 0, before=c.before.shown,
                         after=c.after.shown, at=c.at)
