@@ -150,6 +150,21 @@ def test_a_rated_solo_game_keeps_its_deal_secret_and_is_rated_once_at_its_end(cl
     assert easy["games"] == 1  # on both sides: moved by the mean of its sides' changes
 
 
+def test_a_rated_solo_game_abandoned_for_a_new_one_is_rated_as_a_loss(client: httpx.Client) -> None:
+    person = Player(client, level="easy")
+    abandoned = person.new_game(rated=True)
+    person.move(abandoned, simple_move(abandoned))
+    person.new_game()  # an unrated game replaces it: the rated one is lost
+    person.new_game()  # and the next replaces an unrated game: nothing more
+    [rating] = own(client, person.headers)["ratings"]
+    [lost] = own(client, person.headers)["history"]
+    assert rating["games"] == 1 and rating["rating"] < 1500
+    assert lost == {**lost, "game": f"game {abandoned['id']}", "won": False, "place": 1}
+    r = client.post(f"/api/games/{abandoned['id']}/moves", json={"move": "bid 3", "version": 1},
+                    headers=person.headers)
+    assert r.status_code == 409 and "replaced" in r.json()["detail"]
+
+
 def test_a_solo_game_is_rated_only_with_a_secret_deal_and_rated_rules(client: httpx.Client) -> None:
     person = Player(client, rules={"preset": "standard", "options": {"blind_nil": True}})
     r = client.post("/api/games", json={"rated": True}, headers=person.headers)

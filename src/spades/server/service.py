@@ -105,17 +105,20 @@ class SoloGame:
         return state_of(self.game, game_id=self.row.id, deal=0 if secret else self.row.deal,
                         daily=self.row.daily, level=self.row.level, coach=self.coached)
 
-    def rated_game(self, game: Game) -> GameResult | None:
-        """If the game is rated and ``game`` (its copy, moved on) is over: what rating it needs. The person
-        and their computer partner against two computer players, the level rated in each of their seats."""
-        if self.row.rated is None or game.winner is None:
+    def rated_game(self, game: Game, *, abandoned: bool = False) -> GameResult | None:
+        """If the game is rated and ``game`` (its copy, moved on) is over, or ``abandoned`` (a loss for the
+        person): what rating it needs. The person and their computer partner against two computer
+        players, the level rated in each of their seats."""
+        if self.row.rated is None or (game.winner is None and not abandoned):
             return None
         rules = game.rules
+        mine = rules.side_of(self.human)
+        places = (tuple(int(side == mine) for side in range(rules.sides)) if abandoned or game.winner is None
+                  else places_of(game.scores, game.winner))
         return GameResult(rules=self.row.rated, game=f"game {self.row.id}",
                           seats=tuple(hash_token(self.row.token) if s == self.human
                                       else computer(self.row.level) for s in range(game.players)),
-                          sides=tuple(rules.side_of(s) for s in range(game.players)),
-                          places=places_of(game.scores, game.winner))
+                          sides=tuple(rules.side_of(s) for s in range(game.players)), places=places)
 
 
 class Service:
@@ -229,6 +232,7 @@ class Service:
                bots_bid_nil: bool, rated: str | None = None) -> MoveOut:
         """Store a new game (rated under ``rated``, if given), play the computer players up to the
         person, and append their moves."""
+        forfeit = self._forfeit(token)
         human = human_seat(rules.players)
         game = Game(rules, deal, first_dealer=(human - 1) % rules.players)
         row = self.store.add_game(token=token, deal=deal, daily=daily, level=level,
@@ -237,7 +241,7 @@ class Service:
         with table.lock:
             work = game.copy()
             events = self._advance(table, work, token)
-            self._commit(table, work)
+            self._commit(table, work, forfeit)
             with self._lock:
                 self._cache(table)
             return MoveOut(events=events, state=table.state())
@@ -341,8 +345,18 @@ class Service:
             events.append(event_of(game, seat, move))
         return events
 
-    def _commit(self, table: SoloGame, work: Game) -> None:
-        """Append the moves ``work`` made past the stored version; only then is it the table's game.
+    def _forfeit(self, token: str) -> tuple[int, GameResult] | None:
+        """The player's rated game being played, which a new game abandons, with its rating as a loss."""
+        row = self.store.active_game(token=token)
+        if row is None or row.rated is None or row.status != "active":
+            return None
+        with self._locked(row) as table:
+            result = table.rated_game(table.game, abandoned=True)
+        return None if result is None else (row.id, result)
+
+    def _commit(self, table: SoloGame, work: Game, forfeit: tuple[int, GameResult] | None = None) -> None:
+        """Append the moves ``work`` made past the stored version; only then is it the table's game
+        (``forfeit``: the rated game a new one abandons, rated as a loss).
 
         Another process's move on the same version wins: this one is refused with the state now.
         """
@@ -353,7 +367,7 @@ class Service:
             side = work.rules.side_of(table.human)
             result = Result(won=work.winner == side, final_score=work.scores[side])
         if not self.store.append(game_id=table.row.id, version=base, entries=entries, result=result,
-                                 rated=table.rated_game(work)):
+                                 rated=table.rated_game(work), forfeit=forfeit):
             self._refresh(table)
             raise MoveRejected(_MOVED_ON, table.state())
         ended = range(len(table.game.history), len(work.history))

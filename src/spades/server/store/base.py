@@ -629,12 +629,14 @@ class Store(ABC):
         return [None if move is None else (seat, move) for seat, move in rows]
 
     def append(self, *, game_id: int, version: int, entries: Sequence[LogEntry],
-               result: Result | None = None, rated: GameResult | None = None) -> bool:
+               result: Result | None = None, rated: GameResult | None = None,
+               forfeit: tuple[int, GameResult] | None = None) -> bool:
         """Add entries to the log of a game at ``version``, and its result if they end it (with its
         rating, if rated).
 
         False (and nothing written) when the game is no longer at that version or is over. The
-        first append makes a new game the player's game, and their previous one abandoned.
+        first append makes a new game the player's game, and their previous one abandoned: if that is
+        ``forfeit``'s game (a rated one) and was still being played, it is rated as ``forfeit`` says.
         """
         status = "active" if result is None else "finished"
 
@@ -649,6 +651,9 @@ class Store(ABC):
             if changed != 1:
                 return False
             if version == 0:
+                if forfeit is not None and tx.run("UPDATE games SET status = 'abandoned' WHERE id = ?"
+                                                  " AND status = 'active'", (forfeit[0],)) == 1:
+                    _rate(tx, forfeit[1])
                 tx.run("UPDATE games SET status = 'abandoned' WHERE status = 'active' AND id <> ?"
                        " AND token = (SELECT token FROM games WHERE id = ?)", (game_id, game_id))
             tx.many("INSERT INTO moves (game_id, seq, seat, move) VALUES (?, ?, ?, ?)",

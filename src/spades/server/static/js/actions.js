@@ -177,7 +177,8 @@ function newsOf(events) {
 
 export function syncAddress() {
   const url = new URL(location.href);
-  url.searchParams.set("deal", String(state.game.deal));
+  if (state.game.deal) url.searchParams.set("deal", String(state.game.deal));
+  else url.searchParams.delete("deal"); // a rated game's deal is secret until it is over
   history.replaceState(null, "", url);
 }
 
@@ -217,7 +218,8 @@ export function confirmLeave(button, what, action) {
   if (state.busy) return;
   if (!state.game || state.game.version === 0 || state.game.phase === "game_over") { action(); return; }
   state.pendingLeave = action;
-  $("confirm-text").textContent = `This game is under way: if you ${what}, it is lost and does not count in your stats.`;
+  const counts = state.game.deal ? "does not count in your stats" : "counts as a loss in your rating";
+  $("confirm-text").textContent = `This game is under way: if you ${what}, it is lost and ${counts}.`;
   $("btn-confirm").textContent = button;
   $("dlg-confirm").showModal();
 }

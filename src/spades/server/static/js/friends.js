@@ -50,7 +50,7 @@ function joinByCode(e) {
  * page), or show the lobby to sit down or watch. */
 export async function enterTable(typed) {
   document.body.classList.add("at-table");
-  for (const id of ["btn-restart", "btn-new", "btn-daily"]) $(id).hidden = true;
+  for (const id of ["btn-restart", "btn-new", "btn-daily", "btn-rated"]) $(id).hidden = true;
   $("btn-table").hidden = false;
   $("btn-end-new").textContent = "Rematch";
   let lobby;

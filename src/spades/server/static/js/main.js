@@ -87,6 +87,7 @@ function wire() {
   });
   $("btn-restart").addEventListener("click", () => state.game && confirmLeave("Restart", "start this deal again from the first hand", newGameRestart));
   $("btn-new").addEventListener("click", () => confirmLeave("New Game", "deal a new game", () => newGame({})));
+  $("btn-rated").addEventListener("click", () => confirmLeave("Rated Game", "deal a rated game", () => newGame({ rated: true })));
   $("btn-daily").addEventListener("click", () => {
     const daily = localDate();
     const go = () => newGame({ daily, resume: true });

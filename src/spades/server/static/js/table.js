@@ -18,6 +18,7 @@ export function render(overlay = null) {
   const turn = overlay ? null : state.game.turn;
 
   $("deal-label").textContent = dealLabel();
+  $("btn-restart").disabled = !state.game.deal && !state.table; // a rated game is played once
   $("scores").innerHTML = state.game.side_order.map((i) => scoreBox(state.game.sides[i], overlay)).join("")
     + `<div class="target">to ${state.game.target}</div>`;
 
@@ -61,6 +62,7 @@ export function render(overlay = null) {
 function dealLabel() {
   const { daily, deal } = state.game;
   if (state.table) return `Table ${state.table.code}${deal ? ` · deal #${deal}` : ""}`;
+  if (!deal) return "Rated game"; // its deal is secret until it is over
   return daily ? `Daily Deal ${daily} · #${deal}` : `Deal #${deal}`;
 }
 
