@@ -1,5 +1,7 @@
-"""A finished game's page in Chromium: a person steps through a hand trick by trick and sees what each seat
-held and played; a game still being played shows a message and no card. No page logs a console error."""
+"""The leaderboard, a profile and a finished game's page in Chromium, each clean by axe-core: a person
+goes from the leaderboard to a computer level's profile (its rating, the rating's history drawn, its
+latest games), opens a game there and steps through a hand trick by trick, seeing what each seat held and
+played; a game still being played shows a message and no card. No page logs a console error."""
 
 from __future__ import annotations
 
@@ -9,31 +11,56 @@ import httpx
 from playwright.sync_api import expect
 
 from browser.table import NewPage
+from browser.test_accessibility import assert_clean
 from browser.test_rough_edges import collect_errors
 from server.api_client import Player, simple_move
+from spades.ratings import PROVISIONAL_GAMES
 from spades.server.run import BackgroundServer
 
 QUICK = {"preset": "standard", "options": {"target": 10, "low_mark": -10}}
 
 
-def finished_game(client: httpx.Client) -> tuple[Player, dict[str, Any]]:
-    """A player with a game played to its end over the API (the page under test only shows it)."""
-    p = Player(client, rules=QUICK)
-    state = p.new_game()
+def finished_game(p: Player, **body: Any) -> dict[str, Any]:
+    """A game played to its end over the API (the pages under test only show it); its end."""
+    state = p.new_game(**body)
     while state["phase"] != "game_over":
         state = p.next_hand(state)["state"] if state["phase"] == "hand_over" else \
             p.move(state, simple_move(state))["state"]
-    return p, state
+    return state
 
 
-def test_a_finished_game_steps_through_a_hand(fresh_page: NewPage, server: BackgroundServer) -> None:
+def test_from_the_leaderboard_to_a_profile_to_a_game_stepped_through(fresh_page: NewPage,
+                                                                     server: BackgroundServer) -> None:
     with httpx.Client(base_url=server.url) as client:
-        player, end = finished_game(client)
+        player = Player(client, level="easy", rules=QUICK)
+        for _ in range(PROVISIONAL_GAMES):  # the easy level plays enough rated games to be listed
+            end = finished_game(player, rated=True)
         replay = client.get(f"/api/replays/{end['id']}").json()
+        easy = client.get("/api/profiles/easy").json()
         unfinished = player.new_game()
     page = fresh_page()
     errors = collect_errors(page)
-    page.goto(f"/games/{end['id']}")
+    page.goto("/leaderboard")
+    board = page.locator("#board")
+    expect(board.locator("tr[data-name=easy]")).to_contain_text(f"{easy['ratings'][0]['rating']}")
+    page.get_by_label("Rules").select_option("cutthroat")
+    expect(board).to_contain_text("No one is past their provisional games under the cutthroat rules yet.")
+    page.get_by_label("Rules").select_option("standard")
+    expect(board.locator("tr[data-name=easy]")).to_be_visible()
+    assert_clean(page, "leaderboard")
+    board.get_by_role("link", name="easy").click()
+
+    expect(page.get_by_role("heading", name="easy")).to_be_visible()  # the level's profile
+    rating = easy["ratings"][0]
+    expect(page.locator("#ratings tr[data-rules=standard]")).to_contain_text(
+        f"{rating['rating']}± {rating['uncertainty']}{PROVISIONAL_GAMES} games")
+    line = page.locator("figure.plot[data-rules=standard] [data-test=plot-line-0]")
+    values = [easy["history"][0]["before"]] + [g["after"] for g in easy["history"]]
+    expect(line).to_have_attribute("data-values", ",".join(map(str, values)))
+    expect(page.locator("#games li")).to_have_count(PROVISIONAL_GAMES)
+    assert_clean(page, "profile")
+    page.get_by_role("link", name=f"Game {end['id']}").click()
+
     expect(page.get_by_role("heading", name=f"Game {end['id']}")).to_be_visible()
     expect(page.locator("#game-summary")).to_contain_text(replay["game"]["message"])
     expect(page.locator("#hand-title")).to_have_text(f"Hand 1 of {len(replay['hands'])}")
@@ -44,6 +71,7 @@ def test_a_finished_game_steps_through_a_hand(fresh_page: NewPage, server: Backg
     expect(south).to_have_count(13)
     assert south.evaluate_all("els => els.map(e => e.dataset.card)") == first["dealt"][2]  # as dealt
 
+    assert_clean(page, "game page")
     forward = page.get_by_role("button", name="Next trick")
     forward.click()
     forward.click()

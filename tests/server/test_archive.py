@@ -158,3 +158,12 @@ def test_a_persons_figures_count_their_finished_games(server: BackgroundServer, 
     assert [(c["ref"], c["hands"], c["per_hand"]) for c in stats["coach"]] == [(ref, 1, 30.0)]
     assert [(g["ref"], g["won"], g["friends"]) for g in out["recent"]] == [
         (ref, end["winner"] == end["human_side"], False)]
+
+
+def test_the_pages_of_a_player_who_is_not_there_and_of_one_who_is(client: httpx.Client) -> None:
+    r = client.get("/@nobody")
+    assert r.status_code == 404 and "No player is named &#x27;nobody&#x27;." in r.text
+    assert r.headers["content-type"].startswith("text/html")
+    r = client.get("/@%3Cb%3E")
+    assert r.status_code == 404 and "<b>" not in r.text  # what was asked is shown, never run
+    assert client.get("/@expert").status_code == 200 and client.get("/leaderboard").status_code == 200

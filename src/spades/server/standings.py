@@ -32,8 +32,12 @@ class Standings:
 
     def profile(self, name: str) -> ProfileOut:
         """The profile of the player with this name (a computer level's name, or an account's)."""
+        return self._profile(*self.who(name))
+
+    def who(self, name: str) -> tuple[str, str]:
+        """The rated id of the player with this name, and the name as shown; NotFound if there is none."""
         if name in LEVELS:
-            return self._profile(computer(name), name)
+            return computer(name), name
         raise NotFound(f"No player is named {name[:40]!r}.")
 
     def own(self, token: str) -> ProfileOut:

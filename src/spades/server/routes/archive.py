@@ -1,22 +1,30 @@
 """Finished games, open to everyone: a game's page and its replay, its record to download, and a
-person's own records (``spades.server.archive``)."""
+person's own records (``spades.server.archive``); the pages of profiles and leaderboards, which draw what
+the ratings' routes answer."""
 
 from __future__ import annotations
 
+from html import escape
+from pathlib import Path as FilePath
+from string import Template
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request, Response
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
 from spades.server.archive import REF_PATTERN, Archive
 from spades.server.deps import TokenDep
+from spades.server.routes.ratings import StandingsDep
 from spades.server.routes.scorekeeper import STATIC
 from spades.server.schemas import TOKEN_ERRORS, ErrorOut, ReplayOut, errors
+from spades.server.service import NotFound
 
 __all__ = ["pages", "router"]
 
 router = APIRouter(prefix="/api", tags=["games"], responses=errors(429))
+_MISSING = Template((FilePath(__file__).parents[1] / "templates" / "page.html").read_text(encoding="utf-8"))
+"""A page that says what is not there, and why."""
 pages = APIRouter(include_in_schema=False)
 _GAME_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No game has this reference."},
@@ -68,3 +76,20 @@ async def my_records(archive: ArchiveDep, token: TokenDep, response: Response) -
 def game_page(ref: str) -> FileResponse:
     """A finished game's page (it asks ``/api/replays/{ref}`` and says so when there is no such game)."""
     return FileResponse(STATIC / "game.html")
+
+
+@pages.get("/@{name}", response_model=None)
+def profile_page(name: str, standings: StandingsDep) -> FileResponse | HTMLResponse:
+    """A player's profile (it asks ``/api/profiles/{name}``); a 404 page that says so for no such player."""
+    try:
+        standings.who(name)
+    except NotFound as e:
+        page = _MISSING.substitute(title="No such player", message=escape(str(e)))
+        return HTMLResponse(page, status_code=404)
+    return FileResponse(STATIC / "profile.html")
+
+
+@pages.get("/leaderboard")
+def leaderboard_page() -> FileResponse:
+    """Each rated rule set's leaderboard (it asks ``/api/leaderboard``)."""
+    return FileResponse(STATIC / "leaderboard.html")

@@ -259,7 +259,8 @@ function render() {
   $("[data-test=score-hand]").textContent = editing === null ? "Score the hand" : "Save the correction";
   $("#cancel-edit").hidden = editing === null;
   renderHands();
-  drawPlot($("#plot"), state.game.names, sheet.rows.map((r) => r.sides.map((side) => side.total)), sheet.target);
+  drawPlot($("#plot"), state.game.names, sheet.rows.map((r) => r.sides.map((side) => side.total)),
+    [[0, "zero"], [sheet.target, "target"]]);
 }
 
 /** The game's rules in the API's words: the preset, the target, and each option changed from the preset. */
