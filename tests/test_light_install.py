@@ -47,6 +47,7 @@ print("light")
 @pytest.mark.parametrize(("command", "extra"), [
     (["play", "--no-browser"], "server"), (["serve"], "server"), (["sheets", "--out", "."], "pdf"),
     (["bench", "--seconds", "1"], "fast"), (["arena", "easy", "random", "--deals", "1", "--ray"], "ray"),
+    (["tournament", "--format", "swiss", "--entries", "easy,random", "--pdf", "results.pdf"], "pdf"),
 ])
 def test_a_command_that_needs_a_missing_extra_names_it(command: list[str], extra: str) -> None:
     done = run_without_extras(f"import spades.cli; sys.exit(spades.cli.main({command!r}))")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
+import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +97,22 @@ def test_swiss_individual_rotates_partners_and_writes_csv(tmp_path: Path,
     assert len(lines) == 3
     partners = [frozenset(side.split(" & ")) for line in lines for side in (line["ns"], line["ew"])]
     assert len(partners) == len(set(partners))  # nobody partners the same player twice
+
+
+def test_the_results_print_as_a_pdf(tmp_path: Path) -> None:
+    pdf = tmp_path / "results.pdf"
+    assert main(["tournament", "--entries", "normal,easy,random,easy+random,normal+easy,random", "--rounds",
+                 "3", "--boards", "4", "--pdf", str(pdf)]) == 0
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)$", info, re.M).group(1))  # type: ignore[union-attr]
+    assert pages > 1  # twelve travellers run on to more pages
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    assert "Tournament results" in text and "duplicate pairs, 6 entries, 3 rounds of 4 boards" in text
+    assert all(f"Board {n} (deal" in text for n in range(1, 13))
+    standings = text[text.index("Standings"):text.index("Board 1 (deal")]
+    names = re.findall(r"^\s+\d\s+(\S+(?: #2)?)\s+\d+\s+48\s", standings, re.M)
+    assert sorted(names) == sorted(["normal", "easy", "random", "easy+random", "normal+easy", "random #2"])
 
 
 def test_teams_play_each_deal_at_two_tables_with_the_seats_swapped() -> None:

@@ -195,16 +195,18 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(path: Path, text: str) -> None:
-    """Write a file the command was asked for, or say why it cannot be written."""
+def _write(path: Path, data: str | bytes) -> None:
+    """Write a file the command was asked for (text as UTF-8), or say why it cannot be written."""
     try:
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(data.encode() if isinstance(data, str) else data)
     except OSError as e:
         raise SpadesError(f"Cannot write {path}: {e.strerror}.") from None
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
     """``spades tournament``: a tournament between computer players; prints (and writes) the results."""
+    if args.pdf:
+        _need("pdf", "fpdf", "anyascii")
     result = run_tournament(args.format, [e for e in args.entries.split(",") if e.strip()],
                             rounds=args.rounds, boards=args.boards, seed=args.seed,
                             rules=_rules_from_args(args), individual=args.individual, fill=args.fill,
@@ -222,6 +224,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             raise SpadesError(f"Cannot make the folder {args.csv}: {e.strerror}.") from None
         _write(args.csv / "standings.csv", result.standings_csv())
         _write(args.csv / "travellers.csv", result.travellers_csv())
+    if args.pdf:
+        from spades.tournament.printable import results_pdf
+
+        _write(args.pdf, results_pdf(result))
     return 0
 
 
@@ -355,6 +361,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", type=Path, help="also write the whole results to this JSON file")
     p.add_argument("--csv", type=Path, metavar="FOLDER",
                    help="also write standings.csv and travellers.csv to this folder")
+    p.add_argument("--pdf", type=Path, metavar="FILE",
+                   help="also write the standings and travellers, to print, as a PDF (the 'pdf' extra)")
     add_rules_arguments(p)
     p.set_defaults(func=_cmd_tournament)
     p = sub.add_parser("bench", help="random hands per second: public API, fast path, OpenSpiel")

@@ -43,11 +43,14 @@ from spades.scoring import Bid, SideScore, score_hand
 __all__ = [
     "RULE_SHEET_TITLE",
     "SCORE_SHEET_TITLE",
+    "new_pdf",
     "printable",
     "rule_sections",
     "rule_sheet_pdf",
     "score_sheet_pdf",
+    "table_row",
     "table_text",
+    "title_block",
 ]
 
 RULE_SHEET_TITLE = "Spades: the rules on one page"
@@ -403,7 +406,7 @@ def printable(text: str, glyphs: Container[int] = LATIN_1) -> str:
     return "".join(out)
 
 
-def _new_pdf(title: str, landscape: bool = False) -> FPDF:
+def new_pdf(title: str, landscape: bool = False) -> FPDF:
     """A Letter-size document with our margins, title metadata and no automatic page break."""
     pdf = FPDF(orientation="landscape" if landscape else "portrait", unit="mm", format="letter")
     pdf.set_title(title)
@@ -415,7 +418,7 @@ def _new_pdf(title: str, landscape: bool = False) -> FPDF:
     return pdf
 
 
-def _title(pdf: FPDF, title: str, subtitle: str) -> None:
+def title_block(pdf: FPDF, title: str, subtitle: str) -> None:
     """The big heading with a spade mark, a subtitle line and a rule under them."""
     pdf.set_text_color(*INK)
     pdf.set_font("zapfdingbats", size=22)
@@ -441,8 +444,8 @@ def _rule_sheet(rules: Rules, size: float, split: int) -> FPDF:
 
     A column too full runs on into the next, so the result has more than one page when it does not fit.
     """
-    pdf = _new_pdf(RULE_SHEET_TITLE)
-    _title(pdf, RULE_SHEET_TITLE,
+    pdf = new_pdf(RULE_SHEET_TITLE)
+    title_block(pdf, RULE_SHEET_TITLE,
            f"{table_text(rules)}; the {printable(rules.name)} rules. Print it, keep it by the deck.")
     pdf.set_auto_page_break(True, margin=18)  # the columns stop above the footer line
     with pdf.text_columns(ncols=2, gutter=8, line_height=1.2) as cols:
@@ -518,8 +521,8 @@ def _row_cells(row: HandRow, rules: Rules) -> list[str]:
                          str(row.bags[side]), str(row.totals[side]))]
 
 
-def _score_row(pdf: FPDF, widths: tuple[float, ...], height: float, cells: list[str]) -> None:
-    """One row of the score table: its borders as lines and each text centred, where ``cell`` would lay
+def table_row(pdf: FPDF, widths: tuple[float, ...], height: float, cells: list[str]) -> None:
+    """One row of a table: its borders as lines and each text centred, where ``cell`` would lay
     out each text as a paragraph (several times slower, and a long game has thousands)."""
     x, y = pdf.l_margin, pdf.get_y()
     pdf.rect(x, y, sum(widths), height)
@@ -574,11 +577,11 @@ def score_sheet_pdf(game: ScoreGame | None = None, *, rules: Rules | None = None
     rules = game.rules if game else rules or Rules()
     sides = rules.sides
     wide = sides > 2
-    pdf = _new_pdf(SCORE_SHEET_TITLE, landscape=wide)
+    pdf = new_pdf(SCORE_SHEET_TITLE, landscape=wide)
     rows = game.sheet().rows if game else ()
     who = "team" if rules.has_partners else "player"
     bids = "both team bids" if rules.has_partners else "every bid"
-    _title(pdf, SCORE_SHEET_TITLE,
+    title_block(pdf, SCORE_SHEET_TITLE,
            f"Write {bids} before the first lead; score after the {rules.hand_size}th trick.")
     pdf.set_font("helvetica", "", 10)
     pdf.cell(95, 7, "Date: ____________________")
@@ -605,7 +608,7 @@ def score_sheet_pdf(game: ScoreGame | None = None, *, rules: Rules | None = None
             _score_heading(pdf, names, name_font, widths, height, size)
         cells = [str(n + 1), *(_row_cells(rows[n], rules) if n < len(rows) else [""] * (len(widths) - 1))]
         pdf.set_font("helvetica", "", size)
-        _score_row(pdf, widths, height, cells)
+        table_row(pdf, widths, height, cells)
     pdf.set_auto_page_break(False)
     pdf.set_y(pdf.h - 22)
     pdf.set_font("helvetica", "", 8.5)

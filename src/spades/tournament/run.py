@@ -43,6 +43,7 @@ from spades.tournament.swiss import choose_byes, pair_off, seat_fours
 
 __all__ = [
     "FORMATS",
+    "NAMES",
     "Entry",
     "Round",
     "TournamentResult",
@@ -355,39 +356,68 @@ def _tables(jobs: int) -> Iterator[Callable[[list[TableJob]], list[list[BoardPla
         yield lambda work: pool.map(_play_table, work)
 
 
-def format_standings(result: TournamentResult) -> str:
-    """The standings as a plain-text table, with a line saying what was played."""
+Table = tuple[list[str], list[list[str]]]
+"""A table as text: its column headings and its rows."""
+
+
+def heading(result: TournamentResult) -> str:
+    """What was played, in a line."""
     kind = "individual Swiss" if result.individual else result.format.replace("-", " ")
-    head = (f"{kind}, {len(result.entries)} entries, {len(result.rounds)} rounds of {result.boards} "
+    return (f"{kind}, {len(result.entries)} entries, {len(result.rounds)} rounds of {result.boards} "
             f"boards, rules {result.rules.name}, seed {result.seed}")
+
+
+def standings_table(result: TournamentResult) -> Table:
+    """The standings as a table: place, entry, score, top, percentage, margin (and Swiss's Buchholz)."""
     dup = result.format == "duplicate-pairs"
     cols = ["place", "entry", "matchpoints" if dup else "points", "top", "%", "margin"]
-    cols += [] if dup else ["buchholz"]
+    rows = [[str(place), result.entries[s.entrant].name, str(s.score), str(s.top), f"{s.percent:.1f}",
+             f"{s.margin:+d}"] + ([] if dup else [str(s.buchholz)]) for place, s in result.standings()]
+    return cols + ([] if dup else ["buchholz"]), rows
+
+
+def traveller_table(result: TournamentResult, lines: Sequence[Traveller],
+                    mps: Sequence[tuple[int, int] | None]) -> Table:
+    """A board's traveller as a table: a row a table, with its sides, bids (North, East, South, West),
+    tricks and points per side, North-South's result and, in duplicate pairs, the matchpoints."""
+    cols = ["table", "N-S", "E-W", "N", "E", "S", "W", "tricks", "points", "result"]
     rows = []
-    for place, s in result.standings():
-        row = [str(place), result.entries[s.entrant].name, str(s.score), str(s.top), f"{s.percent:.1f}",
-               f"{s.margin:+d}"]
-        rows.append(row + ([] if dup else [str(s.buchholz)]))
+    for t, mp in zip(lines, mps, strict=True):
+        s = t.score
+        rows.append([str(s.seating.table + 1), result.side_name(s.seating.ns), result.side_name(s.seating.ew),
+                     *t.bids, f"{t.tricks[0] + t.tricks[2]}-{t.tricks[1] + t.tricks[3]}",
+                     f"{s.ns_points:+d} {s.ew_points:+d}", f"{s.ns_result:+d}"]
+                    + ([f"{mp[0]}-{mp[1]}"] if mp else []))
+    return cols + (["matchpoints"] if any(mps) else []), rows
+
+
+def board_title(lines: Sequence[Traveller]) -> str:
+    """A traveller's title: the board, its deal number and its round."""
+    first = lines[0]
+    return f"Board {first.score.board + 1} (deal {first.deal}, round {first.score.seating.round + 1})"
+
+
+NAMES = ("entry", "N-S", "E-W")
+"""The columns of names, which read from the left; the others are numbers, read from the right."""
+
+
+def _aligned(table: Table, indent: str = "") -> list[str]:
+    """A table as lines of text in columns."""
+    cols, rows = table
     widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(cols)]
-    lines = [head, ""]
-    for row in [cols, *rows]:
-        lines.append("  ".join(v.ljust(w) if i == 1 else v.rjust(w)
-                               for i, (v, w) in enumerate(zip(row, widths, strict=True))))
-    return "\n".join(lines)
+    return [indent + "  ".join(v.ljust(w) if cols[i] in NAMES else v.rjust(w)
+                               for i, (v, w) in enumerate(zip(row, widths, strict=True)))
+            for row in [cols, *rows]]
+
+
+def format_standings(result: TournamentResult) -> str:
+    """The standings as plain text, under a line saying what was played."""
+    return "\n".join([heading(result), "", *_aligned(standings_table(result))])
 
 
 def format_travellers(result: TournamentResult) -> str:
-    """Each board's traveller as text: every table's bids, tricks, points and (in duplicate) matchpoints."""
+    """Each board's traveller as plain text."""
     out = []
-    for board, lines, mps in result.travellers():
-        out.append(f"Board {board + 1} (deal {lines[0].deal}, round {lines[0].score.seating.round + 1})")
-        for t, mp in zip(lines, mps, strict=True):
-            s = t.score
-            bids = " ".join(f"{b:>3}" for b in t.bids)
-            taken = (t.tricks[0] + t.tricks[2], t.tricks[1] + t.tricks[3])
-            points = f"{s.ns_points:+5d} {s.ew_points:+5d}"
-            marks = f"  mp {mp[0]}-{mp[1]}" if mp else ""
-            out.append(f"  table {s.seating.table + 1}: {result.side_name(s.seating.ns)} v "
-                       f"{result.side_name(s.seating.ew)}; bids N E S W {bids}; "
-                       f"tricks {taken[0]}-{taken[1]}; points {points}{marks}")
+    for _, lines, mps in result.travellers():
+        out += [board_title(lines), *_aligned(traveller_table(result, lines, mps), "  ")]
     return "\n".join(out)
