@@ -298,6 +298,7 @@ def test_two_friends_and_two_computer_players_play_a_game_through_a_closed_tab_a
     assert any(f.get("type") == "update" and f["seq"] > since for f in ann.frames)  # play went on after it
     end = ann.page.locator("#dlg-end")
     expect(end.locator(".end-score")).to_have_count(2)
+    expect(end.get_by_role("link", name="Replay this game")).to_have_attribute("href", f"/games/{code}-1")
     label = ann.page.locator("#deal-label")
     expect(label).to_have_text(re.compile(rf"Table {code} · deal #\d+"))  # the secret deal, shown now
     end.get_by_role("button", name="Rematch").click()

@@ -84,6 +84,8 @@ def test_a_whole_game_to_its_end_screen_then_stats_and_new_game(fresh_page: NewP
     expect(end).to_contain_text("win")
     expect(end.locator("#end-text")).to_contain_text(re.compile(r"Final scores after \d+ hands?:"))
     expect(end.locator(".end-score")).to_have_count(2)
+    game = page.evaluate(CURRENT_GAME)
+    expect(end.get_by_role("link", name="Replay this game")).to_have_attribute("href", f"/games/{game['id']}")
     end.get_by_role("button", name="New Game").click()
     settle(page)
     expect(page.locator("#deal-label")).not_to_have_text(deal)

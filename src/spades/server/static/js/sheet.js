@@ -189,6 +189,9 @@ export function openEnd() {
   const n = state.game.sheet.length;
   const after = `Final scores after ${plural(n, "hand")}:`;
   $("end-text").textContent = won ? after : `${state.game.message} ${after}`;
+  // its page, where every hand replays face up: a solo game by its number, a table's by code and game number
+  const t = state.table;
+  $("link-end-replay").href = t ? `/games/${t.code}-${t.past_deals.length + 1}` : `/games/${state.game.id}`;
   $("end-scores").innerHTML = state.game.side_order.map((i) => state.game.sides[i]).map((s) => `<p class="end-score">${esc(s.name)}: <strong>${s.score}</strong></p>`).join("");
   if (!$("dlg-end").open) {
     $("dlg-end").showModal();
