@@ -312,7 +312,7 @@ def _check(fmt: str, individual: bool, entries: int, fill: str | None, rules: Ru
         raise TournamentError(f"This tournament needs at least {least} entries; it has {entries}.")
 
 
-def run_tournament(fmt: str, entries: Sequence[str], *, rounds: int = 1, boards: int = 2, seed: int = 1,
+def run_tournament(fmt: str, entries: Sequence[str], *, rounds: int = 1, boards: int = 4, seed: int = 1,
                    rules: Rules | None = None, individual: bool = False, fill: str | None = None,
                    jobs: int = 1) -> TournamentResult:
     """Play a tournament between computer players: ``fmt`` is one of ``FORMATS``; each entry a level or
