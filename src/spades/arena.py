@@ -19,17 +19,19 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
-from spades.bots import Player, find_level, make_player, play_out
+from spades.bots import Player, make_player, play_out
 from spades.errors import SpadesError
 from spades.game import Game, SeatView
 from spades.moves import Move
+from spades.protocol import ExecPlayer, check_player, is_outside, resolve_player
 from spades.rules import Rules, find_preset
 
 __all__ = ["MatchResult", "SideStats", "deal_number", "format_table", "play_duplicate", "progress_bar",
-           "run_match", "shared_player", "summarise"]
+           "run_match", "seated", "shared_player", "summarise"]
 
 GAME_HAND_CAP = 40
 """A whole-game deal stops after this many hands even if nobody has won."""
@@ -56,6 +58,9 @@ class SideStats:
     bags: int = 0
     hands: int = 0
     decisions: int = 0
+    faults: int = 0
+    """Outside bots' answers that were late, malformed or illegal, and their crashes (each decision
+    then played by the ``normal`` level)."""
     seconds: float = 0.0
     times: list[float] = field(default_factory=list, repr=False)
 
@@ -87,7 +92,7 @@ class SideStats:
         """Add another deal's counts to these."""
         for name in ("games_won", "games", "contracts", "made", "set", "set_covering", "set_breaking",
                      "nils", "nils_made",
-                     "blind_nils", "blind_nils_made", "bags", "hands", "decisions", "seconds"):
+                     "blind_nils", "blind_nils_made", "bags", "hands", "decisions", "faults", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.times += other.times
 
@@ -122,7 +127,7 @@ class MatchResult:
 
 
 class _Timed:
-    """A player wrapper that records how long each decision takes."""
+    """A player wrapper that records how long each decision takes, and an outside bot's faults."""
 
     def __init__(self, player: Player, stats: SideStats) -> None:
         self.player = player
@@ -130,10 +135,14 @@ class _Timed:
         self.stats = stats
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
-        """The wrapped player's move, its decision time counted in the side's statistics."""
+        """The wrapped player's move, its decision time (and faults) counted in the side's statistics."""
+        outside = self.player if isinstance(self.player, ExecPlayer) else None
+        faults = len(outside.faults) if outside else 0
         start = time.perf_counter()
         move = self.player.choose(view, rng)
         spent = time.perf_counter() - start
+        if outside:
+            self.stats.faults += len(outside.faults) - faults
         self.stats.decisions += 1
         self.stats.seconds += spent
         self.stats.times.append(spent)
@@ -210,18 +219,32 @@ def play_duplicate(rules: Rules, deal: int, side_a: Sequence[Player], side_b: Se
 
 
 _Job = tuple[Rules, tuple[str, ...], tuple[str, ...], int, int | None, bool]
-"""One deal of a match: the rules, each side's levels, the deal number, the hands, nil bids allowed."""
+"""One deal of a match: the rules, each side's players, the deal number, the hands, nil bids allowed."""
 _Figures = tuple[float, int, SideStats, SideStats]
 """One deal's figures: A's margin per hand, the hands played, each side's counts."""
 
 
+@contextmanager
+def seated(names: Iterable[str], bid_nil: bool, hand_alone: bool) -> Iterator[dict[str, Player]]:
+    """A player for each name: a level's shared one, or an outside bot (``exec:COMMAND``) started for
+    the ``with`` block and stopped at its end."""
+    players = {name: resolve_player(name, bid_nil=bid_nil, hand_alone=hand_alone) if is_outside(name)
+               else shared_player(name, bid_nil, hand_alone) for name in names}
+    try:
+        yield players
+    finally:
+        for player in players.values():
+            if isinstance(player, ExecPlayer):
+                player.close()
+
+
 def _play_deal(job: _Job) -> _Figures:
-    """Play one deal of a match between levels at every table (for a worker process); a match of
+    """Play one deal of a match between players at every table (for a worker process); a match of
     single hands scores each alone, and its players are told so (``make_player``'s ``hand_alone``)."""
-    rules, a_levels, b_levels, deal, hands, bid_nil = job
-    alone = hands == 1
-    return play_duplicate(rules, deal, [shared_player(lv, bid_nil, alone) for lv in a_levels],
-                          [shared_player(lv, bid_nil, alone) for lv in b_levels], hands)
+    rules, a_names, b_names, deal, hands, bid_nil = job
+    with seated({*a_names, *b_names}, bid_nil, hands == 1) as players:
+        return play_duplicate(rules, deal, [players[n] for n in a_names], [players[n] for n in b_names],
+                              hands)
 
 
 def deal_number(seed: int, index: int) -> int:
@@ -230,9 +253,9 @@ def deal_number(seed: int, index: int) -> int:
 
 
 def _check_levels(levels: Sequence[str]) -> tuple[str, ...]:
-    """The levels as a tuple, each checked."""
+    """The players (levels or outside bots) as a tuple, each checked."""
     for level in levels:
-        find_level(level)
+        check_player(level)
     if not levels:
         raise SpadesError("Each side needs at least one player level.")
     return tuple(levels)
@@ -251,7 +274,8 @@ def run_match(
     bid_nil: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> MatchResult:
-    """Play a duplicate match of side A's levels against side B's (one level each seat, in turn).
+    """Play a duplicate match of side A's levels against side B's (one level each seat, in turn); a
+    level's place may hold an outside bot, ``exec:COMMAND`` (see ``spades.protocol``).
 
     ``hands`` None plays whole games; a number plays that many hands per deal. ``jobs`` > 1
     spreads the deals over that many processes; ``ray`` over a Ray cluster instead: its address,
@@ -390,6 +414,8 @@ def format_table(result: MatchResult) -> str:
         f"{100 * b.nils / max(1, b.hands):.1f}")
     row("blind nils made", pct(a.blind_nils_made, a.blind_nils), pct(b.blind_nils_made, b.blind_nils))
     row("bags per hand", f"{a.bags_per_hand:.2f}", f"{b.bags_per_hand:.2f}")
+    if a.faults or b.faults:
+        row("bot faults (replaced)", str(a.faults), str(b.faults))
     row("decision ms, mean", f"{a.mean_ms:.2f}", f"{b.mean_ms:.2f}")
     row("decision ms, p95", f"{a.p95_ms:.2f}", f"{b.p95_ms:.2f}")
     return "\n".join(lines)

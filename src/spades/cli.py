@@ -325,7 +325,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_arguments(p)
     p.set_defaults(func=_cmd_sheets)
     p = sub.add_parser("arena", help="a duplicate match between computer players, with statistics")
-    p.add_argument("a", help="side A's level (random, easy, normal, hard, expert); 'expert+normal' mixes")
+    p.add_argument("a", help="side A's level (random, easy, normal, hard, expert) or an outside bot, "
+                             "'exec:COMMAND' (the bot protocol); 'expert+normal' mixes")
     p.add_argument("b", help="side B's level, as for A")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals to play (default 100)")
     p.add_argument("--hands", type=int, default=None,

@@ -1,0 +1,72 @@
+"""Player names, wherever a level is accepted: a level (``expert``), an outside bot (``exec:COMMAND``),
+or a name an operator gave an outside bot (``greedy``, from ``greedy=exec:/opt/bots/greedy``).
+
+>>> check_player("expert"), check_player("exec:python3 bot.py")
+('expert', 'exec:python3 bot.py')
+>>> parse_named_bots("greedy=exec:python3 greedy.py, fast=exec:python3 fast.py")
+{'greedy': 'exec:python3 greedy.py', 'fast': 'exec:python3 fast.py'}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from spades.bots import LEVELS, Player, make_player
+from spades.errors import SpadesError
+from spades.protocol.referee import ExecPlayer, bot_command
+
+__all__ = ["EXEC_PREFIX", "check_player", "is_outside", "parse_named_bots", "resolve_player"]
+
+EXEC_PREFIX = "exec:"
+"""The prefix of an outside bot's command line as a player name."""
+_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+
+
+def is_outside(name: str) -> bool:
+    """Whether the name is an outside bot's command (``exec:...``), not a level."""
+    return name.startswith(EXEC_PREFIX)
+
+
+def _spec(name: str, named: Mapping[str, str] | None) -> str:
+    """The level or ``exec:`` command a name stands for (an operator's bot name read through ``named``)."""
+    return name if named is None else named.get(name, name)
+
+
+def check_player(name: str, named: Mapping[str, str] | None = None) -> str:
+    """The name, checked: a level, an operator's bot name, or ``exec:`` with a program that exists."""
+    spec = _spec(name, named)
+    if is_outside(spec):
+        bot_command(spec.removeprefix(EXEC_PREFIX))
+    elif spec not in LEVELS:
+        known = ", ".join([*LEVELS, *(named or ())])
+        raise SpadesError(f"Unknown player level {name!r}: choose one of {known}, "
+                          "or exec:COMMAND for an outside bot.")
+    return name
+
+
+def resolve_player(name: str, *, bid_nil: bool = True, hand_alone: bool = False,
+                   named: Mapping[str, str] | None = None) -> Player:
+    """A player for a name: a level's computer player, or an ``ExecPlayer`` for an outside bot (which its
+    caller closes when done)."""
+    spec = _spec(check_player(name, named), named)
+    if is_outside(spec):
+        return ExecPlayer(spec.removeprefix(EXEC_PREFIX), bid_nil=bid_nil, hand_alone=hand_alone, name=name)
+    return make_player(spec, bid_nil=bid_nil, hand_alone=hand_alone)
+
+
+def parse_named_bots(text: str) -> dict[str, str]:
+    """An operator's outside bots, ``name=exec:COMMAND`` separated by commas, each checked (its name
+    new and plain, its program found)."""
+    bots: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, spec = item.partition("=")
+        name, spec = name.strip(), spec.strip()
+        if not sep or not is_outside(spec):
+            raise SpadesError(f"An outside bot is name=exec:COMMAND, not {item!r}.")
+        if not _NAME.fullmatch(name) or name in LEVELS or name in bots:
+            raise SpadesError(f"The bot name {name!r} must be new, not a level, lower case letters, digits, "
+                              "- or _ (at most 32).")
+        check_player(spec)
+        bots[name] = spec
+    return bots
