@@ -46,12 +46,17 @@ __all__ = [
     "NAMES",
     "Entry",
     "Round",
+    "Table",
     "TournamentResult",
     "Traveller",
+    "board_title",
     "format_standings",
     "format_travellers",
+    "heading",
     "parse_entries",
     "run_tournament",
+    "standings_table",
+    "traveller_table",
 ]
 
 Format = Literal["duplicate-pairs", "swiss", "teams"]
@@ -138,12 +143,10 @@ class TournamentResult:
 
     def name(self, entrant: int) -> str:
         """An entrant's name (the computer pair filling an odd field is the one past the last)."""
-        return self.entries[entrant].name if entrant < len(self.entries) else f"{self.fill_name} (fill)"
-
-    @property
-    def fill_name(self) -> str:
-        """The filling computer pair's levels, or nothing."""
-        return self.fill.name if self.fill else ""
+        if entrant < len(self.entries):
+            return self.entries[entrant].name
+        assert self.fill is not None
+        return f"{self.fill.name} (fill)"
 
     def travellers(self) -> Iterator[tuple[int, list[Traveller], list[tuple[int, int] | None]]]:
         """Each board (from 0) with its lines and, in duplicate pairs, each line's matchpoints."""
