@@ -15,6 +15,7 @@ from spades.errors import SpadesError
 from spades.protocol import ExecPlayer, check_player, parse_named_bots, referee, resolve_player
 from spades.protocol.referee import MAX_RESTARTS
 from spades.rules import find_preset
+from spades.tournament.run import run_tournament
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = {"python": f"{sys.executable} {ROOT}/examples/bots/bot.py",
@@ -111,3 +112,10 @@ def test_names_and_their_errors(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["arena", f"exec:{EXAMPLES['node']}", "normal", "--deals", "1", "--hands", "1", "--quiet",
                  "--json", str(out)]) == 0
     assert json.loads(out.read_text())["a"]["faults"] == 0
+
+
+def test_an_outside_bot_enters_a_tournament() -> None:
+    result = run_tournament("teams", [f"exec:{EXAMPLES['node']}", "normal"], rounds=1, boards=2)
+    assert {e.name for e in result.entries} == {f"exec:{EXAMPLES['node']}", "normal"}
+    with pytest.raises(SpadesError, match="not found"):
+        run_tournament("teams", ["exec:/no/such/bot", "normal"])

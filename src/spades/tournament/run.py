@@ -24,10 +24,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from spades.arena import deal_number, shared_player
-from spades.bots import find_level, play_out
+from spades.arena import deal_number, seated
+from spades.bots import play_out
 from spades.errors import TournamentError
 from spades.game import SEAT_NAMES, Game
+from spades.protocol import check_player
 from spades.rules import Rules, find_preset
 from spades.tournament.movement import mitchell
 from spades.tournament.scores import (
@@ -80,7 +81,7 @@ def parse_entries(texts: Sequence[str], size: int) -> tuple[Entry, ...]:
     for text in texts:
         levels = tuple(t.strip() for t in text.split("+"))
         for level in levels:
-            find_level(level)
+            check_player(level)
         if size % len(levels):
             fits = " or ".join(str(n) for n in (1, 2, 4) if n <= size)
             raise TournamentError(f"The entry {text!r} names {len(levels)} levels: an entrant here "
@@ -234,14 +235,15 @@ def _play_table(job: TableJob) -> list[BoardPlayed]:
     (North, East, South, West), who know each hand is scored alone. Per board: the bids, each seat's
     tricks, each trick's cards, and each side's points."""
     rules, levels, deals = job
-    players = [shared_player(level, True, True) for level in levels]
     out = []
-    for deal in deals:
-        game = play_out(Game(rules, deal=deal), players, seed=deal, hands=1)
-        hand = game.history[0]
-        play = tuple(f"{SEAT_NAMES[4][t.leader][0]}: " + " ".join(str(c) for _, c in t.cards)
-                     for t in hand.tricks)
-        out.append((tuple(str(b) for b in hand.bids), hand.tricks_won, play, hand.score.points))
+    with seated(set(levels), True, True) as by_name:
+        players = [by_name[level] for level in levels]
+        for deal in deals:
+            game = play_out(Game(rules, deal=deal), players, seed=deal, hands=1)
+            hand = game.history[0]
+            play = tuple(f"{SEAT_NAMES[4][t.leader][0]}: " + " ".join(str(c) for _, c in t.cards)
+                         for t in hand.tricks)
+            out.append((tuple(str(b) for b in hand.bids), hand.tricks_won, play, hand.score.points))
     return out
 
 
