@@ -46,8 +46,8 @@ def query(database: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[A
 
 def back_to_schema_6(database: str) -> None:
     """Turn a database of this Spades back into schema version 6: the coach's reviews and claims keyed by
-    a solo game's id (the kept reviews moved back), and no processes' leases nor ratings, as an older Spades
-    left them."""
+    a solo game's id (the kept reviews moved back), and no processes' leases, ratings nor lobby, as an
+    older Spades left them."""
     for sql in (
             "CREATE TABLE old_reviews (game_id BIGINT NOT NULL, hand INTEGER NOT NULL, review TEXT NOT NULL,"
             " created TEXT NOT NULL, PRIMARY KEY (game_id, hand))",
@@ -59,7 +59,9 @@ def back_to_schema_6(database: str) -> None:
             " claimed DOUBLE PRECISION NOT NULL, done INTEGER NOT NULL, total INTEGER NOT NULL,"
             " PRIMARY KEY (game_id, hand))",
             "DROP TABLE server_processes", "DROP TABLE ratings", "DROP TABLE rating_changes",
-            "ALTER TABLE games DROP COLUMN rated", "UPDATE schema_version SET version = 6"):
+            "ALTER TABLE games DROP COLUMN rated", "DROP TABLE quick_waits",
+            "DROP INDEX friend_tables_listed", "ALTER TABLE friend_tables DROP COLUMN listed",
+            "UPDATE schema_version SET version = 6"):
         query(database, sql)
 
 

@@ -26,6 +26,7 @@ from starlette.routing import Match
 from spades.errors import SpadesError
 from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.archive import Archive, NotOver
+from spades.server.lobby import Lobby
 from spades.server.middleware import (
     AccessLog,
     BodyLimit,
@@ -37,6 +38,7 @@ from spades.server.middleware import (
     configure_access_log,
 )
 from spades.server.routes import archive, games, meta, ops, players, ratings
+from spades.server.routes.lobby import router as lobby_router
 from spades.server.routes.scorekeeper import router as scorekeeper_router
 from spades.server.routes.tables import install as install_tables
 from spades.server.rules_page import router as rules_page_router
@@ -124,6 +126,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ratings.router)
     app.include_router(rules_page_router)
     install_tables(app, store, app.state.service.reviews, settings.redis_url)
+    app.state.lobby = Lobby(store, app.state.tables, settings.quick_fill)
+    app.include_router(lobby_router)
     _add_error_handlers(app)
     _add_edges(app, settings, *limits)
 
@@ -131,6 +135,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def index() -> FileResponse:
         """The table."""
         return FileResponse(STATIC_DIR / "index.html")
+
+    @app.get("/lobby", include_in_schema=False)
+    def lobby() -> FileResponse:
+        """The lobby: the listed tables, and Quick game."""
+        return FileResponse(STATIC_DIR / "lobby.html")
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

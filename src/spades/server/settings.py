@@ -78,6 +78,9 @@ class Settings:
     by default as many as ``spades analyze``, so both give the same review."""
     coach_workers: int = 1
     """Hands the coach reviews at once, each in a process of its own; 0: no coach."""
+    quick_fill: float = 20.0
+    """Seconds the longest waiter for a Quick game waits before computer players take the seats no one
+    came for."""
     redis_url: str = ""
     """Redis (``redis://host:port/0``) through which several server processes share friends' tables' events
     and the rate limits' counts; empty: they stay in the process (one process serves every table)."""
@@ -94,6 +97,8 @@ class Settings:
                 raise SpadesError(f"{ENV_PREFIX}{name.upper()} must be 0 (off) or a positive number.")
         if self.coach_samples < 2:
             raise SpadesError(f"{ENV_PREFIX}COACH_SAMPLES must be at least 2.")
+        if not 1 <= self.quick_fill <= 600:
+            raise SpadesError(f"{ENV_PREFIX}QUICK_FILL must be 1 to 600 seconds.")
         if not 0 <= self.coach_workers <= 8:
             raise SpadesError(f"{ENV_PREFIX}COACH_WORKERS must be 0 (no coach) to 8.")
         for proxy in self.trusted_proxies:

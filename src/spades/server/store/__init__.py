@@ -14,6 +14,7 @@ from spades.server.store.base import (
     GameRow,
     LogEntry,
     Played,
+    QuickWait,
     RatingChange,
     Result,
     Store,
@@ -26,8 +27,9 @@ from spades.server.store.base import (
 )
 from spades.server.store.sqlite import SQLiteStore
 
-__all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "RatingChange", "Result",
-           "Store", "StoreBusy", "StoreError", "at_once", "holding", "open_store", "solo_ref", "table_ref"]
+__all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "QuickWait", "RatingChange",
+           "Result", "Store", "StoreBusy", "StoreError", "at_once", "holding", "open_store", "solo_ref",
+           "table_ref"]
 
 
 def open_store(where: str | Path) -> Store:

@@ -15,7 +15,10 @@ its lease, a row of ``server_processes`` stamped by the database's clock, so tha
 when it has died (``spades.server.tables.leases``). A rated game's end (a solo game's append, or a
 table's) also rates it in the same transaction (``spades.ratings``): each rated id's row of ``ratings``
 is read and locked in a fixed order, moved, and a row of ``rating_changes`` kept per id and game, which
-a game's reference keys, so that a game is rated once and only once, whichever process ends it.
+a game's reference keys, so that a game is rated once and only once, whichever process ends it. A table
+its host lists in the lobby is marked so (``listed``). A person waiting for a Quick game is a row of
+``quick_waits`` (one a player) until a process claims a group of them for a new table, by a
+compare-and-set on each row, in one transaction.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from typing import Any, ClassVar, TypeVar
 from spades.ratings import PROVISIONAL_GAMES, GameResult, Rating, rate
 
 __all__ = ["AT_ONCE_WAIT", "SCHEMA_VERSION", "Dialect", "FriendResult", "GameRow", "GroupCommit", "LogEntry",
-           "Played", "RatingChange", "Result", "Store", "StoreBusy", "StoreError", "Tx", "at_once", "holding",
-           "lock_wait", "solo_ref", "table_ref"]
+           "Played", "QuickWait", "RatingChange", "Result", "Store", "StoreBusy", "StoreError", "Tx",
+           "at_once", "holding", "lock_wait", "solo_ref", "table_ref"]
 
 T = TypeVar("T")
 LogEntry = tuple[int, str] | None
@@ -180,6 +183,29 @@ class Played:
 
 
 @dataclass(frozen=True)
+class QuickWait:
+    """A person waiting for a Quick game, or just seated by one."""
+
+    player: str
+    """The hash of the person's player token."""
+    rules: str
+    """The rule set they wait for (its key: the rules as canonical JSON)."""
+    name: str
+    rating: float
+    ticket: str
+    """A random text of this wait, from which the person's own process derives their seat token."""
+    sealed: str
+    """The hash of that seat token, which the table's seat is given."""
+    waited: float
+    """Seconds since they pressed, by the database's clock."""
+    code: str | None
+    """The table a process claimed them for (None: still waiting)."""
+    seat: int | None
+    formed: bool
+    """Whether that table has been formed with them seated (their seat is then theirs to take)."""
+
+
+@dataclass(frozen=True)
 class RatingChange:
     """One rated game in a rated id's history: how it placed, and its rating before and after."""
 
@@ -245,6 +271,16 @@ def _game_row(r: tuple[Any, ...]) -> GameRow:
         id=r[0], token=r[1], deal=r[2], daily=r[3], level=r[4], bots_bid_nil=bool(r[5]), header=r[6],
         status=r[7], version=r[8], won=None if r[9] is None else bool(r[9]), final_score=r[10], rated=r[11],
     )
+
+
+_QUICK_COLUMNS = "player, rules, name, rating, ticket, sealed, {now} - since, code, seat, formed"
+"""A ``quick_waits`` row's columns, ``{now}`` the database's clock."""
+
+
+def _quick_row(r: tuple[Any, ...]) -> QuickWait:
+    """A ``quick_waits`` row (the columns of ``_QUICK_COLUMNS``) as a ``QuickWait``."""
+    return QuickWait(player=r[0], rules=r[1], name=r[2], rating=float(r[3]), ticket=r[4], sealed=r[5],
+                     waited=max(0.0, float(r[6])), code=r[7], seat=r[8], formed=bool(r[9]))
 
 
 # -- schema migrations -------------------------------------------------------------------------
@@ -369,10 +405,25 @@ def _v9_ratings(tx: Tx, dialect: Dialect) -> None:
     tx.run("ALTER TABLE games ADD COLUMN rated TEXT")
 
 
+def _v10_lobby(tx: Tx, dialect: Dialect) -> None:
+    """The lobby: which tables their host lists there, and the people waiting for a Quick game (by the
+    hash of their player token: one wait each), until a process claims them for a table (``code`` and
+    ``seat``) and has formed it (``formed``)."""
+    tx.run("ALTER TABLE friend_tables ADD COLUMN listed INTEGER NOT NULL DEFAULT 0")
+    tx.run("CREATE INDEX friend_tables_listed ON friend_tables(listed, touched)")
+    tx.run(f"""CREATE TABLE quick_waits (
+        player TEXT PRIMARY KEY, rules TEXT NOT NULL, name TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL,
+        ticket TEXT NOT NULL, sealed TEXT NOT NULL, since DOUBLE PRECISION NOT NULL,
+        seen DOUBLE PRECISION NOT NULL, code TEXT, seat INTEGER, claimed DOUBLE PRECISION,
+        formed INTEGER NOT NULL DEFAULT 0){dialect.compact}""")
+    tx.run("CREATE INDEX quick_waits_by_rules ON quick_waits(rules, code)")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
                                                           _v6_friend_results, _v7_coach_subjects,
-                                                          _v8_server_processes, _v9_ratings)
+                                                          _v8_server_processes, _v9_ratings,
+                                                          _v10_lobby)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -746,13 +797,23 @@ class Store(ABC):
 
     # -- friends' tables -----------------------------------------------------------------------
 
-    def add_table(self, *, code: str, options: str) -> bool:
-        """Store a new friends' table (its options as JSON) with an empty log; False if the code is taken."""
+    def add_table(self, *, code: str, options: str, listed: bool = False) -> bool:
+        """Store a new friends' table (its options as JSON, ``listed`` in the lobby or not) with an empty
+        log; False if the code is taken."""
         now = time.time()
         with self._tx(write=True) as tx:
-            added = tx.run("INSERT INTO friend_tables (code, options, created, touched, version)"
-                           " VALUES (?, ?, ?, ?, 0) ON CONFLICT (code) DO NOTHING", (code, options, now, now))
+            added = tx.run("INSERT INTO friend_tables (code, options, created, touched, version, listed)"
+                           " VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (code) DO NOTHING",
+                           (code, options, now, now, int(listed)))
         return added == 1
+
+    def listed_tables(self, *, max_idle: float, limit: int) -> list[str]:
+        """The codes of the tables listed in the lobby that were touched in the last ``max_idle`` seconds,
+        the latest first, at most ``limit``."""
+        with self._tx(write=False) as tx:
+            rows = tx.all("SELECT code FROM friend_tables WHERE listed = 1 AND touched > ?"
+                          " ORDER BY touched DESC LIMIT ?", (time.time() - max_idle, limit))
+        return [str(r[0]) for r in rows]
 
     def append_table(self, *, code: str, version: int, entries: Sequence[str],
                      results: Sequence[FriendResult] = (), rated: GameResult | None = None) -> bool:
@@ -809,6 +870,88 @@ class Store(ABC):
                           (player, limit))
         return [RatingChange(game=r[0], rules=r[1], place=r[2], before=Rating(r[3], r[4], r[7] - 1),
                              after=Rating(r[5], r[6], r[7]), at=r[8]) for r in reversed(rows)]
+
+    # -- the Quick game's queue ----------------------------------------------------------------
+
+    def quick_wait(self, *, wait: QuickWait, kept: float) -> QuickWait:
+        """A person presses Quick game: their wait as it now stands. One already waiting stays in the queue
+        once (with the rule set and name given now; their time waited counts on if the rule set is the
+        same); one a process has claimed, or seated less than ``kept`` seconds ago, keeps that seat; anyone
+        else waits anew."""
+        now = self.dialect.now
+        with self._tx(write=True) as tx:
+            tx.run(f"DELETE FROM quick_waits WHERE player = ? AND formed = 1 AND claimed < {now} - ?",
+                   (wait.player, kept))
+            tx.run(f"UPDATE quick_waits SET since = CASE WHEN rules = ? THEN since ELSE {now} END, rules = ?,"
+                   f" name = ?, rating = ?, seen = {now} WHERE player = ? AND code IS NULL",
+                   (wait.rules, wait.rules, wait.name, wait.rating, wait.player))
+            tx.run("INSERT INTO quick_waits (player, rules, name, rating, ticket, sealed, since, seen)"
+                   f" VALUES (?, ?, ?, ?, ?, ?, {now}, {now}) ON CONFLICT (player) DO NOTHING",
+                   (wait.player, wait.rules, wait.name, wait.rating, wait.ticket, wait.sealed))
+            found = self._quick_row(tx, wait.player)
+        assert found is not None
+        return found
+
+    def quick_seen(self, *, player: str) -> QuickWait | None:
+        """A waiting person's page asks how it stands (which keeps them in the queue): their wait, or None."""
+        with self._tx(write=True) as tx:
+            tx.run(f"UPDATE quick_waits SET seen = {self.dialect.now} WHERE player = ?", (player,))
+            return self._quick_row(tx, player)
+
+    def quick_cancel(self, *, player: str) -> QuickWait | None:
+        """A person leaves the queue: None if they were waiting (or not there at all); their wait as it
+        stands, unchanged, if a process has claimed them for a table already."""
+        with self._tx(write=True) as tx:
+            if tx.run("DELETE FROM quick_waits WHERE player = ? AND code IS NULL", (player,)):
+                return None
+            return self._quick_row(tx, player)
+
+    def quick_waiting(self, *, rules: str, stale: float) -> list[QuickWait]:
+        """Those waiting for a rule set and not yet claimed, longest first, once the queue is rid of the
+        waits no page asked about for ``stale`` seconds (the person left) and put back in it those whose
+        table was claimed that long ago and never formed (its process stopped)."""
+        now = self.dialect.now
+        with self._tx(write=True) as tx:
+            tx.run(f"DELETE FROM quick_waits WHERE rules = ? AND code IS NULL AND seen < {now} - ?",
+                   (rules, stale))
+            tx.run(f"UPDATE quick_waits SET code = NULL, seat = NULL, claimed = NULL WHERE rules = ?"
+                   f" AND code IS NOT NULL AND formed = 0 AND claimed < {now} - ?", (rules, stale))
+            rows = tx.all(f"SELECT {self._quick_columns} FROM quick_waits WHERE rules = ? AND code IS NULL"
+                          " ORDER BY since, player", (rules,))
+        return [_quick_row(r) for r in rows]
+
+    def quick_claim(self, *, rules: str, code: str, seats: dict[str, int]) -> bool:
+        """Claim waiting people for table ``code``, each for a seat (by player): all of them, or (if another
+        process claimed or the person cancelled any of them first) none, and False. The rows are claimed in
+        one order, so that two processes' claims never wait for each other in a circle."""
+        class Lost(Exception):
+            """A person of the group is no longer waiting: the claim is rolled back."""
+        try:
+            with self._tx(write=True) as tx:
+                for player in sorted(seats):
+                    if tx.run(f"UPDATE quick_waits SET code = ?, seat = ?, claimed = {self.dialect.now}"
+                              " WHERE player = ? AND rules = ? AND code IS NULL",
+                              (code, seats[player], player, rules)) != 1:
+                        raise Lost
+        except Lost:
+            return False
+        return True
+
+    def quick_formed(self, *, code: str) -> int:
+        """The claimed table has been formed: its people's seats are theirs to take. How many they are."""
+        with self._tx(write=True) as tx:
+            return tx.run(f"UPDATE quick_waits SET formed = 1, claimed = {self.dialect.now}"
+                          " WHERE code = ? AND formed = 0", (code,))
+
+    @cached_property
+    def _quick_columns(self) -> str:
+        """The columns a ``QuickWait`` is read from, timed by this database's clock."""
+        return _QUICK_COLUMNS.format(now=self.dialect.now)
+
+    def _quick_row(self, tx: Tx, player: str) -> QuickWait | None:
+        """A person's wait, or None."""
+        row = tx.one(f"SELECT {self._quick_columns} FROM quick_waits WHERE player = ?", (player,))
+        return None if row is None else _quick_row(row)
 
     # -- server processes ----------------------------------------------------------------------
 

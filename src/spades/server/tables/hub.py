@@ -120,7 +120,7 @@ class TableHub:
         except SpadesError as e:
             raise TableError(str(e)) from None
         options = TableOptions(rules, level=body.level, bots_bid_nil=body.bots_bid_nil, grace=body.grace,
-                               turn_seconds=body.turn_seconds, rated=body.rated)
+                               turn_seconds=body.turn_seconds, rated=body.rated, listed=body.listed)
         # the name (and a rated table's player) checked before a code is taken
         FriendsTable("", options, self.clock).join(body.name, player=player)
         for _ in range(_RETRIES):

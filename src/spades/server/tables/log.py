@@ -30,8 +30,9 @@ class TableLog:
         self.store = store
 
     def create(self, code: str, options: dict[str, Any]) -> bool:
-        """Store a new table; False if the code is already in use."""
-        return self.store.add_table(code=code, options=json.dumps(options))
+        """Store a new table (listed in the lobby if its options say so); False if the code is in use."""
+        listed = bool(options.get("listed"))
+        return self.store.add_table(code=code, options=json.dumps(options), listed=listed)
 
     def append(self, code: str, seq: int, entries: list[Entry], results: Sequence[FriendResult] = (),
                rated: GameResult | None = None) -> None:

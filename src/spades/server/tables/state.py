@@ -172,6 +172,8 @@ class TableOptions:
     """Whether the table's games are rated (``spades.ratings``): its rules must be a rated rule set."""
     rated_as: str | None = field(init=False, default=None, compare=False)
     """The rated rule set the table's games are rated under (None: not rated)."""
+    listed: bool = False
+    """The table is listed in the lobby while it has a free seat (else only its link and code find it)."""
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -188,14 +190,17 @@ class TableOptions:
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON-ready object (the header of a stored table)."""
+        listed = {"listed": True} if self.listed else {}  # a table stored before the lobby reads as unlisted
         return {"rules": self.rules.to_dict(), "level": self.level, "bots_bid_nil": self.bots_bid_nil,
-                "grace": self.grace, "turn_seconds": self.turn_seconds, "rated": self.rated}
+                "grace": self.grace, "turn_seconds": self.turn_seconds, "rated": self.rated,
+                **listed}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:
         """The options back from ``to_json`` (tables stored before ratings are not rated)."""
         return cls(Rules.from_dict(data["rules"]), level=data["level"], bots_bid_nil=data["bots_bid_nil"],
-                   grace=data["grace"], turn_seconds=data["turn_seconds"], rated=data.get("rated", False))
+                   grace=data["grace"], turn_seconds=data["turn_seconds"], rated=data.get("rated", False),
+                   listed=data.get("listed", False))
 
 
 @dataclass

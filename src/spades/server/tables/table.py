@@ -193,10 +193,12 @@ class FriendsTable(TableState):
         command.run(self, by)
 
     def join(self, name: str, seat: int | None = None, conn: str | None = None,
-             player: str | None = None) -> tuple[str, int]:
+             player: str | None = None, sealed: str | None = None) -> tuple[str, int]:
         """Sit a person down (in ``seat``, or the first free one); return their secret token and seat.
 
         ``player``: the hash of the person's player token, so that their stats count this table's games.
+        ``sealed``: the hash of a seat token the person gets elsewhere (a Quick game's, which only their
+        own requests can make): the seat takes it, and no token is returned ("").
         """
         name = clean_text(name, what="display name", limit=MAX_NAME)
         if name.casefold() == "you":
@@ -217,8 +219,8 @@ class FriendsTable(TableState):
         if self.seats[seat].person:
             raise WrongTime(f"{seat_name(self.players, seat)} is taken: choose a free seat.")
         self.check_not_kept(seat)
-        token = secrets.token_urlsafe(18)
-        self.commit(Joined(seat=seat, name=name, token=hash_token(token), conn=conn, player=player))
+        token = "" if sealed else secrets.token_urlsafe(18)
+        self.commit(Joined(seat=seat, name=name, token=sealed or hash_token(token), conn=conn, player=player))
         return token, seat
 
     def _check_rated_join(self, player: str | None) -> None:

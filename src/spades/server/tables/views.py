@@ -75,6 +75,8 @@ class NewTableIn(StrictIn):
                                 json_schema_extra={"anyOf": [{"const": 0}, {"minimum": 5, "maximum": 600}]})
     rated: bool = Field(default=False, description="the games are rated: the rules must be a rated "
                                                    "rule set (standard or cutthroat, any length)")
+    listed: bool = Field(default=False, description="list the table in the lobby while a seat is free (else "
+                                                    "only its link and code find it)")
 
 
 class JoinIn(StrictIn):

@@ -64,6 +64,7 @@ export const api = {
   get: (path, extra) => call("GET", path, undefined, extra),
   post: (path, body, extra) => call("POST", path, body === undefined ? {} : body, extra),
   put: (path, body) => call("PUT", path, body),
+  del: (path) => call("DELETE", path),
   blob: async (path, body) => (await request("POST", path, body)).blob(),  // a file the server makes, e.g. a PDF
 };
 

@@ -30,6 +30,7 @@ async function openTable(e) {
       name, preset: f.elements.preset.value, options: readRuleOptions(f), level: f.elements.level.value,
       bots_bid_nil: state.settings.bots_bid_nil, grace: Number(f.elements.grace.value),
       turn_seconds: Number(f.elements.turn_seconds.value), rated: f.elements.rated.checked,
+      listed: f.elements.listed.checked,
     });
     localStorage.setItem(NAME_KEY, name);
     store(SEATS_KEY, (s) => { s[out.code] = out.token; });

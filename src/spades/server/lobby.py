@@ -1,0 +1,227 @@
+"""The lobby: the friends' tables their hosts list there, and the Quick game's queue.
+
+A person who presses Quick game waits in the store's queue (one wait a player, whichever process they
+ask) for a rule set. Whenever someone waiting asks how it stands (the page asks every second), their
+process looks for a group to seat (``pick``): the longest waiter with the others nearest their rating,
+within a window that widens as they wait; a whole table of them at once, or whoever is there once the
+longest waiter has waited ``fill_after`` seconds (computer players take the other seats). The process
+claims the group by a compare-and-set on each of their rows in one transaction (another process that
+claimed any of them first wins, and this claim changes nothing), then forms an ordinary friends' table
+with them seated and the game dealt. A person's seat token is made from their player token and their
+wait's ticket, so only their own requests can learn it, on any process; the table keeps its hash.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from spades.errors import SpadesError
+from spades.game import Phase
+from spades.rules import Rules
+from spades.server.store import QuickWait, Store
+from spades.server.tables.commands import Start
+from spades.server.tables.hub import TableHub, new_code
+from spades.server.tables.state import (
+    MAX_NAME,
+    NotAllowed,
+    TableError,
+    TableNotFound,
+    TableOptions,
+    hash_token,
+)
+from spades.server.tables.table import FriendsTable
+from spades.server.tables.views import LobbyView, lobby_of
+
+__all__ = ["BASE_WINDOW", "FILL_AFTER", "WIDEN", "Lobby", "QuickStatus", "Waiting", "pick", "window"]
+
+BASE_WINDOW = 100.0
+"""Points either side of a person's rating within which they meet others at once."""
+WIDEN = 25.0
+"""Points the window widens by for each second waited."""
+FILL_AFTER = 20.0
+"""Seconds the longest waiter waits before computer players take the seats no one came for (the server's
+``quick_fill`` setting)."""
+STALE = 10.0
+"""Seconds a wait lasts without its page asking: the person left (a claimed table never formed is given
+up after as long, and its people wait again)."""
+KEPT = 60.0
+"""Seconds a seat from a Quick game is given back to its person pressing again (a second press, or a
+second tab), rather than a new wait."""
+LISTED_IDLE = 3600.0
+"""A listed table untouched for this long leaves the lobby."""
+LISTED_MAX = 50
+"""At most this many tables are listed, the latest touched first."""
+QUICK_LEVEL, QUICK_GRACE, QUICK_TURN = "normal", 30.0, 30.0
+"""A Quick game's table: its computer players' level, and clocks so that no one holds the others up."""
+START = 1500.0
+"""The rating of someone not yet rated."""
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Someone waiting, as ``pick`` sees them."""
+
+    player: str
+    rating: float
+    waited: float
+
+
+def window(waited: float) -> float:
+    """Points either side of a rating within which someone who has waited ``waited`` seconds meets others."""
+    return BASE_WINDOW + WIDEN * waited
+
+
+def pick(waiting: Sequence[Waiting], seats: int, fill_after: float) -> list[Waiting] | None:
+    """Whom to seat at one table now, or None: the longest waiter who can be seated, with the others
+    nearest their rating (each within the wider of the two's windows); a table's worth, or fewer once the
+    longest waiter has waited ``fill_after`` seconds. At most ``seats``, each once.
+
+    >>> ann, bob = Waiting("ann", 1500, 3), Waiting("bob", 1900, 1)
+    >>> pick([ann, bob], 2, 20) is None        # 400 points apart, and not waited long
+    True
+    >>> [w.player for w in pick([Waiting("ann", 1500, 12), bob], 2, 20)]   # ann's window is 400 now
+    ['ann', 'bob']
+    >>> [w.player for w in pick([Waiting("ann", 1500, 21)], 4, 20)]        # the rest: computer players
+    ['ann']
+    """
+    for anchor in sorted(waiting, key=lambda w: -w.waited):
+        near = sorted((w for w in waiting if w.player != anchor.player
+                       and abs(w.rating - anchor.rating) <= max(window(anchor.waited), window(w.waited))),
+                      key=lambda w: abs(w.rating - anchor.rating))
+        group = [anchor, *near[:seats - 1]]
+        if len(group) == seats or anchor.waited >= fill_after:
+            return group
+    return None
+
+
+def seat_token(player_token: str, ticket: str) -> str:
+    """The seat token a Quick game's person gets: made from their player token and their wait's ticket,
+    so that any process can give it to them, and none without their player token."""
+    digest = hmac.new(player_token.encode(), ticket.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
+
+
+@dataclass(frozen=True)
+class QuickStatus:
+    """Where a person's Quick game stands: waiting (with the countdown), or seated (with the seat)."""
+
+    wait: QuickWait
+    rules: Rules
+    fill_in: float
+    """Seconds before computer players take the seats no one came for (0 once seated)."""
+    token: str | None
+    """The seat token, once seated."""
+
+
+class Lobby:
+    """The lobby's tables and the Quick game's queue, over the store and the friends' tables' hub."""
+
+    def __init__(self, store: Store, hub: TableHub, fill_after: float = FILL_AFTER) -> None:
+        self.store = store
+        self.hub = hub
+        self.fill_after = fill_after
+
+    def tables(self) -> list[LobbyView]:
+        """The listed tables with a free seat whose game is not over, the latest touched first."""
+        out = []
+        for code in self.store.listed_tables(max_idle=LISTED_IDLE, limit=LISTED_MAX):
+            try:
+                view = self.hub.read(code, lambda t: lobby_of(t) if _open(t) else None)
+            except TableError:  # expired or damaged meanwhile: not listed
+                continue
+            if view is not None:
+                out.append(view)
+        return out
+
+    def press(self, player_token: str, name: str, rules: Rules) -> QuickStatus:
+        """Quick game pressed: the person waits for ``rules`` (once, however often they press), and is
+        seated at once if others are there for them."""
+        FriendsTable("", TableOptions(rules), self.hub.clock).join(name)  # the name is checked first
+        ticket = secrets.token_urlsafe(12)
+        wait = QuickWait(player=hash_token(player_token), rules=rules_key(rules), name=name.strip(),
+                         rating=START, ticket=ticket, sealed=hash_token(seat_token(player_token, ticket)),
+                         waited=0.0, code=None, seat=None, formed=False)
+        return self._status(player_token, self.store.quick_wait(wait=wait, kept=KEPT))
+
+    def status(self, player_token: str) -> QuickStatus:
+        """How the person's Quick game stands (asking keeps them in the queue); TableNotFound if they are
+        not waiting."""
+        wait = self.store.quick_seen(player=hash_token(player_token))
+        if wait is None:
+            raise TableNotFound("You are not waiting for a Quick game: press Quick game to wait for one.")
+        return self._status(player_token, wait)
+
+    def cancel(self, player_token: str) -> None:
+        """The person leaves the queue; NotAllowed if a table was formed (or is being formed) for them."""
+        wait = self.store.quick_cancel(player=hash_token(player_token))
+        if wait is not None:
+            raise NotAllowed(f"A table was formed for you already: it is {wait.code}, where your seat waits.")
+
+    def _status(self, player_token: str, wait: QuickWait) -> QuickStatus:
+        """The person's status, once their process has looked for a table for those waiting with them."""
+        if wait.code is None:
+            self._match(wait.rules)
+            wait = self.store.quick_seen(player=wait.player) or wait
+        rules = Rules.from_dict(json.loads(wait.rules))
+        if wait.formed:
+            return QuickStatus(wait, rules, 0.0, seat_token(player_token, wait.ticket))
+        return QuickStatus(wait, rules, max(0.0, self.fill_after - wait.waited), None)
+
+    def _match(self, rules_key: str) -> None:
+        """Seat a group of those waiting for a rule set, if ``pick`` finds one and no other process claims
+        any of them first."""
+        waiting = self.store.quick_waiting(rules=rules_key, stale=STALE)
+        rules = Rules.from_dict(json.loads(rules_key))
+        group = pick([Waiting(w.player, w.rating, w.waited) for w in waiting], rules.players, self.fill_after)
+        if group is None:
+            return
+        by_player = {w.player: w for w in waiting}
+        people = [by_player[g.player] for g in group]
+        code = new_code()
+        seats = {w.player: i for i, w in enumerate(people)}
+        if not self.store.quick_claim(rules=rules_key, code=code, seats=seats):
+            return
+        options = TableOptions(rules, level=QUICK_LEVEL, grace=QUICK_GRACE, turn_seconds=QUICK_TURN)
+        if not self.hub.log.create(code, options.to_json()):
+            return  # a code taken meanwhile (one in 10^9): the claim lapses, and its people wait again
+        self.hub.act(code, lambda t: _seat_all(t, people))
+        self.store.quick_formed(code=code)
+
+
+def _seat_all(table: FriendsTable, people: Sequence[QuickWait]) -> None:
+    """Seat a Quick game's people, each in the seat claimed for them (a name the table has already gets
+    its seat's number), and deal: computer players take the other seats."""
+    taken: set[str] = set()
+    for seat, w in enumerate(people):
+        name, k = w.name, seat + 1
+        while name.casefold() in taken:
+            name, k = f"{w.name[:MAX_NAME - 5]} ({k})", k + 1
+        taken.add(name.casefold())
+        table.join(name, seat, player=w.player, sealed=w.sealed)
+    assert table.host is not None
+    table.run(table.host, Start())
+
+
+def _open(table: FriendsTable) -> bool:
+    """Whether a listed table has a seat someone may take, and no game over."""
+    over = table.game is not None and table.game.phase is Phase.GAME_OVER
+    return not over and any(not s.person and not s.kept for s in table.seats)
+
+
+def rules_key(rules: Rules) -> str:
+    """The rule set people wait for, as the queue keys it: the rules as canonical JSON."""
+    return json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+def quick_rules(preset: str, options: dict[str, object]) -> Rules:
+    """The rules a Quick game is asked for; TableError (a 400) with the reason if they are not rules."""
+    try:
+        return Rules.from_dict({"preset": preset, **options})
+    except SpadesError as e:
+        raise TableError(str(e)) from None

@@ -1,0 +1,116 @@
+"""The lobby over HTTP: the tables listed there, and the Quick game's queue (press, ask, cancel).
+
+Each route is one call to the app's ``lobby.Lobby``; the person waiting is known by their player token.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, Field
+
+from spades.server.deps import TokenDep
+from spades.server.lobby import Lobby, QuickStatus, quick_rules, window
+from spades.server.present import rules_json
+from spades.server.schemas import ErrorOut, Preset, RuleOptions, StrictIn
+from spades.server.tables.views import DisplayName, LobbyView
+
+__all__ = ["LobbyOut", "QuickIn", "QuickOut", "router"]
+
+_ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
+                                            for status, text in {
+    400: "Rules that contradict each other, or a malformed token: the detail says why.",
+    401: "The X-Player-Token is not known here (ask POST /api/players for one).",
+    422: "A display name that is empty, too long, holds control characters or is kept for the computer "
+         "players, or a malformed body.",
+    429: "Too many requests: wait a little.",
+    503: "The database cannot serve this right now: nothing was changed; try again.",
+}.items()}
+
+router = APIRouter(tags=["lobby"], responses=_ERRORS)
+
+
+async def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+LobbyDep = Annotated[Lobby, Depends(_lobby)]
+
+
+class LobbyOut(BaseModel):
+    """The tables listed in the lobby that have a free seat, the latest first (each as its link shows it)."""
+
+    tables: list[LobbyView]
+
+
+class QuickIn(StrictIn):
+    """Quick game: the display name to sit down with, and the rules to play (a preset, with options)."""
+
+    name: DisplayName
+    preset: Preset = "standard"
+    options: RuleOptions = Field(default_factory=dict)
+
+
+class QuickOut(BaseModel):
+    """Where a person's Quick game stands: ``waiting`` (for others of a similar rating, with the seconds
+    before computer players take the seats no one came for), or ``seated`` (the table, the seat and its
+    secret token: the person's page opens the table with it)."""
+
+    status: Literal["waiting", "seated"]
+    rules: dict[str, Any]
+    """The rules waited for, every option (as a table's view gives them)."""
+    rules_name: str
+    players: int
+    name: str
+    rating: float
+    waited: float
+    """Seconds waited so far."""
+    window: float
+    """Points either side of the rating within which others are met now (it widens as the wait goes on)."""
+    fill_in: float
+    """Seconds before computer players take the seats no one came for (0 once seated)."""
+    code: str | None = None
+    seat: int | None = None
+    token: str | None = None
+
+
+def _out(status: QuickStatus) -> QuickOut:
+    wait = status.wait
+    seated = status.token is not None
+    return QuickOut(status="seated" if seated else "waiting", rules=rules_json(status.rules),
+                    rules_name=status.rules.name,
+                    players=status.rules.players, name=wait.name, rating=round(wait.rating, 1),
+                    waited=round(wait.waited, 1), window=round(window(wait.waited)),
+                    fill_in=round(status.fill_in, 1), code=wait.code if seated else None,
+                    seat=wait.seat if seated else None, token=status.token)
+
+
+@router.get("/api/lobby")
+def tables(lobby: LobbyDep) -> LobbyOut:
+    """The friends' tables their hosts listed in the lobby that have a free seat (at most 50, the latest
+    touched first): the rules, whether under way, who sits where."""
+    return LobbyOut(tables=lobby.tables())
+
+
+@router.post("/api/quick")
+def press(body: QuickIn, lobby: LobbyDep, token: TokenDep) -> QuickOut:
+    """Press Quick game: wait for people of a similar rating who want the same rules (once: pressing again
+    changes the name or rules of the wait, and keeps a seat already found). Seated at once when others are
+    there for you; else ask ``GET /api/quick`` every second or so, which also keeps you in the queue."""
+    return _out(lobby.press(token, body.name, quick_rules(body.preset, body.options)))
+
+
+@router.get("/api/quick", responses={404: {"model": ErrorOut, "description": "You are not waiting."}})
+def status(lobby: LobbyDep, token: TokenDep) -> QuickOut:
+    """Where your Quick game stands. A wait no page asks about for 10 seconds is dropped (you left)."""
+    return _out(lobby.status(token))
+
+
+@router.delete("/api/quick", status_code=204, responses={
+    403: {"model": ErrorOut, "description": "A table was formed for you already: the detail names it."}})
+def cancel(lobby: LobbyDep, token: TokenDep) -> Response:
+    """Leave the queue (nothing happens if you were not waiting)."""
+    lobby.cancel(token)
+    return Response(status_code=204)

@@ -1,0 +1,67 @@
+"""The lobby in headless Chromium: four people (four browser profiles) press Quick game, land at one table
+each in their own seat, and play it to the end with a low target, at the normal animation speed; every
+WebSocket frame is checked for hidden cards, and no page logs an error. A table its host lists shows in
+the lobby, and its Join leads to it."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from browser.table import NewPage
+from browser.test_friends import Person, check_frames, open_friends_table, play_round
+from spades.server.run import BackgroundServer
+
+
+def test_four_people_press_quick_game_and_play_a_game_at_the_table_it_forms(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    people = [Person(fresh_page, name, speed="normal") for name in ("Ann", "Bob", "Cy", "Dee")]
+    for p in people:
+        p.page.goto("/lobby")
+        p.page.wait_for_selector("body[data-ready=yes]")
+        p.page.get_by_label("Your name").fill(p.name)
+        p.page.get_by_label("Rules").select_option("standard")
+        p.page.get_by_label("Game to").fill("50")
+        p.page.get_by_role("button", name="Quick game").click()
+        if p is people[0]:  # waiting, counting down to the computer players, which Cancel stops
+            status = p.page.locator("#quick-status")
+            expect(status).to_contain_text("Looking for 3 more players for custom rules, game to 50")
+            fill = p.page.locator("#quick-fill [data-countdown]")
+            first = int(fill.inner_text())
+            expect(fill).to_have_text(str(first - 1))
+            p.page.get_by_role("button", name="Cancel").click()
+            expect(p.page.locator("#quick-wait")).to_be_hidden()
+            p.page.get_by_role("button", name="Quick game").click()
+            expect(status).to_be_visible()
+    for p in people:
+        p.page.wait_for_url(re.compile(r"/\?table="))
+        p.page.wait_for_selector("body[data-ready=yes]")
+    codes = {p.page.url.split("table=")[1] for p in people}
+    assert len(codes) == 1
+    code = codes.pop()
+    for p in people:
+        expect(p.page.locator("#lobby")).to_be_hidden()
+        expect(p.page.locator("#hand .card")).to_have_count(13)
+    seats = {p.last_table()["you"] for p in people}
+    assert seats == {0, 1, 2, 3}
+    assert {s["name"] for s in people[0].last_table()["seats"]} == {"Ann", "Bob", "Cy", "Dee"}
+
+    play_round(people, "end", server, code, limit=3000)
+    assert check_frames(people, server, code) > 50
+    for p in people:
+        expect(p.page.locator("#dlg-end .end-score")).to_have_count(2)
+        assert p.errors == [], p.errors
+
+
+def test_a_listed_table_shows_in_the_lobby_and_join_leads_to_it(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann, bob = Person(fresh_page, "Ann"), Person(fresh_page, "Bob")
+    code = open_friends_table(ann, listed=True)
+    bob.page.goto("/lobby")
+    listed = bob.page.locator(f".listed[data-code='{code}']")
+    expect(listed).to_contain_text("North: Ann")
+    expect(listed).to_contain_text("South: free")
+    listed.get_by_role("link", name=f"Join table {code}").click()
+    expect(bob.page.locator("#lobby-name")).to_be_visible()
+    assert ann.errors == [] and bob.errors == []

@@ -1,0 +1,158 @@
+"""The lobby and Quick game over real HTTP, on SQLite and PostgreSQL: people pressing Quick game meet at
+one table, each at their own seat, never twice; computer players fill the seats no one came for; the
+listed tables; bad input; and ``pick``'s invariants."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.tables_client import app_state
+from spades.server.lobby import Waiting, pick, window
+from spades.server.run import BackgroundServer
+
+
+def player(client: httpx.Client) -> dict[str, str]:
+    """A new anonymous player's headers."""
+    return {"X-Player-Token": client.post("/api/players").json()["token"]}
+
+
+def press(client: httpx.Client, who: dict[str, str], name: str, expect: int = 200, **body: Any) -> Any:
+    r = client.post("/api/quick", json={"name": name, **body}, headers=who)
+    assert r.status_code == expect, r.text
+    return r.json()
+
+
+def test_four_people_pressing_quick_game_meet_at_one_table_each_in_a_seat_of_their_own(
+        client: httpx.Client, server: BackgroundServer) -> None:
+    people = [player(client) for _ in range(4)]
+    first = press(client, people[0], "Ann", options={"target": 200})
+    assert first["status"] == "waiting" and first["token"] is None and 0 < first["fill_in"] <= 20
+    again = press(client, people[0], "Ann", options={"target": 200})  # pressed twice: still one wait
+    assert again["status"] == "waiting" and again["waited"] >= first["waited"]
+    press(client, people[1], "Bob", options={"target": 200})
+    press(client, people[2], "Ann", options={"target": 300})  # other rules: waits apart
+    assert press(client, people[2], "Cy", options={"target": 200})["status"] == "waiting"  # changed her mind
+    last = press(client, people[3], "Dee", options={"target": 200})
+    assert last["status"] == "seated"  # the fourth press forms the table at once
+
+    outs = [client.get("/api/quick", headers=p).json() for p in people]
+    assert {o["status"] for o in outs} == {"seated"}
+    assert len({o["code"] for o in outs}) == 1 and sorted(o["seat"] for o in outs) == [0, 1, 2, 3]
+    code = outs[0]["code"]
+    for o in outs:  # each token opens that person's own seat
+        view = client.get(f"/api/tables/{code}/view", headers={"X-Seat-Token": o["token"]}).json()
+        assert view["you"] == o["seat"] and view["seats"][o["seat"]]["name"] == o["name"]
+        assert view["game"] is not None and view["rules"]["target"] == 200
+    assert press(client, people[0], "Ann", options={"target": 200})["code"] == code  # a second tab: same seat
+    r = client.delete("/api/quick", headers=people[0])
+    assert r.status_code == 403 and code in r.json()["detail"]
+    table = app_state(server).tables.read(code, lambda t: [(s.name, s.player is not None) for s in t.seats])
+    assert table == [("Ann", True), ("Bob", True), ("Cy", True), ("Dee", True)]
+
+
+def test_computer_players_fill_the_seats_no_one_came_for_once_the_wait_is_over(tmp_path: Path) -> None:
+    with BackgroundServer(tmp_path / "s.sqlite3", quick_fill=1) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        ann = player(client)
+        out = press(client, ann, "Ann", preset="three-player")
+        assert out["status"] == "waiting" and out["players"] == 3
+        for _ in range(100):
+            out = client.get("/api/quick", headers=ann).json()
+            if out["status"] == "seated":
+                break
+            threading.Event().wait(0.1)
+        assert out["status"] == "seated"
+        view = client.get(f"/api/tables/{out['code']}/view", headers={"X-Seat-Token": out["token"]}).json()
+        assert [s["person"] for s in view["seats"]] == [True, False, False] and view["game"] is not None
+
+
+def test_leaving_the_queue_and_bad_input(client: httpx.Client) -> None:
+    ann = player(client)
+    assert client.get("/api/quick", headers=ann).status_code == 404
+    assert client.delete("/api/quick", headers=ann).status_code == 204  # not waiting: nothing to do
+    press(client, ann, "Ann")
+    assert client.delete("/api/quick", headers=ann).status_code == 204
+    r = client.get("/api/quick", headers=ann)
+    assert r.status_code == 404 and "not waiting" in r.json()["detail"]
+
+    bad = [({"name": "Computer (East)"}, 422), ({"name": "  "}, 422),
+           ({"name": "Ann", "preset": "chess"}, 422),
+           ({"name": "Ann", "options": {"blind_nil": True, "nil": False}}, 400),
+           ({"name": "Ann", "seat": 1}, 422)]
+    for body, status in bad:
+        r = client.post("/api/quick", json=body, headers=ann)
+        assert r.status_code == status, (body, r.text)
+        assert isinstance(r.json()["detail"], str)
+    assert client.post("/api/quick", json={"name": "Ann"}).status_code == 422  # no player token
+    assert client.post("/api/quick", json={"name": "Ann"},
+                       headers={"X-Player-Token": "x" * 24}).status_code == 401
+    assert client.get("/api/quick", headers=ann).status_code == 404  # the refusals queued no one
+
+
+def test_the_lobby_lists_the_tables_their_hosts_listed_while_a_seat_is_free(client: httpx.Client) -> None:
+    def opened(name: str, listed: bool) -> str:
+        code: str = client.post("/api/tables", json={"name": name, "listed": listed, "preset": "two-player"}
+                                ).json()["code"]
+        return code
+    listed, private = opened("Ann", True), opened("Bob", False)
+    codes = [t["code"] for t in client.get("/api/lobby").json()["tables"]]
+    assert listed in codes and private not in codes
+    shown = next(t for t in client.get("/api/lobby").json()["tables"] if t["code"] == listed)
+    assert shown["rules_name"] and shown["seats"][0]["name"] == "Ann" and not shown["started"]
+    client.post(f"/api/tables/{listed}/seats", json={"name": "Cy"})  # full now
+    assert listed not in [t["code"] for t in client.get("/api/lobby").json()["tables"]]
+
+
+def test_people_pressing_at_once_are_each_seated_once_at_tables_of_four(client: httpx.Client) -> None:
+    """Twelve people press and ask at once from threads: three tables of four, no one twice."""
+    people = [player(client) for _ in range(12)]
+    seated: dict[int, dict[str, Any]] = {}
+
+    def go(i: int) -> None:
+        with httpx.Client(base_url=str(client.base_url), timeout=60) as c:
+            out = press(c, people[i], f"P{i}")
+            for _ in range(300):
+                if out["status"] == "seated":
+                    seated[i] = out
+                    return
+                threading.Event().wait(0.05)
+                out = c.get("/api/quick", headers=people[i]).json()
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seated) == 12
+    tables = Counter(o["code"] for o in seated.values())
+    assert sorted(tables.values()) == [4, 4, 4]
+    assert len({(o["code"], o["seat"]) for o in seated.values()}) == 12
+
+
+waiting = st.lists(st.builds(Waiting, player=st.text("abcdefgh", min_size=1, max_size=2),
+                             rating=st.floats(1000, 2000), waited=st.floats(0, 30)),
+                   max_size=10, unique_by=lambda w: w.player)
+
+
+@settings(max_examples=300, deadline=None)
+@given(waiting, st.sampled_from([2, 3, 4]), st.floats(1, 30))
+def test_pick_seats_each_waiting_person_once_within_the_windows(
+        people: list[Waiting], seats: int, fill_after: float) -> None:
+    group = pick(people, seats, fill_after)
+    if group is None:  # no one is left waiting past the fill time
+        assert all(w.waited < fill_after for w in people)
+        return
+    assert 1 <= len(group) <= seats and len({w.player for w in group}) == len(group)
+    assert all(w in people for w in group)
+    anchor = group[0]
+    assert anchor.waited == max(w.waited for w in people) or len(group) == seats
+    assert len(group) == seats or anchor.waited >= fill_after
+    for w in group[1:]:
+        assert abs(w.rating - anchor.rating) <= max(window(anchor.waited), window(w.waited))
