@@ -13,6 +13,8 @@ import httpx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from server.pgcluster import Cluster
+from server.processes import Served, redis_server
 from server.tables_client import app_state
 from spades.server.lobby import Waiting, pick, window
 from spades.server.run import BackgroundServer
@@ -110,30 +112,62 @@ def test_the_lobby_lists_the_tables_their_hosts_listed_while_a_seat_is_free(clie
     assert listed not in [t["code"] for t in client.get("/api/lobby").json()["tables"]]
 
 
-def test_people_pressing_at_once_are_each_seated_once_at_tables_of_four(client: httpx.Client) -> None:
-    """Twelve people press and ask at once from threads: three tables of four, no one twice."""
-    people = [player(client) for _ in range(12)]
+def seat_all_at_once(urls: list[str], count: int) -> dict[int, dict[str, Any]]:
+    """``count`` people press Quick game at once from threads, person ``i`` on server ``urls[i % n]``, and ask
+    until seated; what each was told once seated."""
+    with httpx.Client(base_url=urls[0], timeout=60) as c:
+        people = [player(c) for _ in range(count)]
     seated: dict[int, dict[str, Any]] = {}
 
     def go(i: int) -> None:
-        with httpx.Client(base_url=str(client.base_url), timeout=60) as c:
+        with httpx.Client(base_url=urls[i % len(urls)], timeout=60) as c:
             out = press(c, people[i], f"P{i}")
             for _ in range(300):
                 if out["status"] == "seated":
-                    seated[i] = out
+                    seated[i] = {**out, "headers": people[i]}
                     return
                 threading.Event().wait(0.05)
                 out = c.get("/api/quick", headers=people[i]).json()
 
-    threads = [threading.Thread(target=go, args=(i,)) for i in range(12)]
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert len(seated) == 12
-    tables = Counter(o["code"] for o in seated.values())
-    assert sorted(tables.values()) == [4, 4, 4]
-    assert len({(o["code"], o["seat"]) for o in seated.values()}) == 12
+    return seated
+
+
+def assert_seated_once_at_full_tables(seated: dict[int, dict[str, Any]], count: int) -> None:
+    """Everyone seated, at tables of four, one person a seat."""
+    assert len(seated) == count
+    assert set(Counter(o["code"] for o in seated.values()).values()) == {4}
+    assert len({(o["code"], o["seat"]) for o in seated.values()}) == count
+
+
+def test_people_pressing_at_once_are_each_seated_once_at_tables_of_four(client: httpx.Client) -> None:
+    seated = seat_all_at_once([str(client.base_url)], 12)
+    assert_seated_once_at_full_tables(seated, 12)
+
+
+def test_people_pressing_on_two_processes_meet_at_one_table(tmp_path: Path, pg_cluster: Cluster) -> None:
+    """Two ``spades serve`` processes on one PostgreSQL, with Redis: four people pressing in turn, on one
+    process and the other, meet at one table, and a seat's token opens it on either process; eight
+    pressing at once, half on each, make two tables of four, no one twice."""
+    database = pg_cluster.database()
+    with redis_server(tmp_path / "redis") as redis_url, Served(database, redis_url=redis_url) as a, \
+            Served(database, redis_url=redis_url) as b:
+        clients = [httpx.Client(base_url=a.url, timeout=30), httpx.Client(base_url=b.url, timeout=30)]
+        people = [player(clients[0]) for _ in range(4)]
+        for i, who in enumerate(people):
+            press(clients[i % 2], who, f"P{i}")
+        outs = [clients[(i + 1) % 2].get("/api/quick", headers=who).json() for i, who in enumerate(people)]
+        assert {o["status"] for o in outs} == {"seated"} and len({o["code"] for o in outs}) == 1
+        for i, o in enumerate(outs):
+            view = clients[i % 2].get(f"/api/tables/{o['code']}/view", headers={"X-Seat-Token": o["token"]})
+            assert view.json()["you"] == o["seat"] and view.json()["game"] is not None
+        for c in clients:
+            c.close()
+        assert_seated_once_at_full_tables(seat_all_at_once([a.url, b.url], 8), 8)
 
 
 waiting = st.lists(st.builds(Waiting, player=st.text("abcdefgh", min_size=1, max_size=2),
