@@ -1,7 +1,7 @@
-"""The lobby in headless Chromium: four people (four browser profiles) press Quick game, land at one table
-each in their own seat, and play it to the end with a low target, at the normal animation speed; every
-WebSocket frame is checked for hidden cards, and no page logs an error. A table its host lists shows in
-the lobby, and its Join leads to it."""
+"""The lobby in headless Chromium: four people (four browser profiles) press Quick game, land at one rated
+table each in their own seat, and play it to the end with a low target, at the normal animation speed;
+every rating moves once, the winners' up and the losers' down; every WebSocket frame is checked for hidden
+cards, and no page logs an error. A table its host lists shows in the lobby, and its Join leads to it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from browser.table import NewPage
 from browser.test_friends import Person, check_frames, open_friends_table, play_round
+from server.tables_client import app_state
 from spades.server.run import BackgroundServer
 
 
@@ -26,7 +27,8 @@ def test_four_people_press_quick_game_and_play_a_game_at_the_table_it_forms(
         p.page.get_by_role("button", name="Quick game").click()
         if p is people[0]:  # waiting, counting down to the computer players, which Cancel stops
             status = p.page.locator("#quick-status")
-            expect(status).to_contain_text("Looking for 3 more players for custom rules, game to 50")
+            expect(status).to_contain_text("Looking for 3 more players for custom rules, game to 50, "
+                                           "rated as standard: yours is 1500")
             fill = p.page.locator("#quick-fill [data-countdown]")
             first = int(fill.inner_text())
             expect(fill).to_have_text(str(first - 1))
@@ -44,7 +46,7 @@ def test_four_people_press_quick_game_and_play_a_game_at_the_table_it_forms(
         expect(p.page.locator("#lobby")).to_be_hidden()
         expect(p.page.locator("#hand .card")).to_have_count(13)
     seats = {p.last_table()["you"] for p in people}
-    assert seats == {0, 1, 2, 3}
+    assert seats == {0, 1, 2, 3} and people[0].last_table()["rated"] == "standard"
     assert {s["name"] for s in people[0].last_table()["seats"]} == {"Ann", "Bob", "Cy", "Dee"}
 
     play_round(people, "end", server, code, limit=3000)
@@ -52,6 +54,13 @@ def test_four_people_press_quick_game_and_play_a_game_at_the_table_it_forms(
     for p in people:
         expect(p.page.locator("#dlg-end .end-score")).to_have_count(2)
         assert p.errors == [], p.errors
+    store = app_state(server).tables.log.store
+    players = app_state(server).tables.read(code, lambda t: [s.player for s in t.seats])
+    for player in players:
+        changes = store.rating_history(player=player, limit=10)
+        assert len(changes) == 1 and changes[0].rules == "standard"  # rated once
+        change = changes[0]
+        assert (change.after.shown > change.before.shown) == (change.place == 0)
 
 
 def test_a_listed_table_shows_in_the_lobby_and_join_leads_to_it(

@@ -55,8 +55,10 @@ def test_four_people_pressing_quick_game_meet_at_one_table_each_in_a_seat_of_the
     assert press(client, people[0], "Ann", options={"target": 200})["code"] == code  # a second tab: same seat
     r = client.delete("/api/quick", headers=people[0])
     assert r.status_code == 403 and code in r.json()["detail"]
-    table = app_state(server).tables.read(code, lambda t: [(s.name, s.player is not None) for s in t.seats])
-    assert table == [("Ann", True), ("Bob", True), ("Cy", True), ("Dee", True)]
+    table = app_state(server).tables.read(code, lambda t: ([(s.name, s.player is not None) for s in t.seats],
+                                                           t.options.rated_as))
+    assert sorted(table[0]) == [("Ann", True), ("Bob", True), ("Cy", True), ("Dee", True)]
+    assert table[1] == "standard" and last["rated"] == "standard"  # the standard game, any target: rated
 
 
 def test_computer_players_fill_the_seats_no_one_came_for_once_the_wait_is_over(tmp_path: Path) -> None:
@@ -99,15 +101,18 @@ def test_leaving_the_queue_and_bad_input(client: httpx.Client) -> None:
 
 
 def test_the_lobby_lists_the_tables_their_hosts_listed_while_a_seat_is_free(client: httpx.Client) -> None:
-    def opened(name: str, listed: bool) -> str:
-        code: str = client.post("/api/tables", json={"name": name, "listed": listed, "preset": "two-player"}
-                                ).json()["code"]
+    def opened(name: str, listed: bool, preset: str = "two-player", **more: Any) -> str:
+        body = {"name": name, "listed": listed, "preset": preset, **more}
+        code: str = client.post("/api/tables", json=body, headers=player(client)).json()["code"]
         return code
     listed, private = opened("Ann", True), opened("Bob", False)
-    codes = [t["code"] for t in client.get("/api/lobby").json()["tables"]]
-    assert listed in codes and private not in codes
-    shown = next(t for t in client.get("/api/lobby").json()["tables"] if t["code"] == listed)
+    rated = opened("Dee", True, "standard", rated=True)
+    tables = {t["code"]: t for t in client.get("/api/lobby").json()["tables"]}
+    assert listed in tables and rated in tables and private not in tables
+    shown = tables[listed]
     assert shown["rules_name"] and shown["seats"][0]["name"] == "Ann" and not shown["started"]
+    assert shown["ratings"] == [None, None] and shown["rated"] is None  # two players: no rated rule set
+    assert tables[rated]["rated"] == "standard" and tables[rated]["ratings"] == [1500, None, None, None]
     client.post(f"/api/tables/{listed}/seats", json={"name": "Cy"})  # full now
     assert listed not in [t["code"] for t in client.get("/api/lobby").json()["tables"]]
 

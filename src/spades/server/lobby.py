@@ -4,7 +4,9 @@ A person who presses Quick game waits in the store's queue (one wait a player, w
 ask) for a rule set. Whenever someone waiting asks how it stands (the page asks every second), their
 process looks for a group to seat (``pick``): the longest waiter with the others nearest their rating,
 within a window that widens as they wait; a whole table of them at once, or whoever is there once the
-longest waiter has waited ``fill_after`` seconds (computer players take the other seats). The process
+longest waiter has waited ``fill_after`` seconds (computer players take the other seats). A rating is the
+person's under the rated rule set the rules play (``spades.ratings``), and a table of such rules is rated;
+partners are paired strongest with weakest (``seating``). The process
 claims the group by a compare-and-set on each of their rows in one transaction (another process that
 claimed any of them first wins, and this claim changes nothing), then forms an ordinary friends' table
 with them seated and the game dealt. A person's seat token is made from their player token and their
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 
 from spades.errors import SpadesError
 from spades.game import Phase
+from spades.ratings import NotRated, Rating, computer, rated_rules_of
 from spades.rules import Rules
 from spades.server.store import QuickWait, Store
 from spades.server.tables.commands import Start
@@ -59,8 +62,6 @@ LISTED_MAX = 50
 """At most this many tables are listed, the latest touched first."""
 QUICK_LEVEL, QUICK_GRACE, QUICK_TURN = "normal", 30.0, 30.0
 """A Quick game's table: its computer players' level, and clocks so that no one holds the others up."""
-START = 1500.0
-"""The rating of someone not yet rated."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,31 @@ def pick(waiting: Sequence[Waiting], seats: int, fill_after: float) -> list[Wait
     return None
 
 
+def seating(ratings: Sequence[float], rules: Rules) -> list[int]:
+    """The seat of each person of a group, by their ratings: the strongest first, the sides taking turns
+    in a snake (0, 1, 1, 0...), so that partners pair the strongest with the weakest.
+
+    >>> seating([1500, 1900, 1400, 1700], Rules())   # 1900 and 1400 partners, 1700 and 1500
+    [3, 0, 2, 1]
+    """
+    order = sorted(range(len(ratings)), key=lambda i: -ratings[i])
+    sides = [k for r in range(rules.players) for k in (range(rules.sides) if r % 2 == 0
+                                                        else reversed(range(rules.sides)))]
+    free = {k: list(rules.seats_of(k)) for k in range(rules.sides)}
+    seats = [0] * len(ratings)
+    for i, side in zip(order, (k for k in sides if free[k]), strict=False):
+        seats[i] = free[side].pop(0)
+    return seats
+
+
+def rated_as(rules: Rules) -> str | None:
+    """The rated rule set these rules play (a Quick game of them is rated), or None."""
+    try:
+        return rated_rules_of(rules)
+    except NotRated:
+        return None
+
+
 def seat_token(player_token: str, ticket: str) -> str:
     """The seat token a Quick game's person gets: made from their player token and their wait's ticket,
     so that any process can give it to them, and none without their player token."""
@@ -127,25 +153,36 @@ class Lobby:
         self.hub = hub
         self.fill_after = fill_after
 
-    def tables(self) -> list[LobbyView]:
-        """The listed tables with a free seat whose game is not over, the latest touched first."""
-        out = []
+    def tables(self) -> list[tuple[LobbyView, list[int | None]]]:
+        """The listed tables with a free seat whose game is not over, the latest touched first, each with
+        the rating of who sits in each seat under the rated rule set its rules play (None: a free seat, a
+        person not known by a player token, or rules no rated rule set covers)."""
+        found: list[tuple[LobbyView, str | None, list[str | None]]] = []
         for code in self.store.listed_tables(max_idle=LISTED_IDLE, limit=LISTED_MAX):
             try:
-                view = self.hub.read(code, lambda t: lobby_of(t) if _open(t) else None)
+                seen = self.hub.read(code, lambda t: (lobby_of(t), *_rated_ids(t)) if _open(t) else None)
             except TableError:  # expired or damaged meanwhile: not listed
                 continue
-            if view is not None:
-                out.append(view)
-        return out
+            if seen is not None:
+                found.append(seen)
+        wanted: dict[str, set[str]] = {}
+        for _, rated, ids in found:
+            if rated is not None:
+                wanted.setdefault(rated, set()).update(i for i in ids if i is not None)
+        known = {rated: self.store.ratings_of(players=ids, rules=rated) for rated, ids in wanted.items()}
+        return [(view, [None if rated is None or i is None else known[rated].get(i, Rating()).shown
+                        for i in ids]) for view, rated, ids in found]
 
     def press(self, player_token: str, name: str, rules: Rules) -> QuickStatus:
         """Quick game pressed: the person waits for ``rules`` (once, however often they press), and is
         seated at once if others are there for them."""
         FriendsTable("", TableOptions(rules), self.hub.clock).join(name)  # the name is checked first
+        player, rated = hash_token(player_token), rated_as(rules)
+        rating = Rating() if rated is None else self.store.ratings_of(players=[player], rules=rated).get(
+            player, Rating())
         ticket = secrets.token_urlsafe(12)
-        wait = QuickWait(player=hash_token(player_token), rules=rules_key(rules), name=name.strip(),
-                         rating=START, ticket=ticket, sealed=hash_token(seat_token(player_token, ticket)),
+        wait = QuickWait(player=player, rules=rules_key(rules), name=name.strip(), rating=rating.shown,
+                         ticket=ticket, sealed=hash_token(seat_token(player_token, ticket)),
                          waited=0.0, code=None, seat=None, formed=False)
         return self._status(player_token, self.store.quick_wait(wait=wait, kept=KEPT))
 
@@ -184,28 +221,37 @@ class Lobby:
         by_player = {w.player: w for w in waiting}
         people = [by_player[g.player] for g in group]
         code = new_code()
-        seats = {w.player: i for i, w in enumerate(people)}
+        seats = dict(zip((w.player for w in people), seating([w.rating for w in people], rules), strict=True))
         if not self.store.quick_claim(rules=rules_key, code=code, seats=seats):
             return
-        options = TableOptions(rules, level=QUICK_LEVEL, grace=QUICK_GRACE, turn_seconds=QUICK_TURN)
+        options = TableOptions(rules, level=QUICK_LEVEL, grace=QUICK_GRACE, turn_seconds=QUICK_TURN,
+                               rated=rated_as(rules) is not None)
         if not self.hub.log.create(code, options.to_json()):
             return  # a code taken meanwhile (one in 10^9): the claim lapses, and its people wait again
-        self.hub.act(code, lambda t: _seat_all(t, people))
+        self.hub.act(code, lambda t: _seat_all(t, people, seats))
         self.store.quick_formed(code=code)
 
 
-def _seat_all(table: FriendsTable, people: Sequence[QuickWait]) -> None:
+def _seat_all(table: FriendsTable, people: Sequence[QuickWait], seats: dict[str, int]) -> None:
     """Seat a Quick game's people, each in the seat claimed for them (a name the table has already gets
-    its seat's number), and deal: computer players take the other seats."""
+    a number), and deal: computer players take the other seats."""
     taken: set[str] = set()
-    for seat, w in enumerate(people):
-        name, k = w.name, seat + 1
+    for w in people:
+        name, k = w.name, 2
         while name.casefold() in taken:
             name, k = f"{w.name[:MAX_NAME - 5]} ({k})", k + 1
         taken.add(name.casefold())
-        table.join(name, seat, player=w.player, sealed=w.sealed)
+        table.join(name, seats[w.player], player=w.player, sealed=w.sealed)
     assert table.host is not None
     table.run(table.host, Start())
+
+
+def _rated_ids(table: FriendsTable) -> tuple[str | None, list[str | None]]:
+    """The rated rule set a table's rules play (None: none), and who is rated in each seat: the person
+    by their player token, a computer level where a computer player plays, None where a seat is free."""
+    level = computer(table.options.level)
+    return rated_as(table.options.rules), [
+        s.player if s.person else level if s.kept or table.started else None for s in table.seats]
 
 
 def _open(table: FriendsTable) -> bool:

@@ -11,12 +11,12 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from spades.server.deps import TokenDep
-from spades.server.lobby import Lobby, QuickStatus, quick_rules, window
+from spades.server.lobby import Lobby, QuickStatus, quick_rules, rated_as, window
 from spades.server.present import rules_json
 from spades.server.schemas import ErrorOut, Preset, RuleOptions, StrictIn
 from spades.server.tables.views import DisplayName, LobbyView
 
-__all__ = ["LobbyOut", "QuickIn", "QuickOut", "router"]
+__all__ = ["ListedTable", "LobbyOut", "QuickIn", "QuickOut", "router"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
                                             for status, text in {
@@ -39,10 +39,19 @@ async def _lobby(request: Request) -> Lobby:
 LobbyDep = Annotated[Lobby, Depends(_lobby)]
 
 
-class LobbyOut(BaseModel):
-    """The tables listed in the lobby that have a free seat, the latest first (each as its link shows it)."""
+class ListedTable(LobbyView):
+    """A listed table as its link shows it, with the rating of who sits in each seat."""
 
-    tables: list[LobbyView]
+    ratings: list[int | None]
+    """By seat, on the 1500 scale, under the rated rule set the rules play: the person's (1500 if not yet
+    rated), or the computer level's where a computer player plays; None for a free seat, a person not known
+    by a player token, or rules no rated rule set covers."""
+
+
+class LobbyOut(BaseModel):
+    """The tables listed in the lobby that have a free seat, the latest first."""
+
+    tables: list[ListedTable]
 
 
 class QuickIn(StrictIn):
@@ -59,6 +68,8 @@ class QuickOut(BaseModel):
     secret token: the person's page opens the table with it)."""
 
     status: Literal["waiting", "seated"]
+    rated: str | None
+    """The rated rule set the rules play, under which the table is rated and ``rating`` is (None: unrated)."""
     rules: dict[str, Any]
     """The rules waited for, every option (as a table's view gives them)."""
     rules_name: str
@@ -79,7 +90,8 @@ class QuickOut(BaseModel):
 def _out(status: QuickStatus) -> QuickOut:
     wait = status.wait
     seated = status.token is not None
-    return QuickOut(status="seated" if seated else "waiting", rules=rules_json(status.rules),
+    return QuickOut(status="seated" if seated else "waiting", rated=rated_as(status.rules),
+                    rules=rules_json(status.rules),
                     rules_name=status.rules.name,
                     players=status.rules.players, name=wait.name, rating=round(wait.rating, 1),
                     waited=round(wait.waited, 1), window=round(window(wait.waited)),
@@ -90,8 +102,9 @@ def _out(status: QuickStatus) -> QuickOut:
 @router.get("/api/lobby")
 def tables(lobby: LobbyDep) -> LobbyOut:
     """The friends' tables their hosts listed in the lobby that have a free seat (at most 50, the latest
-    touched first): the rules, whether under way, who sits where."""
-    return LobbyOut(tables=lobby.tables())
+    touched first): the rules, rated or not, whether under way, who sits where with their ratings."""
+    return LobbyOut(tables=[ListedTable(**view.model_dump(), ratings=ratings)
+                            for view, ratings in lobby.tables()])
 
 
 @router.post("/api/quick")

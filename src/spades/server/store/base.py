@@ -855,6 +855,16 @@ class Store(ABC):
             rows = tx.all("SELECT rules, mu, sigma, games FROM ratings WHERE player = ?", (player,))
         return {str(r[0]): Rating(mu=r[1], sigma=r[2], games=r[3]) for r in rows}
 
+    def ratings_of(self, *, players: Collection[str], rules: str) -> dict[str, Rating]:
+        """The ratings of several rated ids under one rated rule set (none for an id not yet rated)."""
+        wanted = list(players)
+        if not wanted:
+            return {}
+        with self._tx(write=False) as tx:
+            rows = tx.all(f"SELECT player, mu, sigma, games FROM ratings WHERE rules = ?"
+                          f" AND player IN ({', '.join('?' * len(wanted))})", (rules, *wanted))
+        return {str(r[0]): Rating(mu=r[1], sigma=r[2], games=r[3]) for r in rows}
+
     def leaderboard(self, *, rules: str, limit: int) -> list[tuple[str, Rating]]:
         """The rated ids past their provisional games under a rated rule set, the highest first."""
         with self._tx(write=False) as tx:

@@ -56,7 +56,10 @@ function show(out) {
   $("quick-form").hidden = true;
   $("quick-wait").hidden = false;
   $("quick-status").textContent = `Looking for ${plural(out.players - 1, "more player")} for ${out.rules_name} rules, `
-    + `game to ${out.rules.target}, rated ${Math.round(out.rating)} ± ${out.window}: the range widens as you wait.`;
+    + `game to ${out.rules.target}, `
+    + (out.rated ? `rated as ${out.rated}: yours is ${Math.round(out.rating)}; players within ${out.window} of it,`
+      : `not rated; players within ${out.window} of your ${Math.round(out.rating)},`)
+    + " a range that widens as you wait.";
   fillAt = performance.now() + out.fill_in * 1000;
   tick();
   asking = setTimeout(ask, ASK_EVERY);
@@ -114,10 +117,11 @@ async function listTables() {
 }
 
 function tableItem(t) {
-  const seats = t.seats.map((s) => el("li", s.person || s.kept ? {} : { class: "free" },
-    `${s.where}: ${s.person ? s.name : s.kept ? "a computer player" : "free"}`));
+  const seats = t.seats.map((s, i) => el("li", s.person || s.kept ? {} : { class: "free" },
+    `${s.where}: ${s.person ? s.name : s.kept ? "a computer player" : "free"}`
+    + (t.ratings[i] === null ? "" : ` (${t.ratings[i]})`)));
   return el("li", { class: "listed", "data-code": t.code },
-    el("h3", {}, `${t.rules_name}, game to ${t.rules.target}`),
+    el("h3", {}, `${t.rules_name}, game to ${t.rules.target}${t.rated ? ", rated" : ""}`),
     el("p", { class: "muted" }, `${t.started ? "Under way" : "Waiting to start"}; computer players: ${t.level}`),
     el("ul", {}, ...seats),
     el("a", { class: "button", href: `/?table=${encodeURIComponent(t.code)}`, "aria-label": `Join table ${t.code}` }, "Join"));
