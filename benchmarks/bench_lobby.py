@@ -5,7 +5,9 @@ as the page does, on the same process, until seated. Measures the time to be sea
 press finds three others of a similar rating waiting (their press forms the table: the answer they get),
 as p50/p95/p99, and of everyone (from pressing to the answer that seats them); counts the tables formed
 and checks that nobody is seated twice: every person seated once, no seat given twice, and each table's
-people, as the table itself shows them, exactly those told they sit there. Starts its own servers, Redis
+people, as the table itself shows them, exactly those told they sit there. Then the cost of a game's
+rating update: a table's append that ends a rated game (which rates it, in the same transaction) against
+the same append unrated, on the same database. Starts its own servers, Redis
 and a throwaway PostgreSQL cluster (``--database sqlite`` for one SQLite file instead), and stops them.
 
     .venv/bin/python benchmarks/bench_lobby.py --people 1000 --seconds 60
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import secrets
 import statistics
 import sys
 import tempfile
@@ -29,6 +33,8 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from server.pgcluster import Cluster
 from server.processes import Served, redis_server
+from spades.ratings import GameResult
+from spades.server.store import open_store
 
 ASK_EVERY = 1.0
 """Seconds between a waiting person's asks, as the page's."""
@@ -103,12 +109,37 @@ async def check(client: httpx.AsyncClient, outs: list[dict[str, Any]]) -> None:
           f"nobody seated twice (checked: {len(outs)} people, {len(seats)} seats, each table's people)")
 
 
+def rating_cost(database: str | Path, games: int) -> None:
+    """The time of the append that ends a rated game (rating four people in its transaction), against the
+    same append unrated, each on a table of its own, alternately."""
+    store = open_store(database)
+    entry = [json.dumps({"k": "chat", "n": 0})]
+    times: dict[bool, list[float]] = {True: [], False: []}
+    try:
+        for i in range(2 * games):
+            rated = i % 2 == 0
+            code = secrets.token_hex(4)
+            store.add_table(code=code, options="{}")
+            seats = tuple(secrets.token_hex(8) for _ in range(4))
+            result = GameResult(rules="standard", game=f"table {code} 1", seats=seats, sides=(0, 1, 0, 1),
+                                places=(0, 1)) if rated else None
+            began = time.perf_counter()
+            assert store.append_table(code=code, version=0, entries=entry, rated=result)
+            times[rated].append(time.perf_counter() - began)
+    finally:
+        store.close()
+    with_rating, without = statistics.median(times[True]), statistics.median(times[False])
+    print(f"a game's rating update: {(with_rating - without) * 1000:.2f} ms (median append that ends a rated "
+          f"game {with_rating * 1000:.2f} ms, the same unrated {without * 1000:.2f} ms; {games} games each)")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--people", type=int, default=1000)
     p.add_argument("--seconds", type=float, default=60.0, help="the presses spread evenly over this long")
     p.add_argument("--processes", type=int, default=2)
     p.add_argument("--database", choices=("postgres", "sqlite"), default="postgres")
+    p.add_argument("--rated-games", type=int, default=200, help="appends timed for the rating's cost")
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
         if args.database == "postgres":
@@ -118,6 +149,7 @@ def main() -> None:
         redis_url = stack.enter_context(redis_server(Path(folder) / "redis"))
         urls = [stack.enter_context(Served(database, redis_url=redis_url)).url for _ in range(args.processes)]
         asyncio.run(run(urls, args.people, args.seconds))
+        rating_cost(database, args.rated_games)
 
 
 if __name__ == "__main__":

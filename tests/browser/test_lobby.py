@@ -10,6 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from browser.table import NewPage
+from browser.test_accessibility import assert_clean
 from browser.test_friends import Person, check_frames, open_friends_table, play_round
 from server.tables_client import app_state
 from spades.server.run import BackgroundServer
@@ -71,6 +72,12 @@ def test_a_listed_table_shows_in_the_lobby_and_join_leads_to_it(
     listed = bob.page.locator(f".listed[data-code='{code}']")
     expect(listed).to_contain_text("North: Ann")
     expect(listed).to_contain_text("South: free")
+    assert_clean(bob.page, "the lobby with a table listed")
+    bob.page.get_by_label("Your name").fill("Bob")
+    bob.page.get_by_role("button", name="Quick game").click()
+    expect(bob.page.locator("#quick-status")).to_be_visible()
+    assert_clean(bob.page, "the lobby while waiting for a Quick game")
+    bob.page.get_by_role("button", name="Cancel").click()
     listed.get_by_role("link", name=f"Join table {code}").click()
     expect(bob.page.locator("#lobby-name")).to_be_visible()
     assert ann.errors == [] and bob.errors == []

@@ -273,6 +273,10 @@ def _game_row(r: tuple[Any, ...]) -> GameRow:
     )
 
 
+class _Lost(Exception):
+    """A person of a Quick game's group is no longer waiting: the claim is rolled back."""
+
+
 _QUICK_COLUMNS = "player, rules, name, rating, ticket, sealed, {now} - since, code, seat, formed"
 """A ``quick_waits`` row's columns, ``{now}`` the database's clock."""
 
@@ -934,16 +938,14 @@ class Store(ABC):
         """Claim waiting people for table ``code``, each for a seat (by player): all of them, or (if another
         process claimed or the person cancelled any of them first) none, and False. The rows are claimed in
         one order, so that two processes' claims never wait for each other in a circle."""
-        class Lost(Exception):
-            """A person of the group is no longer waiting: the claim is rolled back."""
         try:
             with self._tx(write=True) as tx:
                 for player in sorted(seats):
                     if tx.run(f"UPDATE quick_waits SET code = ?, seat = ?, claimed = {self.dialect.now}"
                               " WHERE player = ? AND rules = ? AND code IS NULL",
                               (code, seats[player], player, rules)) != 1:
-                        raise Lost
-        except Lost:
+                        raise _Lost
+        except _Lost:
             return False
         return True
 
