@@ -37,6 +37,7 @@ __all__ = [
     "AnswerError",
     "bye",
     "decide",
+    "decide_line",
     "hello",
     "legal_moves",
     "parse_answer",
@@ -82,21 +83,22 @@ def _played(cards: tuple[tuple[int, Card], ...]) -> list[dict[str, Any]]:
 
 
 def _trick(t: Trick) -> dict[str, Any]:
-    """A finished trick."""
-    return {"leader": t.leader, "cards": _played(t.cards), "winner": t.winner}
+    """A finished trick: its cards in the order played, the leader's first (each seat in turn after it)."""
+    return {"leader": t.leader, "cards": [str(c) for _, c in t.cards], "winner": t.winner}
 
 
-_FINISHED: dict[int, tuple[HandResult, dict[str, Any]]] = {}
-"""Finished hands already written, by identity (a game's views share its ``HandResult`` values)."""
+_FINISHED: dict[int, tuple[HandResult, dict[str, Any], str]] = {}
+"""Finished hands already written, as values and as JSON text, by identity (a game's views share its
+``HandResult`` values)."""
 _FINISHED_KEPT = 512
 
 
-def _finished(r: HandResult) -> dict[str, Any]:
-    """A finished hand, every card face up; written once per hand and kept a while, since every later
-    view of the game holds it again."""
+def _finished(r: HandResult) -> tuple[dict[str, Any], str]:
+    """A finished hand, every card face up, as values and as JSON text; made once per hand and kept a
+    while, since every later view of the game holds it again."""
     kept = _FINISHED.get(id(r))
     if kept is not None and kept[0] is r:
-        return kept[1]
+        return kept[1], kept[2]
     if len(_FINISHED) >= _FINISHED_KEPT:
         _FINISHED.clear()
     out = {
@@ -110,13 +112,24 @@ def _finished(r: HandResult) -> dict[str, Any]:
         "scores_after": list(r.scores_after), "set_aside": _cards(r.set_aside),
         "passes": [{"from": f, "to": t, "cards": _cards(m)} for f, t, m in r.passes],
     }
-    _FINISHED[id(r)] = (r, out)
-    return out
+    text = _dumps(out)
+    _FINISHED[id(r)] = (r, out, text)
+    return out, text
+
+
+def _dumps(value: object) -> str:
+    """Compact JSON text."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def view_json(view: SeatView) -> dict[str, Any]:
     """Everything a ``SeatView`` holds but its rules (``hello`` gave them), as JSON-ready values:
     cards as their texts (``10H``, ``BJ``), bids as theirs, voids as suit letters."""
+    return _present(view) | {"history": [_finished(r)[0] for r in view.history], "winner": view.winner}
+
+
+def _present(view: SeatView) -> dict[str, Any]:
+    """The view but its finished hands and the winner (the end of a view's JSON object)."""
     return {
         "seat": view.seat, "phase": view.phase.value, "hand_number": view.hand_number,
         "dealer": view.dealer, "turn": view.turn, "hand": _cards(view.hand), "looked": view.looked,
@@ -129,7 +142,6 @@ def view_json(view: SeatView) -> dict[str, Any]:
         "legal_bids": [str(b) for b in view.legal_bids], "legal_plays": _cards(view.legal_plays),
         "can_look": view.can_look, "can_misdeal": view.can_misdeal,
         "opening_card": None if view.opening_card is None else str(view.opening_card),
-        "history": [_finished(r) for r in view.history], "winner": view.winner,
     }
 
 
@@ -154,10 +166,19 @@ def hello(rules: Rules, seat: int, move_ms: int) -> dict[str, Any]:
             "seat_name": seat_name(rules.players, seat), "players": rules.players, "move_ms": move_ms}
 
 
+def decide_line(view: SeatView, decision: int, deadline_ms: int) -> str:
+    """A decision as its line of JSON: the seat's view, its legal moves as text, and the milliseconds
+    it has to answer. The finished hands' text is made once per hand (a game's later views repeat it)."""
+    head = _dumps({"type": "decide", "id": decision, "deadline_ms": deadline_ms,
+                   "legal": [str(m) for m in legal_moves(view)], "view": _present(view)})
+    history = ",".join(_finished(r)[1] for r in view.history)
+    return f'{head[:-2]},"history":[{history}],"winner":{_dumps(view.winner)}}}}}'
+
+
 def decide(view: SeatView, decision: int, deadline_ms: int) -> dict[str, Any]:
-    """A decision: the seat's view, its legal moves as text, and the milliseconds it has to answer."""
-    return {"type": "decide", "id": decision, "deadline_ms": deadline_ms, "view": view_json(view),
-            "legal": [str(m) for m in legal_moves(view)]}
+    """A decision as JSON values: its line, read."""
+    message: dict[str, Any] = json.loads(decide_line(view, decision, deadline_ms))
+    return message
 
 
 def refused(decision: int, fault: str, reason: str, played: Move) -> dict[str, Any]:

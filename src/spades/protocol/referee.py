@@ -33,7 +33,15 @@ from spades.bots import Player, make_player
 from spades.errors import SpadesError
 from spades.game import SeatView
 from spades.moves import Move
-from spades.protocol.messages import AnswerError, bye, decide, hello, legal_moves, parse_answer, parse_ready
+from spades.protocol.messages import (
+    AnswerError,
+    bye,
+    decide_line,
+    hello,
+    legal_moves,
+    parse_answer,
+    parse_ready,
+)
 from spades.protocol.messages import refused as refused_message
 from spades.rules import Rules
 
@@ -132,12 +140,14 @@ class _Process:
             self.kill()
             raise
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Write one message as a line (a bot that stopped reading is dead)."""
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Write one message as a line, given as values or as its JSON text (a bot that stopped reading
+        is dead)."""
         stdin = self.popen.stdin
         assert stdin is not None
+        line = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
         try:
-            stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+            stdin.write(line.encode() + b"\n")
             stdin.flush()
         except (BrokenPipeError, ValueError, OSError):
             raise _Dead(self.ended()) from None
@@ -236,7 +246,7 @@ class ExecPlayer:
         legal = legal_moves(view)
         deadline = time.monotonic() + self.move_ms / 1000
         try:
-            proc.send(decide(view, number, self.move_ms))
+            proc.send(decide_line(view, number, self.move_ms))
             move = None
             while move is None:  # answers to earlier decisions, late ones, are skipped
                 move = parse_answer(proc.read_line(deadline), number)

@@ -1,0 +1,103 @@
+"""What speaking the bot protocol costs a decision: the example Python bot run as an ``exec:`` bot
+against the same bot's code called in this process, on the same decisions.
+
+The in-process bot is given the same view as JSON values (``view_json`` and the legal moves' texts),
+so the difference is the protocol's own cost: writing the line, the pipe both ways, the bot reading and
+writing JSON, reading its answer. Both play seat 0 against three ``normal`` players over the same deals
+(they choose the same moves, so the games are the same); the decision times of seat 0 print, and the
+overhead, the mean of the exec bot's less the in-process one's.
+
+    .venv/bin/python benchmarks/bench_protocol.py --deals 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+from spades.arena import GAME_HAND_CAP
+from spades.bots import Player, make_player, play_out
+from spades.game import Game, SeatView
+from spades.moves import Move, parse_move
+from spades.protocol import ExecPlayer, legal_moves, view_json
+from spades.rules import find_preset
+
+BOT = Path(__file__).parents[1] / "examples" / "bots" / "bot.py"
+
+
+def _example() -> ModuleType:
+    """The example bot's module, loaded as code."""
+    spec = importlib.util.spec_from_file_location("example_bot", BOT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class InProcess:
+    """The example bot's ``decide`` called in this process on the view's JSON values."""
+
+    name = "in-process"
+
+    def __init__(self) -> None:
+        self.decide = _example().decide
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        """The example bot's move for the view."""
+        return parse_move(self.decide(view_json(view), [str(m) for m in legal_moves(view)]))
+
+
+class Timed:
+    """A player whose decision times are kept."""
+
+    def __init__(self, player: Player) -> None:
+        self.player, self.name = player, player.name
+        self.times: list[float] = []
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        """The wrapped player's move, timed."""
+        start = time.perf_counter()
+        move = self.player.choose(view, rng)
+        self.times.append(time.perf_counter() - start)
+        return move
+
+
+def run(player: Player, deals: int, preset: str) -> list[float]:
+    """Seat 0's decision times over ``deals`` whole games (the first decision, which starts an exec bot's
+    process, left out)."""
+    timed = Timed(player)
+    normal = make_player("normal")
+    rules = find_preset(preset)
+    for deal in range(1, deals + 1):
+        play_out(Game(rules, deal=deal), [timed, *[normal] * (rules.players - 1)], seed=deal,
+                 hands=GAME_HAND_CAP)
+    return timed.times[1:]
+
+
+def main() -> None:
+    """Time both and print the figures."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--deals", type=int, default=4, help="whole games to play (default 4)")
+    p.add_argument("--rules", default="standard")
+    args = p.parse_args()
+    inside = run(InProcess(), args.deals, args.rules)
+    with ExecPlayer(f"{sys.executable} {BOT}") as bot:
+        outside = run(bot, args.deals, args.rules)
+        assert not bot.faults, bot.faults
+    for name, times in (("in-process", inside), ("exec", outside)):
+        ms = sorted(1000 * t for t in times)
+        print(f"{name:>11}: {len(ms)} decisions, mean {statistics.fmean(ms):.3f} ms, "
+              f"median {statistics.median(ms):.3f} ms, p95 {ms[int(0.95 * len(ms))]:.3f} ms")
+    mean = 1000 * (statistics.fmean(outside) - statistics.fmean(inside))
+    median = 1000 * (statistics.median(outside) - statistics.median(inside))
+    print(f"overhead per decision: mean {mean:.3f} ms, median {median:.3f} ms (goal <= 1 ms)")
+
+
+if __name__ == "__main__":
+    main()
