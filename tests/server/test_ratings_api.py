@@ -112,12 +112,18 @@ def test_what_a_rated_table_refuses_says_why(client: httpx.Client) -> None:
     assert r.status_code == 400 and "blind_nil" in r.json()["detail"]
     r = client.post("/api/tables", json={"name": "Ann", **QUICK})
     assert r.status_code == 403 and "seats players" in r.json()["detail"]
-    code = client.post("/api/tables", json={"name": "Ann", **QUICK}, headers=ann).json()["code"]
+    opened = client.post("/api/tables", json={"name": "Ann", **QUICK}, headers=ann).json()
+    code = opened["code"]
     r = client.post(f"/api/tables/{code}/seats", json={"name": "Cy"})
     assert r.status_code == 403 and "seats players" in r.json()["detail"]
     r = client.post(f"/api/tables/{code}/seats", json={"name": "Ann again"}, headers=ann)
     assert r.status_code == 409 and "already have a seat" in r.json()["detail"]
     sit(client, code, "Bob", bob, 1)
+    host = {"X-Seat-Token": opened["token"]}
+    r = client.post(f"/api/tables/{code}/commands", json={"do": "start"}, headers=host)
+    assert r.status_code == 200, r.text
+    r = client.post(f"/api/tables/{code}/seats", json={"name": "Cy"}, headers=player(client))
+    assert r.status_code == 409 and "under way" in r.json()["detail"]
     unrated = {"name": "Ann", **QUICK, "rated": False, "preset": "three-player"}
     assert client.post("/api/tables", json=unrated).status_code == 201  # as before ratings
     r = client.get("/api/leaderboard", params={"rules": "three-player"})
