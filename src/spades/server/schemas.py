@@ -10,6 +10,7 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic.config import JsonDict
 
 from spades.bots import LEVELS
 from spades.deal import MAX_DEAL
@@ -195,11 +196,18 @@ class PlayerOut(BaseModel):
     token: str = Field(pattern=TOKEN_PATTERN)
 
 
+def _not_both(a: str, a_is: JsonDict, b: str, b_is: JsonDict) -> JsonDict:
+    """The JSON Schema of an object that does not have both field ``a`` as ``a_is`` and ``b`` as ``b_is``."""
+    return {"not": {"required": [a, b], "properties": {a: a_is, b: b_is}}}
+
+
 class NewGameIn(StrictIn):
     """Start a game: a deal number, the daily deal of a date, or (neither) a fresh number."""
 
-    model_config = ConfigDict(json_schema_extra={"not": {"required": ["deal", "daily"], "properties": {
-        "deal": {"type": "integer"}, "daily": {"type": "string"}}}})
+    model_config = ConfigDict(json_schema_extra={"allOf": [
+        _not_both("deal", {"type": "integer"}, "daily", {"type": "string"}),
+        _not_both("rated", {"const": True}, "deal", {"type": "integer"}),
+        _not_both("rated", {"const": True}, "daily", {"type": "string"})]})
 
     deal: int | None = Field(default=None, ge=1, le=MAX_DEAL, description="the deal number to play")
     daily: DateText | None = Field(default=None, description="play the daily deal of this date (not with "
