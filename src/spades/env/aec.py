@@ -104,6 +104,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self._next_deal = secrets.randbelow(MAX_DEAL) + 1 if seed is None else deal_of_seed(seed)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = list(self.possible_agents)
         low, high = observation_bounds()
         space = spaces.Dict({
@@ -152,9 +153,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def legal_actions(self, agent: str) -> list[int]:
         """The actions the agent may take now (none unless it is the one to move)."""
         game = self._playing()
-        seat = self.possible_agents.index(agent)
         if agent != self.agent_selection or self.terminations.get(agent, True) or self.truncations[agent]:
             return []
+        seat = self._seats[agent]
         if game.phase is Phase.PASS:
             hand = game.hands[seat] & ~self._chosen
             return [c for c in range(54) if hand >> c & 1]
@@ -163,11 +164,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """The agent's observation vector (from its seat's view alone) and action mask."""
         game = self._playing()
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         chosen = self._chosen if game.phase is Phase.PASS and game.turn == seat else 0
         mask = np.zeros(ACTIONS, dtype=np.int8)
         mask[self.legal_actions(agent)] = 1
-        return {"observation": encode(self._flags, features_of_view(game.view(seat), chosen))[0],
+        return {"observation": encode(features_of_view(game.view(seat), self._flags, chosen))[0],
                 "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -177,7 +178,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         game = self._playing()
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         if game.phase is Phase.PASS:
             self._pick(game, seat, action)
         else:

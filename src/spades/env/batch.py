@@ -37,14 +37,15 @@ from spades.env.aec import ACTIONS, deal_of_seed, rules_of
 from spades.env.observation import (
     CARDS,
     COLUMNS,
+    MARK_AT,
     MARKS,
-    NUMBERS,
+    NO_MARK,
     PHASES,
     PLACES,
-    VOIDS,
     encode,
     rule_flags,
     side_order,
+    value_column,
 )
 from spades.errors import IllegalMoveError, RulesError, SpadesError
 from spades.fast import PlayState, popcount, random_hands, score_batch
@@ -90,7 +91,7 @@ class BatchEnv:
         if isinstance(rows, bool) or not isinstance(rows, int) or rows < 1:
             raise SpadesError(f"A batch has a whole number of rows from 1, not {rows!r}.")
         self.rows = rows
-        self._flags = rule_flags(self.rules)
+        self._flags = np.array(rule_flags(self.rules), dtype=np.int64)
         self._bid_masks = self._bid_table()
         n = self.rules.players
         self._side = np.array([self.rules.side_of(s) for s in range(n)], dtype=np.int64)
@@ -251,38 +252,42 @@ class BatchEnv:
 
     def observe(self, seats: npt.ArrayLike | None = None) -> Floats:
         """(rows, SIZE): the observation of a seat in each row, by default the seat to move."""
-        n, rows = self.rules.players, self.rows
+        n, rows, at = self.rules.players, self.rows, self._at
         seat = self.turn if seats is None else np.asarray(seats, dtype=np.int64) % n
         places = [(seat + p) % n for p in range(n)]
-        f = np.zeros((rows, COLUMNS), dtype=np.int64)
-        hands = self._seat_hands()
-        cards = f[:, CARDS]
-        cards[:, 0] = hands[self._at, seat].astype(np.int64)
         state = self._state
-        for p, s in enumerate(places):
-            cards[:, 1 + p] = self._played[self._at, s].astype(np.int64)
+        f = np.zeros((rows, COLUMNS), dtype=np.int64)
+        cards = f[:, CARDS]
+        cards[:, 0] = self._seat_hands()[at, seat].astype(np.int64)
         if state is not None and state.position:
-            trick = state.trick[:, :state.position]
-            cards[:, 5] = np.bitwise_or.reduce(np.left_shift(1, trick), axis=1)
+            cards[:, 5] = np.bitwise_or.reduce(np.left_shift(1, state.trick[:, :state.position]), axis=1)
         marks = f[:, MARKS]
-        marks[:, :PLACES] = -1
+        marks[:] = NO_MARK
+        voids = f[:, _VOIDS:_VOIDS + 4 * PLACES].reshape(rows, PLACES, 4)
         for p, s in enumerate(places):
-            marks[:, p] = self._bids[self._at, s]
-        marks[:, 4] = (state.leader - seat) % n if state is not None and state.position else -1
-        marks[:, 5] = (self.turn - seat) % n if not self.done else -1
-        marks[:, 6] = (self._dealer - seat) % n
-        marks[:, 7] = -1 if self.done else _BID if state is None else _PLAY
-        voids = f[:, VOIDS]
-        numbers = f[:, NUMBERS]
-        for p, s in enumerate(places):
-            voids[:, p] = self._voids[self._at, s]
+            cards[:, 1 + p] = self._played[at, s].astype(np.int64)
+            marks[:, p] = MARK_AT[p] + self._bids[at, s]
+            voids[:, p] = (self._voids[at, s, None] >> _SUITS) & 1
             if state is not None:
-                numbers[:, p] = state.tricks_won[self._at, s]
+                f[:, _TRICKS + p] = state.tricks_won[at, s]
+        if state is not None and state.position:
+            marks[:, 4] = MARK_AT[4] + (state.leader - seat) % n
+        if not self.done:
+            marks[:, 5] = MARK_AT[5] + (self.turn - seat) % n
+            marks[:, 7] = MARK_AT[7] + (_BID if state is None else _PLAY)
+        marks[:, 6] = MARK_AT[6] + (self._dealer - seat) % n
         seen = self._sides_seen[seat]
         sides = seen.shape[1]
-        numbers[:, 4:4 + sides] = self._scores[self._at[:, None], seen]
-        numbers[:, 8:8 + sides] = self._bags[self._at[:, None], seen]
+        f[:, _SCORES:_SCORES + sides] = self._scores[at[:, None], seen]
+        f[:, _BAGS:_BAGS + sides] = self._bags[at[:, None], seen]
         if state is not None:
-            numbers[:, 12] = state.broken
-        numbers[:, 13] = 1  # looked: no blind nil here
-        return encode(self._flags, f)
+            f[:, _STATE] = state.broken
+        f[:, _STATE + 1] = 1  # looked: no blind nil here
+        f[:, _RULES:] = self._flags
+        return encode(f)
+
+
+_VOIDS, _TRICKS, _SCORES, _BAGS, _STATE, _RULES = map(
+    value_column, ("voids", "tricks_won", "scores", "bags", "state", "rules"))
+"""Where the numbers the batch fills start among the features."""
+_SUITS = np.arange(4, dtype=np.int64)

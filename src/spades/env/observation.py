@@ -25,8 +25,9 @@ from spades.game import Phase, SeatView
 from spades.moves import BID_ACTION, bid_action
 from spades.rules import BidFormat, DeckKind, NilRule, Rules
 
-__all__ = ["CARDS", "CARD_BLOCKS", "COLUMNS", "LAYOUT", "MARKS", "NUMBERS", "PHASES", "RULE_FLAGS", "SIZE",
-           "VOIDS", "Block", "encode", "features_of_view", "rule_flags", "side_order"]
+__all__ = ["CARDS", "CARD_BLOCKS", "COLUMNS", "LAYOUT", "MARKS", "MARK_AT", "NO_MARK", "PHASES", "RULE_FLAGS",
+           "SIZE", "SUIT_BITS", "VALUES", "Block", "encode", "features_of_view", "mark", "rule_flags",
+           "side_order", "value_column"]
 
 Floats = npt.NDArray[np.float32]
 Ints = npt.NDArray[np.int64]
@@ -83,11 +84,11 @@ _BLOCKS: tuple[tuple[str, int, str], ...] = (
     ("discarded", 54, "two players: the cards this seat discarded in the draw"),
     ("chosen", 54, "the cards picked so far for the pass being made (the AEC environment only)"),
     ("bids", PLACES * BID_SLOTS, "per seat place, one-hot: not bid yet, bid 0-17, blind nil, 10 for 200"),
-    ("voids", PLACES * 4, "per seat place, the suits (clubs, diamonds, hearts, spades) it has shown out of"),
     ("leader", PLACES, "one-hot: the seat place that led the current trick (none before its first card)"),
     ("to_move", PLACES, "one-hot: the seat place to move"),
     ("dealer", PLACES, "one-hot: the seat place of the dealer"),
     ("phase", len(PHASES), "one-hot: draw, bid, pass, play"),
+    ("voids", PLACES * 4, "per seat place, the suits (clubs, diamonds, hearts, spades) it has shown out of"),
     ("tricks_won", PLACES, "per seat place, the tricks it has won this hand"),
     ("scores", PLACES, "per side, its own first, then in the order of the seats to the left: the score"),
     ("bags", PLACES, "per side, in the order of scores: the bags held"),
@@ -109,39 +110,61 @@ LAYOUT, SIZE = _layout()
 """The blocks in order, and the vector's length."""
 _AT = {b.name: b.start for b in LAYOUT}
 
-CARDS, MARKS, VOIDS, NUMBERS, COLUMNS = slice(0, 11), slice(11, 19), slice(19, 23), slice(23, 40), 40
+CARDS, MARKS, VALUES = slice(0, 11), slice(11, 19), slice(19, 19 + SIZE - _AT["voids"])
+COLUMNS = VALUES.stop
 """The columns of the features that `encode` reads, a row an observation: ``CARDS``, 11 card masks
 (hand, played by place 0-3, trick, passed, received, offered, discarded, chosen); ``MARKS``, the
-one-hot marks (each place's bid: -1 no seat, 0 not bid yet, else 1 + the bid's action - 54; the
-places of the leader, the seat to move and the dealer; the phase's index in ``PHASES``; -1 for
-none); ``VOIDS``, per place a 4-bit mask of the suits shown out of; ``NUMBERS``, tricks won by
-place, scores and bags by side, then the five of ``state``."""
-_MARK_AT = np.array([_AT["bids"] + BID_SLOTS * p for p in range(PLACES)]
-                    + [_AT["leader"], _AT["to_move"], _AT["dealer"], _AT["phase"]], dtype=np.int64)
-"""Where each mark's one-hot block starts."""
-_SCRATCH = SIZE
-"""A column past the vector's end, where the marks of -1 point."""
-_SUIT_BITS = np.array([[m >> s & 1 for s in range(4)] for m in range(16)], dtype=np.float32)
-"""Each 4-bit mask of suits as its four marks."""
+vector's positions of the one-hot marks, as `mark` gives them (each place's bid; the places of the
+leader, the seat to move and the dealer; the phase); ``VALUES``, the rest of the vector as it is,
+from ``voids`` to ``rules``."""
+MARK_AT = tuple([_AT["bids"] + BID_SLOTS * p for p in range(PLACES)]
+                + [_AT["leader"], _AT["to_move"], _AT["dealer"], _AT["phase"]])
+"""Where each mark's one-hot block starts: a place's bid is marked at 0 before it bids, else at
+1 + the bid's action - 54; the others at the place or the phase's index in ``PHASES``."""
+NO_MARK = SIZE
+"""The position of a mark that marks nothing (a place with no seat, no trick led, the hand over)."""
 
 
-def rule_flags(rules: Rules) -> Floats:
+def mark(k: int, value: int) -> int:
+    """The vector's position of mark ``k`` (of ``MARK_AT``) with this value; -1: none."""
+    return MARK_AT[k] + value if value >= 0 else NO_MARK
+
+
+SUIT_BITS = tuple((m & 1, m >> 1 & 1, m >> 2 & 1, m >> 3 & 1) for m in range(16))
+"""Each 4-bit mask of suits as the four numbers of its place in ``voids``."""
+
+
+def value_column(block: str) -> int:
+    """The features' column where a block of ``VALUES`` starts (``voids`` and those after it)."""
+    return VALUES.start + _AT[block] - _AT["voids"]
+
+
+def rule_flags(rules: Rules) -> tuple[int, ...]:
     """The ``rules`` block for a rule set."""
-    return np.array([float(f(rules)) for _, f in RULE_FLAGS], dtype=np.float32)
+    return tuple(int(f(rules)) for _, f in RULE_FLAGS)
 
 
-def encode(flags: Floats, features: Ints) -> Floats:
-    """The (rows, SIZE) float32 observations of (rows, COLUMNS) features, with the `rule_flags`."""
+_ROWS: dict[int, Ints] = {}
+
+
+def _row_index(rows: int) -> Ints:
+    """``rows`` row numbers as a column, to index each row's marks (kept per size)."""
+    found = _ROWS.get(rows)
+    if found is None:
+        found = _ROWS[rows] = np.arange(rows)[:, None]
+    return found
+
+
+def encode(features: Ints) -> Floats:
+    """The (rows, SIZE) float32 observations of (rows, COLUMNS) features."""
     rows = features.shape[0]
+    features = np.ascontiguousarray(features, dtype="<i8")
     out = np.zeros((rows, SIZE + 1), dtype=np.float32)
-    cards = np.ascontiguousarray(features[:, CARDS], dtype="<i8").view(np.uint8).reshape(rows, 11, 8)
+    cards = features.view(np.uint8).reshape(rows, COLUMNS, 8)[:, CARDS]
     np.copyto(out[:, :11 * 54].reshape(rows, 11, 54),
               np.unpackbits(cards, axis=2, bitorder="little", count=54), casting="unsafe")
-    marks = features[:, MARKS]
-    out[np.arange(rows)[:, None], np.where(marks >= 0, _MARK_AT + marks, _SCRATCH)] = 1.0
-    out[:, _AT["voids"]:_AT["voids"] + 16].reshape(rows, 4, 4)[...] = _SUIT_BITS[features[:, VOIDS]]
-    out[:, _AT["tricks_won"]:_AT["tricks_won"] + 17] = features[:, NUMBERS]
-    out[:, _AT["rules"]:SIZE] = flags
+    out[_row_index(rows), features[:, MARKS]] = 1.0
+    out[:, _AT["voids"]:SIZE] = features[:, VALUES]
     return out[:, :SIZE]
 
 
@@ -162,8 +185,9 @@ def side_order(rules: Rules, seat: int) -> tuple[int, ...]:
     return found
 
 
-def features_of_view(view: SeatView, chosen: int = 0) -> Ints:
-    """The (1, COLUMNS) features of one seat's view (``chosen``: the cards picked so far for a pass)."""
+def features_of_view(view: SeatView, flags: tuple[int, ...], chosen: int = 0) -> Ints:
+    """The (1, COLUMNS) features of one seat's view, with its rules' `rule_flags` (``chosen``: the
+    cards picked so far for a pass)."""
     n, seat = view.players, view.seat
     played = [0] * PLACES
     for done in view.tricks:
@@ -176,22 +200,25 @@ def features_of_view(view: SeatView, chosen: int = 0) -> Ints:
     offered = 0
     for c in view.offered:
         offered |= 1 << c
-    bids = [-1] * PLACES
-    tricks_won = [0] * PLACES
-    voids = [0] * PLACES
-    for s in range(n):
-        p = (s - seat) % n
+    bids: list[int] = []
+    voids: list[int] = []
+    tricks_won: list[int] = []
+    for p in range(n):
+        s = (seat + p) % n
         bid = view.bids[s]
-        bids[p] = 0 if bid is None else 1 + bid_action(bid) - BID_ACTION
-        tricks_won[p], voids[p] = view.tricks_won[s], view.voids[s]
+        bids.append(mark(p, 0 if bid is None else 1 + bid_action(bid) - BID_ACTION))
+        voids += SUIT_BITS[view.voids[s]]
+        tricks_won.append(view.tricks_won[s])
+    empty = PLACES - n
     sides = side_order(view.rules, seat)
     pad = [0] * (PLACES - len(sides))
-    leader = (view.trick[0][0] - seat) % n if view.trick else -1
-    turn = -1 if view.turn is None else (view.turn - seat) % n
-    phase = PHASES.index(view.phase) if view.phase in PHASES else -1
+    leader = mark(4, (view.trick[0][0] - seat) % n) if view.trick else NO_MARK
+    turn = NO_MARK if view.turn is None else mark(5, (view.turn - seat) % n)
+    phase = mark(7, PHASES.index(view.phase)) if view.phase in PHASES else NO_MARK
     return np.array([[
         view.hand, *played, trick, view.passed, view.received, offered, view.discarded, chosen,
-        *bids, leader, turn, (view.dealer - seat) % n, phase, *voids, *tricks_won,
+        *bids, *[NO_MARK] * empty, leader, turn, mark(6, (view.dealer - seat) % n), phase,
+        *voids, *[0] * (4 * empty), *tricks_won, *[0] * empty,
         *(view.scores[s] for s in sides), *pad, *(view.bags[s] for s in sides), *pad,
-        int(view.broken), int(view.looked), view.pass_count, view.stock_left, view.hand_number,
-    ]], dtype=np.int64)
+        int(view.broken), int(view.looked), view.pass_count, view.stock_left, view.hand_number, *flags,
+    ]], dtype="<i8")
