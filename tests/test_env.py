@@ -3,8 +3,10 @@ as deal numbers, rewards per hand and per game, passes card by card, refusals, a
 in any observation."""
 
 import itertools
+import re
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -179,3 +181,11 @@ def test_the_spaces_and_the_layout_agree() -> None:
     assert sum(b.size for b in LAYOUT) == SIZE
     assert all(a.start + a.size == b.start for a, b in itertools.pairwise(LAYOUT))
     assert space.contains(e.observe("player_2"))
+
+
+def test_the_docs_table_is_the_layout() -> None:
+    page = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+) \|", page, flags=re.M)
+    assert [(name, int(start), int(size)) for name, start, size in rows] == [
+        (b.name, b.start, b.size) for b in LAYOUT]
+    assert f"vector of {SIZE} numbers" in page
