@@ -103,6 +103,19 @@ def test_a_person_who_leaves_takes_a_loss_and_the_computer_level_is_rated(
     assert easy["computer"] and easy["name"] == "easy" and easy["ratings"][0]["games"] == 1
     assert (easy["ratings"][0]["rating"] < 1500) is ann_won
 
+    async def rematch() -> None:
+        seat = Seat(server.url, code, host)
+        await seat.connect()
+        await seat.until(lambda t: bool(t) and t["game"]["phase"] == "game_over")
+        await seat.send({"do": "rematch"})
+        await seat.until(lambda t: t["game"]["phase"] != "game_over")
+        await play_game([seat])
+        await close_at([seat], "game_over")
+
+    run_async(rematch())  # Bob, gone before it was dealt, is not in the second game: the level plays
+    assert own(client, ann)["ratings"][0]["games"] == 2 and own(client, bob)["ratings"][0]["games"] == 1
+    assert client.get("/api/profiles/easy").json()["ratings"][0]["games"] == 2
+
 
 def test_what_a_rated_table_refuses_says_why(client: httpx.Client) -> None:
     ann, bob = player(client), player(client)

@@ -185,6 +185,7 @@ class GameDealt(Entry, kind="start"):
         table.seed = self.seed
         table.game = Game(table.options.rules, self.seed)
         table.computer_moves = set()
+        table.absent_at_deal = frozenset(i for i, s in enumerate(table.seats) if s.person and s.bot)
         table.turn_since = self.at
 
     def line(self, who: Who) -> str:

@@ -292,6 +292,9 @@ class TableState:
     """When the seat to move got its turn (for the turn timer)."""
     ended: int = -1
     """The version of the entry that ended the latest game (-1: none has ended)."""
+    absent_at_deal: frozenset[int] = frozenset()
+    """The people's seats a computer player had when the game being played was dealt (they had left, or
+    were away past the grace period)."""
     computer_moves: set[int] = field(default_factory=set)
     """The moves of the game being played (by their place in its log) that a computer player made:
     for an empty seat, and for a person who was away, whose seat the host gave away, or whose turn

@@ -158,19 +158,28 @@ class FriendsTable(TableState):
 
     def rated_game(self, since: int) -> GameResult | None:
         """If the table is rated and an entry from version ``since`` on ended the game: what rating it
-        needs. Each seat is rated as its person (by their player token), or as the computer level if no
-        person held it; a person whose seat a computer player had at the end left, and takes a loss."""
+        needs. Each seat is rated as its person (by their player token), or as the computer level if a
+        computer player made all its moves (no person held it, or its person was gone from the deal on);
+        a person whose seat a computer player had at the end left, and takes a loss."""
         game = self.game
         if self.options.rated_as is None or game is None or game.winner is None or self.ended < since:
             return None
         rules = game.rules
+        people = {i: s.player for i, s in enumerate(self.seats)
+                  if s.person and s.player is not None and not self._computer_throughout(i)}
         return GameResult(
             rules=self.options.rated_as, game=f"table {self.code} {len(self.past_seeds) + 1}",
-            seats=tuple(s.player if s.person and s.player is not None else computer(self.options.level)
-                        for s in self.seats),
+            seats=tuple(people.get(i, computer(self.options.level)) for i in range(self.players)),
             sides=tuple(rules.side_of(i) for i in range(self.players)),
             places=places_of(game.scores, game.winner),
-            left=frozenset(i for i, s in enumerate(self.seats) if s.person and s.bot))
+            left=frozenset(i for i in people if self.seats[i].bot))
+
+    def _computer_throughout(self, seat: int) -> bool:
+        """Whether the seat's person was gone when the game being played was dealt and a computer player
+        made every move of the seat since."""
+        log = self.game.log if self.game is not None else []
+        return seat in self.absent_at_deal and \
+            len(self.computer_moves_of(seat)) == sum(1 for m in log if m is not None and m[0] == seat)
 
     def seat_of(self, token: str) -> int:
         """The seat a secret token holds (BadSeatToken if none)."""
