@@ -113,6 +113,7 @@ def rating_cost(database: str | Path, games: int) -> None:
     """The time of the append that ends a rated game (rating four people in its transaction), against the
     same append unrated, each on a table of its own, alternately."""
     store = open_store(database)
+    store.check()
     entry = [json.dumps({"k": "chat", "n": 0})]
     times: dict[bool, list[float]] = {True: [], False: []}
     try:
