@@ -101,20 +101,25 @@ def test_leaving_the_queue_and_bad_input(client: httpx.Client) -> None:
 
 
 def test_the_lobby_lists_the_tables_their_hosts_listed_while_a_seat_is_free(client: httpx.Client) -> None:
-    def opened(name: str, listed: bool, preset: str = "two-player", **more: Any) -> str:
+    def opened(name: str, listed: bool, preset: str = "two-player", **more: Any) -> dict[str, str]:
         body = {"name": name, "listed": listed, "preset": preset, **more}
-        code: str = client.post("/api/tables", json=body, headers=player(client)).json()["code"]
-        return code
-    listed, private = opened("Ann", True), opened("Bob", False)
-    rated = opened("Dee", True, "standard", rated=True)
-    tables = {t["code"]: t for t in client.get("/api/lobby").json()["tables"]}
-    assert listed in tables and rated in tables and private not in tables
-    shown = tables[listed]
+        out: dict[str, str] = client.post("/api/tables", json=body, headers=player(client)).json()
+        return out
+
+    def listed() -> dict[str, Any]:
+        return {t["code"]: t for t in client.get("/api/lobby").json()["tables"]}
+    ann, bob, dee = opened("Ann", True), opened("Bob", False), opened("Dee", True, "standard", rated=True)
+    tables = listed()
+    assert ann["code"] in tables and dee["code"] in tables and bob["code"] not in tables
+    shown = tables[ann["code"]]
     assert shown["rules_name"] and shown["seats"][0]["name"] == "Ann" and not shown["started"]
     assert shown["ratings"] == [None, None] and shown["rated"] is None  # two players: no rated rule set
-    assert tables[rated]["rated"] == "standard" and tables[rated]["ratings"] == [1500, None, None, None]
-    client.post(f"/api/tables/{listed}/seats", json={"name": "Cy"})  # full now
-    assert listed not in [t["code"] for t in client.get("/api/lobby").json()["tables"]]
+    rated = tables[dee["code"]]
+    assert rated["rated"] == "standard" and rated["ratings"] == [1500, None, None, None]
+    client.post(f"/api/tables/{ann['code']}/seats", json={"name": "Cy"})  # full now
+    client.post(f"/api/tables/{dee['code']}/commands", json={"do": "start"},
+                headers={"X-Seat-Token": dee["token"]})
+    assert listed() == {}  # a full table, and a rated one under way (which takes no one in) are not listed
 
 
 def seat_all_at_once(urls: list[str], count: int) -> dict[int, dict[str, Any]]:

@@ -255,9 +255,11 @@ def _rated_ids(table: FriendsTable) -> tuple[str | None, list[str | None]]:
 
 
 def _open(table: FriendsTable) -> bool:
-    """Whether a listed table has a seat someone may take, and no game over."""
-    over = table.game is not None and table.game.phase is Phase.GAME_OVER
-    return not over and any(not s.person and not s.kept for s in table.seats)
+    """Whether someone may sit down at a listed table now: a seat is free, and its game (if one is dealt)
+    is neither over nor rated (a rated table takes no one into a game under way)."""
+    game = table.game
+    playing = game is not None and (game.phase is Phase.GAME_OVER or table.options.rated)
+    return not playing and any(not s.person and not s.kept for s in table.seats)
 
 
 def rules_key(rules: Rules) -> str:
