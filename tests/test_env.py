@@ -152,6 +152,15 @@ def test_no_observation_holds_a_hidden_card(rules: str) -> None:
             assert other == e.agent_selection or not obs["action_mask"].any()
 
 
+def test_the_ansi_render_shows_only_what_the_table_shows() -> None:
+    e = raw_env(rules="standard", seed=5, render_mode="ansi")
+    e.reset()
+    e.step(58)  # bid 4
+    line = e.render()
+    assert line is not None and line.startswith("hand 1, bid; scores [0, 0]; bids ") and "4" in line
+    assert raw_env(seed=5).render() is None
+
+
 def test_bad_arguments_and_illegal_actions_are_refused() -> None:
     with pytest.raises(SpadesError, match="reward"):
         raw_env(reward="trick")
@@ -159,6 +168,8 @@ def test_bad_arguments_and_illegal_actions_are_refused() -> None:
         raw_env(seed=-1)
     with pytest.raises(SpadesError, match="preset"):
         raw_env(rules="no-such-rules")
+    with pytest.raises(SpadesError, match="render mode"):
+        raw_env(render_mode="human")
     e = raw_env(seed=4)
     with pytest.raises(SpadesError, match="Reset"):
         e.observe("player_0")

@@ -2,7 +2,9 @@
 
 Both environments (the AEC one, a seat at a time, and the batched one, many rows at once) fill a
 features array (``COLUMNS`` whole numbers a row) and turn it into numbers through `encode`, the
-one statement of the layout.
+one statement of the layout. The card blocks come first, 54 numbers a card mask (1 where that card
+number is in it).
+
 Seats are relative to the observer: place 0 is the seat itself, place 1 the seat to its left (the
 next to play), and so on; sides likewise, its own first. A table of fewer than four seats leaves
 the places it lacks at 0.
@@ -25,7 +27,7 @@ from spades.game import Phase, SeatView
 from spades.moves import BID_ACTION, bid_action
 from spades.rules import BidFormat, DeckKind, NilRule, Rules
 
-__all__ = ["CARDS", "CARD_BLOCKS", "COLUMNS", "LAYOUT", "MARKS", "MARK_AT", "NO_MARK", "PHASES", "RULE_FLAGS",
+__all__ = ["CARDS", "COLUMNS", "LAYOUT", "MARKS", "MARK_AT", "NO_MARK", "PHASES", "RULE_FLAGS",
            "SIZE", "SUIT_BITS", "VALUES", "Block", "encode", "features_of_view", "mark", "rule_flags",
            "side_order", "value_column"]
 
@@ -40,7 +42,7 @@ BID_SLOTS = 21
 PHASES = (Phase.DRAW, Phase.BID, Phase.PASS, Phase.PLAY)
 """The phases of the one-hot ``phase`` block, in order (none is set once the hand is over)."""
 
-RULE_FLAGS: tuple[tuple[str, Callable[[Rules], float]], ...] = (
+RULE_FLAGS: tuple[tuple[str, Callable[[Rules], int]], ...] = (
     ("two players", lambda r: r.players == 2),
     ("three players", lambda r: r.players == 3),
     ("four players", lambda r: r.players == 4),
@@ -71,8 +73,6 @@ class Block:
     what: str
 
 
-CARD_BLOCKS = ("hand", "played", "trick", "passed", "received", "offered", "discarded", "chosen")
-"""The card blocks, first in the vector: 54 numbers per mask (1 where the card number is in it)."""
 
 _BLOCKS: tuple[tuple[str, int, str], ...] = (
     ("hand", 54, "the seat's own cards (none while a blind nil candidate has not looked)"),
