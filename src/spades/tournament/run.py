@@ -27,7 +27,7 @@ from typing import Any, Literal, cast
 from spades.arena import deal_number, seated
 from spades.bots import play_out
 from spades.errors import TournamentError
-from spades.game import SEAT_NAMES, Game
+from spades.game import SEAT_NAMES, Game, HandResult
 from spades.protocol import check_player
 from spades.rules import Rules, find_preset
 from spades.tournament.movement import mitchell
@@ -50,6 +50,7 @@ __all__ = [
     "Table",
     "TournamentResult",
     "Traveller",
+    "board_played",
     "board_title",
     "format_standings",
     "format_travellers",
@@ -235,16 +236,18 @@ def _play_table(job: TableJob) -> list[BoardPlayed]:
     (North, East, South, West), who know each hand is scored alone. Per board: the bids, each seat's
     tricks, each trick's cards, and each side's points."""
     rules, levels, deals = job
-    out = []
     with seated(set(levels), True, True) as by_name:
         players = [by_name[level] for level in levels]
-        for deal in deals:
-            game = play_out(Game(rules, deal=deal), players, seed=deal, hands=1)
-            hand = game.history[0]
-            play = tuple(f"{SEAT_NAMES[4][t.leader][0]}: " + " ".join(str(c) for _, c in t.cards)
-                         for t in hand.tricks)
-            out.append((tuple(str(b) for b in hand.bids), hand.tricks_won, play, hand.score.points))
-    return out
+        return [board_played(play_out(Game(rules, deal=deal), players, seed=deal, hands=1).history[0])
+                for deal in deals]
+
+
+def board_played(hand: HandResult) -> BoardPlayed:
+    """A board's hand as its traveller line needs it: the bids, each seat's tricks, each trick's cards
+    (its leader's initial first), each side's points."""
+    play = tuple(f"{SEAT_NAMES[4][t.leader][0]}: " + " ".join(str(c) for _, c in t.cards)
+                 for t in hand.tricks)
+    return tuple(str(b) for b in hand.bids), hand.tricks_won, play, hand.score.points
 
 
 def _seat_levels(result: TournamentResult, seating: Seating) -> tuple[str, ...]:

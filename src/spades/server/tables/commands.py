@@ -34,7 +34,6 @@ from spades.server.tables.entries import (
     BotSeated,
     ChatSaid,
     GameDealt,
-    HandDealt,
     HostChanged,
     Left,
     MoveMade,
@@ -180,9 +179,7 @@ class NextHand(Command, do="next"):
         game = table.need_game()
         if self.version != len(game.log):
             raise StaleVersion("The table has moved on: here it is now.")
-        if game.phase is not Phase.HAND_OVER:
-            raise WrongTime("The hand is not over yet.")
-        table.commit(HandDealt())
+        table.commit(table.next_deal())
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -194,7 +191,7 @@ class Start(Command, do="start"):
         table.need_host(by)
         if table.started:
             raise WrongTime("The game has already started.")
-        table.commit(GameDealt(seed=table.new_seed()))
+        table.commit(table.first_deal())
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -204,7 +201,9 @@ class Rematch(Command, do="rematch"):
     about: ClassVar[About] = "game"
 
     def run(self, table: FriendsTable, by: int) -> None:
-        """Only once the game is over."""
+        """Only once the game is over, and not at a table of given boards (it plays those, then ends)."""
+        if table.options.boards:
+            raise WrongTime("This table plays the tournament's boards: no rematch.")
         if table.need_game().phase is not Phase.GAME_OVER:
             raise WrongTime("A rematch comes once the game is over.")
         table.commit(GameDealt(seed=table.new_seed()))

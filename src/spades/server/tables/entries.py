@@ -179,8 +179,11 @@ class GameDealt(Entry, kind="start"):
     seed: int
 
     def apply(self, table: TableState) -> None:
-        """The new game; the last one's deal joins the past deals."""
+        """The new game; the last one's deal joins the past deals (and its hand the boards played, at a
+        table of given boards)."""
         if table.game is not None and table.seed is not None:
+            if table.board_over:
+                table.boards_played.append(table.game.history[0])
             table.past_seeds.append(table.seed)
         table.seed = self.seed
         table.game = Game(table.options.rules, self.seed)

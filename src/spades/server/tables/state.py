@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spades.bots import LEVELS
+from spades.deal import MAX_DEAL
 from spades.errors import SpadesError
-from spades.game import SEAT_NAMES, Game, Phase, seat_name
+from spades.game import SEAT_NAMES, Game, HandResult, Phase, seat_name
 from spades.ratings import NotRated, rated_rules_of
 from spades.rules import Rules
 
@@ -174,6 +175,9 @@ class TableOptions:
     """The rated rule set the table's games are rated under (None: not rated)."""
     listed: bool = False
     """The table is listed in the lobby while it has a free seat (else only its link and code find it)."""
+    boards: tuple[int, ...] = ()
+    """A tournament's table: the deal numbers it plays, each one hand from 0-0 (a duplicate board), and
+    then it is over (none: games with secret deals, one after another)."""
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -187,20 +191,25 @@ class TableOptions:
                 object.__setattr__(self, "rated_as", rated_rules_of(self.rules))
             except NotRated as e:
                 raise TableError(f"This table cannot be rated. {e}") from None
+        if any(isinstance(b, bool) or not isinstance(b, int) or not 1 <= b < MAX_DEAL for b in self.boards):
+            raise TableError(f"A board is a deal number from 1 to {MAX_DEAL - 1}.")
+        if self.boards and self.rated:
+            raise TableError("A table playing given boards is not rated.")
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON-ready object (the header of a stored table)."""
         listed = {"listed": True} if self.listed else {}  # a table stored before the lobby reads as unlisted
+        boards = {"boards": list(self.boards)} if self.boards else {}
         return {"rules": self.rules.to_dict(), "level": self.level, "bots_bid_nil": self.bots_bid_nil,
                 "grace": self.grace, "turn_seconds": self.turn_seconds, "rated": self.rated,
-                **listed}
+                **listed, **boards}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:
         """The options back from ``to_json`` (tables stored before ratings are not rated)."""
         return cls(Rules.from_dict(data["rules"]), level=data["level"], bots_bid_nil=data["bots_bid_nil"],
                    grace=data["grace"], turn_seconds=data["turn_seconds"], rated=data.get("rated", False),
-                   listed=data.get("listed", False))
+                   listed=data.get("listed", False), boards=tuple(data.get("boards", ())))
 
 
 @dataclass
@@ -286,6 +295,8 @@ class TableState:
     seed: int | None = None
     past_seeds: list[int] = field(default_factory=list)
     """The deal numbers of this table's finished games, oldest first (they may be shown)."""
+    boards_played: list[HandResult] = field(default_factory=list)
+    """A table of given boards: each board's hand, once a later board was dealt (``played_boards``)."""
     coached: bool = False
     """Whether the server's coach reviews the seats' finished hands (the server's setting, not logged)."""
     turn_since: float = 0.0
@@ -333,6 +344,26 @@ class TableState:
         log): what the coach does not judge that seat's person on."""
         log = self.game.log if self.game is not None else []
         return frozenset(i for i in self.computer_moves if (m := log[i]) is not None and m[0] == seat)
+
+    @property
+    def board_over(self) -> bool:
+        """Whether a table of given boards has played the hand of the board it was dealt."""
+        game = self.game
+        return bool(self.options.boards) and game is not None and bool(game.history) \
+            and game.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+
+    @property
+    def between_deals(self) -> bool:
+        """Whether the next deal is due once people have seen the score sheet: the next hand of a game,
+        or at a table of given boards the next board (none after the last: the table is over)."""
+        if self.options.boards:
+            return self.board_over and len(self.past_seeds) + 1 < len(self.options.boards)
+        return self.game is not None and self.game.phase is Phase.HAND_OVER
+
+    def played_boards(self) -> list[HandResult]:
+        """A table of given boards: the hand of each board played so far, in the boards' order."""
+        game = self.game
+        return self.boards_played + ([game.history[0]] if self.board_over and game is not None else [])
 
     def active(self) -> bool:
         """Whether a game is being played and someone must move (not between hands or after the game)."""

@@ -35,6 +35,7 @@ from spades.server.tables.entries import (
     Away,
     BotSeated,
     Entry,
+    GameDealt,
     HandDealt,
     HostChanged,
     Joined,
@@ -287,7 +288,7 @@ class FriendsTable(TableState):
         if game is None or not limit:
             return None
         person_to_move = self.active() and game.turn is not None and not self.seats[game.turn].played_by_bot
-        if not person_to_move and game.phase is not Phase.HAND_OVER:
+        if not person_to_move and not self.between_deals:
             return None
         return max(0.0, limit - (now - self.turn_since))
 
@@ -304,8 +305,8 @@ class FriendsTable(TableState):
                 self.commit(BotSeated(seat=i))
         game = self.game
         if game is not None and self.turn_left(now) == 0:
-            if game.phase is Phase.HAND_OVER:
-                self.commit(HandDealt())
+            if self.between_deals:
+                self.commit(self.next_deal())
             else:
                 assert game.turn is not None
                 seat = game.turn
@@ -345,6 +346,20 @@ class FriendsTable(TableState):
     def new_seed(self) -> int:
         """A new secret deal number for a game."""
         return secrets.randbelow(_SEED_BELOW - 1) + 1
+
+    def first_deal(self) -> GameDealt:
+        """The first game's deal: the first given board, or a new secret deal."""
+        return GameDealt(seed=self.options.boards[0] if self.options.boards else self.new_seed())
+
+    def next_deal(self) -> Entry:
+        """The next deal once a hand is over (``between_deals``): the game's next hand, or at a table of
+        given boards the next board as a new game from 0-0 (WrongTime after the last)."""
+        if not self.between_deals:
+            raise WrongTime("This table's boards are all played." if self.board_over
+                            else "The hand is not over yet.")
+        if self.options.boards:
+            return GameDealt(seed=self.options.boards[len(self.past_seeds) + 1])
+        return HandDealt()
 
     # -- inside ----------------------------------------------------------------------------
 

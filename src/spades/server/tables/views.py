@@ -252,12 +252,19 @@ def lobby_of(table: FriendsTable) -> LobbyView:
 
 def shared_view(table: FriendsTable) -> dict[str, Any]:
     """What every seat's view of the table holds alike (all but ``you`` and ``game``): made once
-    when several seats' views are made at one version."""
-    game = table.game
-    over = game is not None and game.phase is Phase.GAME_OVER
+    when several seats' views are made at one version. A table of a tournament's boards shows no deal
+    number: other tables may be playing the same deal."""
+    shown = _deal_shown(table)
     return {**dict(lobby_of(table)), "seq": table.seq, "host": table.host,
             "chat": [ChatOut(seat=c.seat, name=c.name, text=c.text, reaction=c.reaction) for c in table.chat],
-            "deal": table.seed if over else None, "past_deals": list(table.past_seeds)}
+            "deal": shown or None, "past_deals": [] if table.options.boards else list(table.past_seeds)}
+
+
+def _deal_shown(table: FriendsTable) -> int:
+    """The deal number a table's people may see: its game's, once over (0: none), and never a board's."""
+    game = table.game
+    over = game is not None and game.phase is Phase.GAME_OVER and not table.options.boards
+    return (table.seed or 0) if over else 0
 
 
 def view_of(table: FriendsTable, seat: int, shared: dict[str, Any] | None = None,
@@ -267,8 +274,7 @@ def view_of(table: FriendsTable, seat: int, shared: dict[str, Any] | None = None
     game = table.game
     state: GameState | None = None
     if game is not None:
-        deal = table.seed if game.phase is Phase.GAME_OVER and table.seed else 0
-        state = state_of(game, game_id=len(table.past_seeds) + 1, deal=deal, daily=None,
+        state = state_of(game, game_id=len(table.past_seeds) + 1, deal=_deal_shown(table), daily=None,
                          level=table.options.level, viewer=seat, names=table.seat_labels(),
                          coach=table.coached and seat < table.players, shown=shown)
     alike = shared_view(table) if shared is None else shared
