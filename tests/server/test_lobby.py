@@ -5,6 +5,7 @@ listed tables; bad input; and ``pick``'s invariants."""
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from server.processes import Served, redis_server
 from server.tables_client import app_state
 from spades.server.lobby import Waiting, pick, window
 from spades.server.run import BackgroundServer
+from spades.server.store import QuickWait, open_store
 
 
 def player(client: httpx.Client) -> dict[str, str]:
@@ -120,6 +122,26 @@ def test_the_lobby_lists_the_tables_their_hosts_listed_while_a_seat_is_free(clie
     client.post(f"/api/tables/{dee['code']}/commands", json={"do": "start"},
                 headers={"X-Seat-Token": dee["token"]})
     assert listed() == {}  # a full table, and a rated one under way (which takes no one in) are not listed
+
+
+def test_a_claim_is_all_or_nothing_and_a_table_never_formed_lets_its_people_wait_again(database: str) -> None:
+    store = open_store(database)
+    store.check()
+    try:
+        for p in "abcde":
+            wait = QuickWait(player=p, rules="r", name=p, rating=1500, ticket="t" + p, sealed="s" + p,
+                             waited=0, code=None, seat=None, formed=False)
+            store.quick_wait(wait=wait, kept=60)
+        assert store.quick_claim(rules="r", code="T1", seats={"a": 0, "b": 1})
+        assert not store.quick_claim(rules="r", code="T2", seats={"c": 0, "b": 1})  # b is taken: nor is c
+        assert [w.player for w in store.quick_waiting(rules="r", stale=60)] == ["c", "d", "e"]
+        assert store.quick_cancel(player="a") is not None  # claimed: not to be cancelled
+        assert store.quick_cancel(player="e") is None and store.quick_seen(player="e") is None
+        time.sleep(0.05)  # T1's process stopped before forming it: once stale, a and b wait again
+        assert sorted(w.player for w in store.quick_waiting(rules="r", stale=0.01)) == ["a", "b"]
+        assert store.quick_formed(code="T1") == 0  # too late: nobody is seated there
+    finally:
+        store.close()
 
 
 def seat_all_at_once(urls: list[str], count: int) -> dict[int, dict[str, Any]]:

@@ -6,10 +6,10 @@ process looks for a group to seat (``pick``): the longest waiter with the others
 within a window that widens as they wait; a whole table of them at once, or whoever is there once the
 longest waiter has waited ``fill_after`` seconds (computer players take the other seats). A rating is the
 person's under the rated rule set the rules play (``spades.ratings``), and a table of such rules is rated;
-partners are paired strongest with weakest (``seating``). The process
-claims the group by a compare-and-set on each of their rows in one transaction (another process that
-claimed any of them first wins, and this claim changes nothing), then forms an ordinary friends' table
-with them seated and the game dealt. A person's seat token is made from their player token and their
+partners are paired strongest with weakest (``seating``). The process claims the group by a
+compare-and-set on each of their rows in one transaction (another process that claimed any of them first
+wins, and this claim changes nothing), then forms an ordinary friends' table with them seated and the
+game dealt. A person's seat token is made from their player token and their
 wait's ticket, so only their own requests can learn it, on any process; the table keeps its hash.
 """
 
@@ -41,7 +41,8 @@ from spades.server.tables.state import (
 from spades.server.tables.table import FriendsTable
 from spades.server.tables.views import LobbyView, lobby_of
 
-__all__ = ["BASE_WINDOW", "FILL_AFTER", "WIDEN", "Lobby", "QuickStatus", "Waiting", "pick", "window"]
+__all__ = ["BASE_WINDOW", "FILL_AFTER", "WIDEN", "Lobby", "QuickStatus", "Waiting", "pick", "quick_rules",
+           "rated_as", "rules_key", "seat_token", "seating", "window"]
 
 BASE_WINDOW = 100.0
 """Points either side of a person's rating within which they meet others at once."""
