@@ -159,6 +159,15 @@ class GameResult:
         """The rated ids in the game, each once, sorted (the order the store locks their rows in)."""
         return sorted(set(self.seats))
 
+    @property
+    def last(self) -> int:
+        """The place of a person who left: after every side."""
+        return max(self.places) + 1
+
+    def place(self, seat: int) -> int:
+        """A seat's place as it is rated: its side's, or ``last`` for a person who left."""
+        return self.last if seat in self.left else self.places[self.sides[seat]]
+
 
 def places_of(scores: Sequence[int], winner: int) -> tuple[int, ...]:
     """Each side's place from the final scores: the winner first, the others by score (equal scores
@@ -182,10 +191,9 @@ def rate(result: GameResult, before: Mapping[str, Rating]) -> dict[str, Rating]:
         raise SpadesError("A game result needs a side for each seat and a place for each side.")
     old = {player: before.get(player, Rating()) for player in result.players}
     moved = _rated_seats(result, result.places, old)
-    last = max(result.places) + 1
     for seat in result.left:
         side = result.sides[seat]
-        places = tuple(last if i == side else p for i, p in enumerate(result.places))
+        places = tuple(result.place(seat) if i == side else p for i, p in enumerate(result.places))
         moved[seat] = _rated_seats(result, places, old)[seat]
     after: dict[str, Rating] = {}
     for player, was in old.items():

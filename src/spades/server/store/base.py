@@ -449,8 +449,7 @@ def _rate(tx: Tx, result: GameResult) -> None:
         assert row is not None
         before[player] = Rating(mu=row[0], sigma=row[1], games=row[2])
     after = rate(result, before)
-    places = {p: max(result.places) + 1 if i in result.left else result.places[result.sides[i]]
-              for i, p in enumerate(result.seats)}
+    places = {p: result.place(i) for i, p in enumerate(result.seats)}
     tx.many("UPDATE ratings SET mu = ?, sigma = ?, games = ?, updated = ? WHERE player = ? AND rules = ?",
             [(r.mu, r.sigma, r.games, now, p, result.rules) for p, r in after.items()])
     tx.many("INSERT INTO rating_changes (game, player, rules, place, before_mu, before_sigma, after_mu,"
