@@ -118,8 +118,9 @@ def test_a_nil_pass_is_picked_card_by_card() -> None:
     obs = e.observe(e.agent_selection)
     assert cards_in(obs["observation"], "chosen") == 1 << first and game.passes == []
     assert obs["action_mask"][first] == 0 and obs["action_mask"][second] == 1
-    with pytest.raises(IllegalMoveError):
-        e.step(first)
+    for wrong in (first, True, "2C"):
+        with pytest.raises(IllegalMoveError):
+            e.step(wrong)
     e.step(second)
     assert game.passes == [(giver, (giver + 2) % 4, 1 << first | 1 << second)]
     assert cards_in(e.observe(e.possible_agents[giver])["observation"], "passed") == 1 << first | 1 << second

@@ -125,7 +125,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new game: deal number ``seed`` if given, else the one after the last."""
+        """Deal a new game: the seed's deal number (`deal_of_seed`) if given, else the one after the last."""
         deal = self._next_deal if seed is None else deal_of_seed(seed)
         self._next_deal = deal % MAX_DEAL + 1
         self.game = Game(self.rules, deal=deal)
@@ -195,7 +195,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """One card of a pass: picked, and the pass made once it holds enough."""
         if isinstance(action, np.integer):
             action = int(action)
-        if action not in self.legal_actions(self.possible_agents[seat]):
+        if isinstance(action, bool) or action not in self.legal_actions(self.possible_agents[seat]):
             raise IllegalMoveError(f"Pass a card you hold and have not picked (0-53), not {action!r}.")
         self._chosen |= 1 << action
         if self._chosen.bit_count() == game.pass_count(seat):
