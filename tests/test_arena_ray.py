@@ -2,6 +2,7 @@
 as a pool of processes."""
 
 import json
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -38,3 +39,13 @@ def test_a_local_ray_cluster_gives_the_same_match_as_two_processes(tmp_path: Pat
 def test_ray_and_jobs_together_are_refused() -> None:
     with pytest.raises(SpadesError, match="choose one"):
         run_match(["normal"], ["easy"], deals=1, jobs=2, ray="")
+
+
+def test_an_address_where_no_cluster_listens_is_refused_at_once() -> None:
+    with socket.socket() as s:  # a port just freed: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        with pytest.raises(SpadesError, match=f"No Ray cluster answers at {address}"):
+            run_match(["normal"], ["easy"], deals=1, ray=address)
+    assert not ray.is_initialized()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -337,6 +338,18 @@ RAY_TASKS_PER_CPU = 4
 is small beside its deals, enough that a slow task does not leave the others idle long."""
 
 
+def _check_answers(address: str) -> None:
+    """Refuse at once a ``host:port`` (or ``ray://host:port``) address where nothing listens: Ray's
+    client would retry it for minutes. Other forms (none, ``auto``) are Ray's to resolve."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=10).close()
+    except OSError as e:
+        raise SpadesError(f"No Ray cluster answers at {address}: {e.strerror or e}.") from None
+
+
 def _ray_results(work: list[_Job], address: str) -> Iterator[_Figures]:
     """Each deal's figures in deal order, the deals played as tasks on a Ray cluster: the one at
     ``address``; for "", the one this process is connected to, else ``$RAY_ADDRESS``'s, else a
@@ -348,6 +361,7 @@ def _ray_results(work: list[_Job], address: str) -> Iterator[_Figures]:
                           "pip install 'spades[ray]'") from None
     started = not ray.is_initialized()
     if started:
+        _check_answers(address)
         try:
             ray.init(address=address or None, include_dashboard=False, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as e:
