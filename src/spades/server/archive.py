@@ -37,6 +37,8 @@ REF_PATTERN = r"^(?:[1-9][0-9]{0,17}|[A-Za-z0-9]{6}-[1-9][0-9]{0,5})$"
 _TABLE_REF = re.compile(r"^([A-Za-z0-9]{6})-([1-9][0-9]{0,5})$")
 COUNTED = 200
 """A person's figures count their latest this many finished games (each is replayed to count it)."""
+_COUNTED_KEPT = 100_000
+"""Games' figures kept counted (all are dropped at once when there are more)."""
 PERSON = "Player"
 """What a solo game's page calls its person."""
 
@@ -98,6 +100,9 @@ class Archive:
         self.store = store
         self.reviews = reviews
         self.tables = TableLog(store)
+        self._counted: dict[tuple[str, int | None], tuple[SeatStats, str]] = {}
+        """Each finished game's figures for the person's seat (by reference and seat), and the subject the
+        coach's reviews of that seat are kept under."""
 
     def finished(self, ref: str) -> Finished:
         """The finished game of this reference: NotFound if there is none, NotOver if it is not over."""
@@ -129,19 +134,31 @@ class Archive:
 
     def stats(self, token: str) -> PlayStatsOut:
         """The person's figures over their latest ``COUNTED`` finished games: contracts made and set, nils
-        made, bags a hand; and the coach's points lost a hand in each reviewed game, oldest first."""
+        made, bags a hand; and the coach's points lost a hand in each reviewed game, oldest first.
+
+        A game's figures are counted once (replayed from its log) and kept: a finished game never changes.
+        """
         latest = self.games_of(token)[:COUNTED][::-1]
-        total, trend = SeatStats(), []
-        for f, p in self._finished_of(latest):
+        for f, p in self._finished_of([p for p in latest if (p.ref, p.seat) not in self._counted]):
             seat = human_seat(f.game.players) if p.seat is None else p.seat
-            total += seat_stats(f.game.rules, f.game.history, seat)
             subject = game_subject(int(p.ref)) if f.table is None else \
                 table_subject(f.table, int(p.ref.rsplit("-", 1)[1]), seat)
+            if len(self._counted) >= _COUNTED_KEPT:
+                self._counted.clear()
+            self._counted[p.ref, p.seat] = seat_stats(f.game.rules, f.game.history, seat), subject
+        total, games, trend = SeatStats(), 0, []
+        for p in latest:
+            counted = self._counted.get((p.ref, p.seat))
+            if counted is None:  # not to be shown yet
+                continue
+            figures, subject = counted
+            total += figures
+            games += 1
             lost = self.reviews.points_lost(subject)
             if lost is not None:
                 trend.append(CoachTrendOut(ref=p.ref, finished=p.finished, hands=lost[0],
                                            per_hand=round(lost[1] / lost[0], 1)))
-        return PlayStatsOut(games=len(latest), hands=total.hands, contracts=total.contracts, made=total.made,
+        return PlayStatsOut(games=games, hands=total.hands, contracts=total.contracts, made=total.made,
                             sets=total.sets, nils=total.nils, nils_made=total.nils_made,
                             bags_per_hand=round(total.bags_per_hand, 2), coach=trend)
 
