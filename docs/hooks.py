@@ -6,7 +6,8 @@
 - a page's marker lines (``GENERATED``) become what they name: ``<!-- generated: rule-options -->`` the
   rule options, from the ``Rules`` fields' own metadata (``spades.rules.OPTIONS``), ``rule-presets`` what
   each preset sets, ``cli-help COMMAND`` that command's ``--help``, and ``table-commands`` the friends'
-  tables' commands, from their types (``spades.server.tables.commands``);
+  tables' commands, from their types (``spades.server.tables.commands``), and ``protocol-schema TYPE``
+  the bot protocol's JSON Schema of that message (``spades/protocol/schema``);
 - ``DoctestFences``, a Griffe extension (mkdocstrings loads it), shows the docstrings' doctests as code.
 """
 
@@ -28,6 +29,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from spades.cli import build_parser
+from spades.protocol import schema_of
 from spades.rules import OPTIONS, PRESETS, RULE_GROUPS, RuleOption
 from spades.server.app import create_app
 from spades.server.settings import Settings
@@ -105,7 +107,13 @@ def table_commands() -> str:
     return "| `do` | with | what it does |\n|---|---|---|\n" + "\n".join(rows)
 
 
+def protocol_schema(message_type: str) -> str:
+    """The bot protocol's JSON Schema of one message, as a code block."""
+    return "```json\n" + json.dumps(schema_of(message_type), indent=1) + "\n```"
+
+
 GENERATED: dict[str, Callable[..., str]] = {
+    "protocol-schema": protocol_schema,
     "table-commands": table_commands,
     "rule-options": rule_options,
     "rule-presets": rule_presets,

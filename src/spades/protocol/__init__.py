@@ -7,7 +7,7 @@ and ``names`` turns a player's name, a level or ``exec:COMMAND``, into a player.
 """
 
 from spades.protocol.messages import PROTOCOL_VERSION, legal_moves, schema_of, view_json
-from spades.protocol.names import check_player, is_outside, parse_named_bots, resolve_player
+from spades.protocol.names import Roster, check_player, is_outside, parse_named_bots, resolve_player
 from spades.protocol.referee import BotCommandError, ExecPlayer, Fault
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "BotCommandError",
     "ExecPlayer",
     "Fault",
+    "Roster",
     "check_player",
     "is_outside",
     "legal_moves",

@@ -10,17 +10,20 @@ or a name an operator gave an outside bot (``greedy``, from ``greedy=exec:/opt/b
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping
 
 from spades.bots import LEVELS, Player, make_player
 from spades.errors import SpadesError
 from spades.protocol.referee import ExecPlayer, bot_command
 
-__all__ = ["EXEC_PREFIX", "check_player", "is_outside", "parse_named_bots", "resolve_player"]
+__all__ = ["BOT_NAME", "EXEC_PREFIX", "Roster", "check_player", "is_outside", "parse_named_bots",
+           "resolve_player"]
 
 EXEC_PREFIX = "exec:"
 """The prefix of an outside bot's command line as a player name."""
-_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+"""What an operator may name an outside bot."""
 
 
 def is_outside(name: str) -> bool:
@@ -64,9 +67,49 @@ def parse_named_bots(text: str) -> dict[str, str]:
         name, spec = name.strip(), spec.strip()
         if not sep or not is_outside(spec):
             raise SpadesError(f"An outside bot is name=exec:COMMAND, not {item!r}.")
-        if not _NAME.fullmatch(name) or name in LEVELS or name in bots:
+        if not BOT_NAME.fullmatch(name) or name in LEVELS or name in bots:
             raise SpadesError(f"The bot name {name!r} must be new, not a level, lower case letters, digits, "
                               "- or _ (at most 32).")
         check_player(spec)
         bots[name] = spec
     return bots
+
+
+class Roster:
+    """The computer players a server offers: the levels, and the outside bots its operator named. Each
+    named bot is one ``ExecPlayer`` per nil choice, shared by every table (they take turns), until
+    ``close``.
+
+    >>> roster = Roster({})
+    >>> roster.offers("expert"), roster.offers("greedy"), roster.player("greedy", True).name
+    (True, False, 'normal')
+    """
+
+    def __init__(self, named: Mapping[str, str]) -> None:
+        self.named = dict(named)
+        """The operator's bots: name to ``exec:COMMAND``."""
+        self._players: dict[tuple[str, bool], ExecPlayer] = {}
+        self._lock = threading.Lock()
+
+    def offers(self, name: str) -> bool:
+        """Whether a table may ask for this level or bot."""
+        return name in LEVELS or name in self.named
+
+    def player(self, name: str, bid_nil: bool) -> Player:
+        """The player for a level or a named bot; the ``normal`` level for a name no longer offered (a
+        table opened before its bot was taken off)."""
+        if name not in self.named:
+            return make_player(name if name in LEVELS else "normal", bid_nil=bid_nil)
+        with self._lock:
+            key = (name, bid_nil)
+            if key not in self._players:
+                spec = self.named[name].removeprefix(EXEC_PREFIX)
+                self._players[key] = ExecPlayer(spec, bid_nil=bid_nil, name=name)
+            return self._players[key]
+
+    def close(self) -> None:
+        """Stop every outside bot's processes."""
+        with self._lock:
+            for player in self._players.values():
+                player.close()
+            self._players.clear()

@@ -1,12 +1,13 @@
 """The referee: an outside bot's process, spoken to in the protocol's messages, as a ``Player``.
 
-``ExecPlayer`` starts the bot's command once per seat it plays (on its first decision there), greets it,
-and at each decision sends the seat's view and waits at most ``move_seconds`` for the answer. An answer
-that is late, malformed or illegal is a ``Fault``, counted and logged with its reason; the ``normal``
-level's move is played instead, so a match never stops for a bot. A late bot is stopped (it may be
-spinning), a crashed one too; either is started again at its next decision, and after ``MAX_RESTARTS``
-restarts the ``normal`` level plays its seat for good. The child runs under a memory limit
-(``RLIMIT_AS``) and is stopped by ``close`` (``bye``, then its standard input closed, then killed).
+``ExecPlayer`` starts the bot's command once per seat and rule set it plays (on its first decision
+there, keeping the ``MAX_PROCESSES`` latest), greets it, and at each decision sends the seat's view and
+waits at most ``move_seconds`` for the answer. An answer that is late, malformed or illegal is a
+``Fault``, counted and logged with its reason; the ``normal`` level's move is played instead, so a match
+never stops for a bot. A late bot is stopped (it may be spinning), a crashed one too; either is started
+again at its next decision, and after ``MAX_RESTARTS`` restarts the ``normal`` level plays its seats for
+good. The child runs under a memory limit (``RLIMIT_AS``) and is stopped by ``close`` (``bye``, then its
+standard input closed, then killed).
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +54,8 @@ log = logging.getLogger("spades.protocol")
 
 MAX_RESTARTS = 3
 """Times a bot's process is started again after a crash or a late answer before ``normal`` replaces it."""
+MAX_PROCESSES = 8
+"""Processes one ``ExecPlayer`` keeps (a seat and a rule set each); starting another stops the least used."""
 MAX_LINE = 1 << 20
 """The longest line a bot may write (bytes); a longer one is malformed."""
 START_SECONDS = 10.0
@@ -208,7 +213,7 @@ class ExecPlayer:
     """An outside bot, run as a command speaking the protocol on its standard input and output.
 
     ``on_fault`` is called with each fault as it happens (besides ``faults`` and the log). The bot's
-    standard error is this process's.
+    standard error is this process's. Threads may share one: it decides for one at a time.
     """
 
     def __init__(self, command: str, *, bid_nil: bool = True, hand_alone: bool = False,
@@ -224,23 +229,29 @@ class ExecPlayer:
         self.faults: list[Fault] = []
         self.on_fault = on_fault
         self.restarts = 0
-        self._procs: dict[int, _Process] = {}
+        self._procs: OrderedDict[tuple[int, Rules], _Process] = OrderedDict()
+        self._lock = threading.Lock()
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         """The bot's move for the view; the ``normal`` level's if the bot's answer cannot be played."""
-        seat = view.seat
-        proc = self._procs.get(seat)
-        if proc is not None and proc.rules is not view.rules and proc.rules != view.rules:
-            proc.close()
-            proc = None
+        with self._lock:
+            return self._choose(view, rng)
+
+    def _choose(self, view: SeatView, rng: random.Random) -> Move:
+        """``choose``, under the lock."""
+        key = (view.seat, view.rules)
+        proc = self._procs.get(key)
         if proc is None:
             if self.restarts > MAX_RESTARTS:
                 return self.fallback.choose(view, rng)
             try:
-                proc = self._procs[seat] = _Process(self.argv, view.rules, seat, self.move_ms,
-                                                    self.memory_bytes)
+                proc = self._procs[key] = _Process(self.argv, view.rules, view.seat, self.move_ms,
+                                                   self.memory_bytes)
             except (_Dead, _Late, AnswerError) as e:
                 return self._fault(view, rng, None, "crash", f"did not start: {_why(e, 'ready')}")
+            if len(self._procs) > MAX_PROCESSES:
+                self._procs.popitem(last=False)[1].close()
+        self._procs.move_to_end(key)
         proc.decisions += 1
         number = proc.decisions
         legal = legal_moves(view)
@@ -277,14 +288,15 @@ class ExecPlayer:
             self.restarts += 1
             if proc is not None:
                 proc.kill()
-            self._procs.pop(seat, None)
+            self._procs.pop((seat, view.rules), None)
         return move
 
     def close(self) -> None:
         """Stop every process of the bot."""
-        for proc in self._procs.values():
-            proc.close()
-        self._procs.clear()
+        with self._lock:
+            for proc in self._procs.values():
+                proc.close()
+            self._procs.clear()
 
     def __enter__(self) -> ExecPlayer:
         return self

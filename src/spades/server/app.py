@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
 from spades.errors import SpadesError
+from spades.protocol import Roster, parse_named_bots
 from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.archive import Archive, NotOver
 from spades.server.lobby import Lobby
@@ -93,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.coach_workers else None
 
     limits = _rate_limits(settings)
+    roster = Roster(parse_named_bots(settings.bots))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -103,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await bucket.aclose()
         if coach is not None:
             coach.close()
+        roster.close()
         store.close()
 
     app = FastAPI(
@@ -113,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None, redoc_url=None, lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.roster = roster
     app.state.service = Service(store, coach)
     app.state.archive = Archive(store, app.state.service.reviews)
     app.include_router(players.router)
@@ -125,7 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.standings = Standings(store, app.state.archive)
     app.include_router(ratings.router)
     app.include_router(rules_page_router)
-    install_tables(app, store, app.state.service.reviews, settings.redis_url)
+    install_tables(app, store, app.state.service.reviews, roster, settings.redis_url)
     app.state.lobby = Lobby(store, app.state.tables, settings.quick_fill)
     app.include_router(lobby_router)
     _add_error_handlers(app)

@@ -116,6 +116,11 @@ Level = Annotated[str, Field(description="the computer players' level",
                              json_schema_extra={"enum": list(LEVELS)}), _one_of(LEVELS, "level")]
 """A level of the computer players."""
 
+TableLevel = Annotated[str, Field(max_length=32, pattern=r"^[a-z][a-z0-9_-]*$",
+                                  description="the computer players: a level, or an outside bot the server "
+                                              "offers (GET /api/rules lists both)")]
+"""A friends' table's computer players: a level or an operator's outside bot."""
+
 Preset = Annotated[str, Field(max_length=40, description="a rules preset, as GET /api/rules lists them",
                               json_schema_extra={"enum": list(PRESETS)}), _one_of(tuple(PRESETS), "preset")]
 """A rules preset by its name."""
@@ -624,6 +629,8 @@ class RulesOut(BaseModel):
     groups: list[GroupOut]
     options: list[OptionOut]
     levels: list[str]
+    bots: list[str] = Field(description="the outside bots this server offers at friends' tables besides "
+                                        "the levels (SPADES_BOTS)")
 
 
 _ERRORS = {

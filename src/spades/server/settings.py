@@ -24,6 +24,7 @@ import platformdirs
 
 from spades.bots.coach import SAMPLES as COACH_SAMPLES
 from spades.errors import SpadesError
+from spades.protocol import parse_named_bots
 
 __all__ = ["ENV_PREFIX", "Settings", "default_db_path"]
 
@@ -81,6 +82,9 @@ class Settings:
     quick_fill: float = 20.0
     """Seconds the longest waiter for a Quick game waits before computer players take the seats no one
     came for."""
+    bots: str = ""
+    """Outside bots offered with the levels at friends' tables, ``name=exec:COMMAND`` separated by commas
+    (``greedy=exec:/opt/bots/greedy``): each a program speaking the bot protocol."""
     redis_url: str = ""
     """Redis (``redis://host:port/0``) through which several server processes share friends' tables' events
     and the rate limits' counts; empty: they stay in the process (one process serves every table)."""
@@ -101,6 +105,10 @@ class Settings:
             raise SpadesError(f"{ENV_PREFIX}QUICK_FILL must be 1 to 600 seconds.")
         if not 0 <= self.coach_workers <= 8:
             raise SpadesError(f"{ENV_PREFIX}COACH_WORKERS must be 0 (no coach) to 8.")
+        try:
+            parse_named_bots(self.bots)
+        except SpadesError as e:
+            raise SpadesError(f"{ENV_PREFIX}BOTS: {e}") from None
         for proxy in self.trusted_proxies:
             try:
                 ipaddress.ip_network(proxy, strict=False)

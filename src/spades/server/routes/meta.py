@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from spades.bots import LEVELS
 from spades.deal import daily_deal
@@ -31,13 +31,13 @@ def _table(r: Rules) -> TableOut:
 
 
 @router.get("/rules")
-def rules() -> RulesOut:
+def rules(request: Request) -> RulesOut:
     """The presets (each with its table), the option groups, every option described (label, help, choices,
-    bounds), the levels."""
+    bounds), the levels and the outside bots offered at friends' tables."""
     return RulesOut(
         presets=[PresetOut(name=name, options=r.to_dict(), table=_table(r)) for name, r in PRESETS.items()],
         groups=[GroupOut(name=key, label=label) for key, label in RULE_GROUPS],
-        options=[_option(o) for o in OPTIONS], levels=list(LEVELS),
+        options=[_option(o) for o in OPTIONS], levels=list(LEVELS), bots=list(request.app.state.roster.named),
     )
 
 

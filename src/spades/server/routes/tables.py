@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, FastAPI, Header, Path, Request, Response, WebSocket
 from fastapi.responses import JSONResponse
 
+from spades.protocol import Roster
 from spades.server.deps import MaybeTokenDep
 from spades.server.reviews import Reviews
 from spades.server.schemas import TOKEN_PATTERN, CoachGameOut, CoachOut, ErrorOut, HandReview, HintOut
@@ -168,11 +169,23 @@ async def live(ws: WebSocket, code: TableCode) -> None:
     await live.serve(ws, code)
 
 
-def install(app: FastAPI, store: Store, reviews: Reviews, redis_url: str = "") -> None:
-    """Add friends' tables to the app: their log in the store, their events through Redis if given a URL,
-    the coach's reviews of each seat's hands (when ``reviews`` has a coach)."""
-    hub = TableHub(TableLog(store), make_bus(redis_url or None), coached=reviews.coach is not None)
+def install(app: FastAPI, store: Store, reviews: Reviews, roster: Roster, redis_url: str = "") -> None:
+    """Add friends' tables to the app: their log in the store, their computer players from the roster,
+    their events through Redis if given a URL, the coach's reviews of each seat's hands (when ``reviews``
+    has a coach)."""
+    hub = TableHub(TableLog(store), make_bus(redis_url or None), coached=reviews.coach is not None,
+                   roster=roster)
     app.state.tables = hub
+    document = app.openapi
+
+    def offered_levels() -> dict[str, Any]:
+        """The OpenAPI document, naming the computer players this server offers a table (the levels and
+        its operator's bots: another is a 400)."""
+        schema = document()
+        schema["components"]["schemas"]["NewTableIn"]["properties"]["level"]["enum"] = hub.offered()
+        return schema
+
+    app.openapi = offered_levels  # type: ignore[method-assign]  # FastAPI's documented way to change it
     app.state.table_service = TableService(hub, reviews)
     app.state.live = Live(hub)
     app.include_router(router)

@@ -21,8 +21,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from spades.bots import find_level
+from spades.bots import LEVEL_REGISTRY
 from spades.errors import SpadesError
+from spades.protocol import Roster
 from spades.rules import Rules
 from spades.server.present import face_up
 from spades.server.store import StoreError, holding
@@ -94,9 +95,11 @@ class TableHub:
     """Opens, loads and changes tables; thread-safe; the same for every process sharing a log."""
 
     def __init__(self, log: TableLog, bus: EventBus | None = None, clock: Clock = time.time,
-                 max_idle: float = MAX_IDLE, coached: bool = False) -> None:
+                 max_idle: float = MAX_IDLE, coached: bool = False, roster: Roster | None = None) -> None:
         self.log = log
         self.coached = coached
+        self.roster = roster or Roster({})
+        """The levels and the operator's outside bots that the tables' computer players are made from."""
         """Whether this server's coach reviews the seats' hands (each table is told, for its views)."""
         self.bus = bus or LocalBus()
         self.process = secrets.token_hex(8)
@@ -119,6 +122,8 @@ class TableHub:
             rules = Rules.from_dict({"preset": body.preset, **body.options})
         except SpadesError as e:
             raise TableError(str(e)) from None
+        if not self.roster.offers(body.level):
+            raise TableError(f"The computer players are one of {', '.join(self.offered())}.")
         options = TableOptions(rules, level=body.level, bots_bid_nil=body.bots_bid_nil, grace=body.grace,
                                turn_seconds=body.turn_seconds, rated=body.rated, listed=body.listed)
         # the name (and a rated table's player) checked before a code is taken
@@ -129,6 +134,10 @@ class TableHub:
                 token, seat = self.act(code, lambda t: t.join(body.name, conn=self.process, player=player))
                 return JoinOut(code=code, seat=seat, token=token)
         raise TableError("No free table code was found: try again.")
+
+    def offered(self) -> list[str]:
+        """What a table's computer players may be: the levels, then the operator's outside bots."""
+        return [*LEVEL_REGISTRY, *self.roster.named]
 
     def act(self, code: str, command: Callable[[FriendsTable], T]) -> T:
         """Run a command on the table and store (and announce) the entries it made."""
@@ -211,7 +220,8 @@ class TableHub:
             return False
         with self._lock:
             table = self._tables.get(code)
-        return table is not None and find_level(table.options.level).quick
+        level = LEVEL_REGISTRY.get(table.options.level) if table is not None else None
+        return level is not None and level.quick
 
     def tick(self) -> list[str]:
         """Let the clock act at the cached tables where it is due, and mark away there the people whose
@@ -284,6 +294,7 @@ class TableHub:
             options, entries = self.log.load(code, max_idle=self.max_idle)
             table = FriendsTable.replay(code, TableOptions.from_json(options), entries, self.clock, tell_move)
             table.coached = self.coached
+            table.make_bot = self.roster.player
             with self._lock:
                 self._tables[code] = table
                 while len(self._tables) > _CACHE:

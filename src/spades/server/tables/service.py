@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spades.bots import hint
+from spades.bots import LEVELS, hint
 from spades.game import Phase
 from spades.moves import MakeBid, Play
 from spades.record import dump_record
@@ -80,7 +80,8 @@ class TableService:
             game = t.game
             if game is None or game.turn != seat or game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
                 raise WrongTime("There is nothing for you to do right now.")
-            h = hint(game.view(seat), t.options.level, seed=len(game.log))
+            level = t.options.level if t.options.level in LEVELS else "normal"  # never an outside bot
+            h = hint(game.view(seat), level, seed=len(game.log))
             return HintOut(move=str(h.move), reason=h.reason,
                            card=str(h.move.card) if isinstance(h.move, Play) else None,
                            bid=str(h.move.bid) if isinstance(h.move, MakeBid) else None)

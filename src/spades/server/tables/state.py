@@ -20,6 +20,7 @@ from spades.bots import LEVELS
 from spades.deal import MAX_DEAL
 from spades.errors import SpadesError
 from spades.game import SEAT_NAMES, Game, HandResult, Phase, seat_name
+from spades.protocol.names import BOT_NAME
 from spades.ratings import NotRated, rated_rules_of
 from spades.rules import Rules
 
@@ -180,8 +181,9 @@ class TableOptions:
     then it is over (none: games with secret deals, one after another)."""
 
     def __post_init__(self) -> None:
-        if self.level not in LEVELS:
-            raise TableError(f"The computer players' level is one of {', '.join(LEVELS)}.")
+        if self.level not in LEVELS and not BOT_NAME.fullmatch(self.level):
+            raise TableError(f"The computer players' level is one of {', '.join(LEVELS)}, or an outside "
+                             "bot's name.")
         if not 5 <= self.grace <= 600:
             raise TableError("The grace period runs from 5 to 600 seconds.")
         if self.turn_seconds and not 5 <= self.turn_seconds <= 600:

@@ -25,10 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from spades.bots import Player, make_player
+from spades.bots import Player
 from spades.deal import MAX_DEAL
 from spades.game import Game, Phase, seat_name
 from spades.moves import Move
+from spades.protocol import Roster
 from spades.ratings import GameResult, computer, places_of
 from spades.server.store.base import FriendResult
 from spades.server.tables.entries import (
@@ -127,6 +128,9 @@ class FriendsTable(TableState):
     """The latest entries with their version and, for a move, its event as the ``teller`` made it.
     Strings, unlike models and their lists, are nothing the garbage collector has to walk while they
     wait to be told."""
+    make_bot: Callable[[str, bool], Player] = Roster({}).player
+    """What makes the computer player of a level (or an operator's outside bot) and nil choice: the hub's
+    roster's ``player``; by default the levels alone."""
     _bots: dict[int, Player] = field(default_factory=dict)
 
     @classmethod
@@ -388,7 +392,7 @@ class FriendsTable(TableState):
         assert game is not None
         bot = self._bots.get(seat)
         if bot is None:
-            bot = self._bots[seat] = make_player(self.options.level, bid_nil=self.options.bots_bid_nil)
+            bot = self._bots[seat] = self.make_bot(self.options.level, self.options.bots_bid_nil)
         return bot.choose(game.view(seat), random.Random(f"{self.seed}:{len(game.log)}"))
 
     def _apply(self, e: Entry, tell: bool = True) -> None:

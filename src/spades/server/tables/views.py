@@ -21,10 +21,10 @@ from spades.server.present import FaceUp, events_of, rules_json, state_of
 from spades.server.schemas import (
     MOVE_PATTERN,
     GameState,
-    Level,
     Preset,
     RuleOptions,
     StrictIn,
+    TableLevel,
     any_case,
     text_pattern,
 )
@@ -67,7 +67,7 @@ class NewTableIn(StrictIn):
     name: DisplayName
     preset: Preset = "standard"
     options: RuleOptions = Field(default_factory=dict)
-    level: Level = "normal"
+    level: TableLevel = "normal"
     bots_bid_nil: bool = True
     grace: float = Field(default=30, description="seconds away before a computer player takes the seat",
                          json_schema_extra={"minimum": 5, "maximum": 600})

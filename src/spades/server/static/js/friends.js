@@ -6,6 +6,7 @@
 import { $, state } from "./state.js";
 import { api, ApiError } from "./api.js";
 import { fillRules, readRuleOptions } from "./settings.js";
+import { esc } from "./html.js";
 import { sendChat } from "./chat.js";
 import { connect } from "./live.js";
 import { copyLink, openTableDialog, showProblem, tableLink } from "./lobby.js";
@@ -15,6 +16,7 @@ import { NAME_KEY, SEATS_KEY, WATCH_KEY, store, stored } from "./saved.js";
 async function openFriends() {
   const form = $("open-form");
   await fillRules(form);
+  form.elements.level.insertAdjacentHTML("beforeend", state.rulesMeta.bots.map((b) => `<option>${esc(b)}</option>`).join(""));
   form.elements.name.value = localStorage.getItem(NAME_KEY) || "";
   $("friends-error").textContent = "";
   $("dlg-friends").showModal();
