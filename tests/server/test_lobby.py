@@ -38,9 +38,10 @@ def test_four_people_pressing_quick_game_meet_at_one_table_each_in_a_seat_of_the
     people = [player(client) for _ in range(4)]
     first = press(client, people[0], "Ann", options={"target": 200})
     assert first["status"] == "waiting" and first["token"] is None and 0 < first["fill_in"] <= 20
+    assert first["others"] == 0
     again = press(client, people[0], "Ann", options={"target": 200})  # pressed twice: still one wait
     assert again["status"] == "waiting" and again["waited"] >= first["waited"]
-    press(client, people[1], "Bob", options={"target": 200})
+    assert press(client, people[1], "Bob", options={"target": 200})["others"] == 1
     press(client, people[2], "Ann", options={"target": 300})  # other rules: waits apart
     assert press(client, people[2], "Cy", options={"target": 200})["status"] == "waiting"  # changed her mind
     last = press(client, people[3], "Dee", options={"target": 200})

@@ -144,6 +144,8 @@ class QuickStatus:
     """Seconds before computer players take the seats no one came for (0 once seated)."""
     token: str | None
     """The seat token, once seated."""
+    others: int = 0
+    """How many others were waiting for the same rules, as the process looked (0 once seated)."""
 
 
 class Lobby:
@@ -203,34 +205,35 @@ class Lobby:
 
     def _status(self, player_token: str, wait: QuickWait) -> QuickStatus:
         """The person's status, once their process has looked for a table for those waiting with them."""
+        others = 0
         if wait.code is None:
-            self._match(wait.rules)
+            others = self._match(wait.rules) - 1
             wait = self.store.quick_seen(player=wait.player) or wait
         rules = Rules.from_dict(json.loads(wait.rules))
         if wait.formed:
             return QuickStatus(wait, rules, 0.0, seat_token(player_token, wait.ticket))
-        return QuickStatus(wait, rules, max(0.0, self.fill_after - wait.waited), None)
+        return QuickStatus(wait, rules, max(0.0, self.fill_after - wait.waited), None, max(0, others))
 
-    def _match(self, rules_key: str) -> None:
+    def _match(self, rules_key: str) -> int:
         """Seat a group of those waiting for a rule set, if ``pick`` finds one and no other process claims
-        any of them first."""
+        any of them first; how many were waiting."""
         waiting = self.store.quick_waiting(rules=rules_key, stale=STALE)
         rules = Rules.from_dict(json.loads(rules_key))
         group = pick([Waiting(w.player, w.rating, w.waited) for w in waiting], rules.players, self.fill_after)
         if group is None:
-            return
+            return len(waiting)
         by_player = {w.player: w for w in waiting}
         people = [by_player[g.player] for g in group]
         code = new_code()
         seats = dict(zip((w.player for w in people), seating([w.rating for w in people], rules), strict=True))
-        if not self.store.quick_claim(rules=rules_key, code=code, seats=seats):
-            return
-        options = TableOptions(rules, level=QUICK_LEVEL, grace=QUICK_GRACE, turn_seconds=QUICK_TURN,
-                               rated=rated_as(rules) is not None)
-        if not self.hub.log.create(code, options.to_json()):
-            return  # a code taken meanwhile (one in 10^9): the claim lapses, and its people wait again
-        self.hub.act(code, lambda t: _seat_all(t, people, seats))
-        self.store.quick_formed(code=code)
+        if self.store.quick_claim(rules=rules_key, code=code, seats=seats):
+            options = TableOptions(rules, level=QUICK_LEVEL, grace=QUICK_GRACE, turn_seconds=QUICK_TURN,
+                                   rated=rated_as(rules) is not None)
+            # a code taken meanwhile (one in 10^9) forms nothing: the claim lapses, and its people wait again
+            if self.hub.log.create(code, options.to_json()):
+                self.hub.act(code, lambda t: _seat_all(t, people, seats))
+                self.store.quick_formed(code=code)
+        return len(waiting)
 
 
 def _seat_all(table: FriendsTable, people: Sequence[QuickWait], seats: dict[str, int]) -> None:

@@ -78,6 +78,8 @@ class QuickOut(BaseModel):
     rating: float
     waited: float
     """Seconds waited so far."""
+    others: int
+    """How many others wait for the same rules now (of any rating; 0 once seated)."""
     window: float
     """Points either side of the rating within which others are met now (it widens as the wait goes on)."""
     fill_in: float
@@ -88,13 +90,12 @@ class QuickOut(BaseModel):
 
 
 def _out(status: QuickStatus) -> QuickOut:
-    wait = status.wait
+    """A person's Quick game as the API answers it (the table and seat only once seated)."""
+    wait, rules = status.wait, status.rules
     seated = status.token is not None
-    return QuickOut(status="seated" if seated else "waiting", rated=rated_as(status.rules),
-                    rules=rules_json(status.rules),
-                    rules_name=status.rules.name,
-                    players=status.rules.players, name=wait.name, rating=round(wait.rating, 1),
-                    waited=round(wait.waited, 1), window=round(window(wait.waited)),
+    return QuickOut(status="seated" if seated else "waiting", rated=rated_as(rules), rules=rules_json(rules),
+                    rules_name=rules.name, players=rules.players, name=wait.name, rating=wait.rating,
+                    waited=round(wait.waited, 1), window=round(window(wait.waited)), others=status.others,
                     fill_in=round(status.fill_in, 1), code=wait.code if seated else None,
                     seat=wait.seat if seated else None, token=status.token)
 

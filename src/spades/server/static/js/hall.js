@@ -59,7 +59,8 @@ function show(out) {
     + `game to ${out.rules.target}, `
     + (out.rated ? `rated as ${out.rated}: yours is ${Math.round(out.rating)}; players within ${out.window} of it,`
       : `not rated; players within ${out.window} of your ${Math.round(out.rating)},`)
-    + " a range that widens as you wait.";
+    + " a range that widens as you wait."
+    + (out.others ? ` ${plural(out.others, "other")} waiting for these rules now.` : "");
   fillAt = performance.now() + out.fill_in * 1000;
   tick();
   asking = setTimeout(ask, ASK_EVERY);
