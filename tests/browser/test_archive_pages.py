@@ -5,16 +5,19 @@ played; a game still being played shows a message and no card. No page logs a co
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import expect
 
-from browser.table import NewPage
+from browser.table import NewPage, open_table, tool
 from browser.test_accessibility import assert_clean
 from browser.test_rough_edges import collect_errors
 from server.api_client import Player, simple_move
 from spades.ratings import PROVISIONAL_GAMES
+from spades.record import load_records, replay
 from spades.server.run import BackgroundServer
 
 QUICK = {"preset": "standard", "options": {"target": 10, "low_mark": -10}}
@@ -103,3 +106,34 @@ def test_from_the_leaderboard_to_a_profile_to_a_game_stepped_through(fresh_page:
     expect(page.locator(".mini")).to_have_count(0)
     assert [e.split(" (http")[0] for e in errors] == [  # the browser's own note of the refusal, nothing else
         "Failed to load resource: the server responded with a status of 409 (Conflict)"]
+
+
+def test_stats_list_a_players_games_and_download_them_all(fresh_page: NewPage, server: BackgroundServer,
+                                                          tmp_path: Path) -> None:
+    with httpx.Client(base_url=server.url) as client:
+        player = Player(client, rules=QUICK)
+        ends = [finished_game(player) for _ in range(2)]
+    page = fresh_page()
+    errors = collect_errors(page)
+    token = json.dumps(player.headers["X-Player-Token"])
+    page.add_init_script(f"localStorage.setItem('spades.token', {token})")  # this player's browser
+    open_table(page)
+    end = page.locator("#dlg-end")  # their last game, just over
+    last = f"/games/{ends[-1]['id']}"
+    expect(end.get_by_role("link", name="Replay this game")).to_have_attribute("href", last)
+    page.keyboard.press("Escape")
+    expect(end).to_be_hidden()
+    tool(page, "Stats").click()
+    games = page.locator("#stats-games li")
+    expect(games).to_have_count(2)
+    newest = games.first.get_by_role("link")
+    expect(newest).to_have_attribute("href", last)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download all your games").click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.name == "spades-games.json"
+    assert [replay(r).winner for r in load_records(saved.read_text())] == [end["winner"] for end in ends]
+    newest.click()
+    expect(page.get_by_role("heading", name=f"Game {ends[-1]['id']}")).to_be_visible()
+    assert errors == []

@@ -6,12 +6,13 @@ import { showLast } from "./table.js";
 import { fillSheet, openSheet } from "./sheet.js";
 import { afterState, animate, confirmLeave, newGame, newGameRestart, nextHand, run, showHint, syncAddress } from "./actions.js";
 import { wireInput } from "./input.js";
+import { esc } from "./html.js";
 import { enterTable, wireFriends } from "./friends.js";
 import { applySettings, openSettings, saveSettings, wireRuleForm } from "./settings.js";
 
 // Stats: every game played to its end, solo or with friends (the server counts both), and the two apart.
 async function showStats() {
-  const all = await api.get("/api/stats");
+  const [all, mine] = await Promise.all([api.get("/api/stats"), api.get("/api/ratings")]);
   const rate = (s) => s.played ? `${Math.round(s.won / s.played * 100)}%` : "–";
   $("stats-body").innerHTML = `
     <dt>Games played</dt><dd data-stat="played">${all.played}</dd>
@@ -23,7 +24,23 @@ async function showStats() {
     ${row("Played", "played", (s) => s.played)}${row("Won", "won", (s) => s.won)}${row("Win rate", "win_rate", rate)}
     ${row("Best final score", "best_score", (s) => s.best_score ?? "–")}
     ${row("Current win streak", "streak", (s) => s.streak)}${row("Best win streak", "best_streak", (s) => s.best_streak)}</tbody>`;
+  // each finished game links to its page, where every hand replays face up
+  $("stats-games").innerHTML = mine.recent.length ? mine.recent.map((g) => `<li><a href="/games/${esc(g.ref)}">Game ${esc(g.ref)}</a>
+    ${g.won ? "won" : "lost"}${g.friends ? " with friends" : ""} · <time datetime="${esc(g.finished)}">${esc(g.finished.slice(0, 10))}</time></li>`).join("")
+    : "<li>None finished yet.</li>";
+  $("btn-download-games").disabled = !mine.recent.length;
   $("dlg-stats").showModal();
+}
+
+// Every finished game's record as one file (a JSON array, which `spades replay` reads): the server needs
+// the player's token, so the page fetches it and hands the browser the file.
+async function downloadGames() {
+  const records = await api.get("/api/records");
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([JSON.stringify(records)], { type: "application/json" }));
+  link.download = "spades-games.json";
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
 function localDate() {
@@ -101,6 +118,7 @@ function wire() {
     if (action) action();
   });
   $("btn-stats").addEventListener("click", showStats);
+  $("btn-download-games").addEventListener("click", downloadGames);
   $("btn-settings").addEventListener("click", openSettings);
   $("btn-settings-save").addEventListener("click", saveSettings);
   wireRuleForm($("settings-form"));
