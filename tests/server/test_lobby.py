@@ -80,6 +80,13 @@ def test_computer_players_fill_the_seats_no_one_came_for_once_the_wait_is_over(t
         assert [s["person"] for s in view["seats"]] == [True, False, False] and view["game"] is not None
 
 
+def test_rules_asked_for_as_a_preset_or_by_its_options_are_one_rule_set(client: httpx.Client) -> None:
+    ann, bob = player(client), player(client)
+    assert press(client, ann, "Ann", preset="two-player")["rules_name"] == "two-player"
+    out = press(client, bob, "Bob", options={"players": 2, "partnerships": False})
+    assert out["status"] == "seated" and out["rules_name"] == "two-player"  # met Ann at a table of two
+
+
 def test_leaving_the_queue_and_bad_input(client: httpx.Client) -> None:
     ann = player(client)
     assert client.get("/api/quick", headers=ann).status_code == 404

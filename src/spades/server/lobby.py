@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from spades.errors import SpadesError
 from spades.game import Phase
 from spades.ratings import NotRated, Rating, computer, rated_rules_of
-from spades.rules import Rules
+from spades.rules import PRESETS, Rules
 from spades.server.store import QuickWait, Store
 from spades.server.tables.commands import Start
 from spades.server.tables.hub import TableHub, new_code
@@ -42,7 +42,7 @@ from spades.server.tables.table import FriendsTable
 from spades.server.tables.views import LobbyView, lobby_of
 
 __all__ = ["BASE_WINDOW", "FILL_AFTER", "WIDEN", "Lobby", "QuickStatus", "Waiting", "pick", "quick_rules",
-           "rated_as", "rules_key", "seat_token", "seating", "window"]
+           "rated_as", "rules_key", "rules_of", "seat_token", "seating", "window"]
 
 BASE_WINDOW = 100.0
 """Points either side of a person's rating within which they meet others at once."""
@@ -209,16 +209,16 @@ class Lobby:
         if wait.code is None:
             others = self._match(wait.rules) - 1
             wait = self.store.quick_seen(player=wait.player) or wait
-        rules = Rules.from_dict(json.loads(wait.rules))
+        rules = rules_of(wait.rules)
         if wait.formed:
             return QuickStatus(wait, rules, 0.0, seat_token(player_token, wait.ticket))
         return QuickStatus(wait, rules, max(0.0, self.fill_after - wait.waited), None, max(0, others))
 
-    def _match(self, rules_key: str) -> int:
+    def _match(self, key: str) -> int:
         """Seat a group of those waiting for a rule set, if ``pick`` finds one and no other process claims
         any of them first; how many were waiting."""
-        waiting = self.store.quick_waiting(rules=rules_key, stale=STALE)
-        rules = Rules.from_dict(json.loads(rules_key))
+        waiting = self.store.quick_waiting(rules=key, stale=STALE)
+        rules = rules_of(key)
         group = pick([Waiting(w.player, w.rating, w.waited) for w in waiting], rules.players, self.fill_after)
         if group is None:
             return len(waiting)
@@ -226,7 +226,7 @@ class Lobby:
         people = [by_player[g.player] for g in group]
         code = new_code()
         seats = dict(zip((w.player for w in people), seating([w.rating for w in people], rules), strict=True))
-        if self.store.quick_claim(rules=rules_key, code=code, seats=seats):
+        if self.store.quick_claim(rules=key, code=code, seats=seats):
             options = TableOptions(rules, level=QUICK_LEVEL, grace=QUICK_GRACE, turn_seconds=QUICK_TURN,
                                    rated=rated_as(rules) is not None)
             # a code taken meanwhile (one in 10^9) forms nothing: the claim lapses, and its people wait again
@@ -267,8 +267,21 @@ def _open(table: FriendsTable) -> bool:
 
 
 def rules_key(rules: Rules) -> str:
-    """The rule set people wait for, as the queue keys it: the rules as canonical JSON."""
-    return json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+    """The rule set people wait for, as the queue keys it: every option as canonical JSON, without the
+    rules' name (the same rules asked for as a preset or as its options are one rule set)."""
+    options = rules.to_dict()
+    del options["name"]
+    return json.dumps(options, sort_keys=True, separators=(",", ":"))
+
+
+def rules_of(key: str) -> Rules:
+    """The rules a queue's key stands for, named as their preset if they are one.
+
+    >>> rules_of(rules_key(Rules.from_dict({"preset": "pagat", "target": 500}))).name
+    'pagat'
+    """
+    rules = Rules.from_dict(json.loads(key))
+    return next((preset for preset in PRESETS.values() if preset == rules), rules)
 
 
 def quick_rules(preset: str, options: dict[str, object]) -> Rules:

@@ -35,7 +35,9 @@ async function press(e) {
   const name = f.name.value.trim();
   $("quick-error").textContent = "";
   try {
-    const out = await api.post("/api/quick", { name, preset: f.preset.value, options: { target: Number(f.target.value) } });
+    const target = Number(f.target.value);  // sent only if changed: the preset's own rules keep its name
+    const options = target === presets[f.preset.value].target ? {} : { target };
+    const out = await api.post("/api/quick", { name, preset: f.preset.value, options });
     localStorage.setItem(NAME_KEY, name);
     show(out);
   } catch (err) {
