@@ -68,6 +68,7 @@ async def person(client: httpx.AsyncClient, token: str, name: str, at: float, st
 
 
 async def run(urls: list[str], people: int, seconds: float) -> None:
+    """The people's presses and asks against the servers at ``urls``; the figures printed, then checked."""
     limits = httpx.Limits(max_connections=200)
     clients = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
     try:
@@ -135,6 +136,7 @@ def rating_cost(database: str | Path, games: int) -> None:
 
 
 def main() -> None:
+    """Start the database, Redis and the servers, run the people, then time the rating's cost."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--people", type=int, default=1000)
     p.add_argument("--seconds", type=float, default=60.0, help="the presses spread evenly over this long")
