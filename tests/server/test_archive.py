@@ -4,6 +4,7 @@ downloads that ``spades replay`` reads, and nothing of a game still being played
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -167,3 +168,14 @@ def test_the_pages_of_a_player_who_is_not_there_and_of_one_who_is(client: httpx.
     r = client.get("/@%3Cb%3E")
     assert r.status_code == 404 and "<b>" not in r.text  # what was asked is shown, never run
     assert client.get("/@expert").status_code == 200 and client.get("/leaderboard").status_code == 200
+
+
+def test_a_daily_deal_is_shown_once_its_day_is_over_everywhere(client: httpx.Client) -> None:
+    p = Player(client, rules=QUICK)
+    today = datetime.now(UTC).date()
+    for day, status in ((today, 409), (today - timedelta(days=1), 409), (today - timedelta(days=2), 200)):
+        end = play_to_end(p, p.new_game(daily=day.isoformat()))
+        r = client.get(f"/api/replays/{end['id']}")
+        assert r.status_code == status, day
+        if status == 409:
+            assert f"daily deal of {day.isoformat()}" in r.json()["detail"] and not cards_in(r.json())
