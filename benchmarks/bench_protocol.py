@@ -89,7 +89,7 @@ def main() -> None:
     inside = run(InProcess(), args.deals, args.rules)
     with ExecPlayer(f"{sys.executable} {BOT}") as bot:
         outside = run(bot, args.deals, args.rules)
-        assert not bot.faults, bot.faults
+        assert not bot.fault_count, bot.faults
     for name, times in (("in-process", inside), ("exec", outside)):
         ms = sorted(1000 * t for t in times)
         print(f"{name:>11}: {len(ms)} decisions, mean {statistics.fmean(ms):.3f} ms, "

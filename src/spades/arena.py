@@ -138,12 +138,12 @@ class _Timed:
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         """The wrapped player's move, its decision time (and faults) counted in the side's statistics."""
         outside = self.player if isinstance(self.player, ExecPlayer) else None
-        faults = len(outside.faults) if outside else 0
+        faults = outside.fault_count if outside else 0
         start = time.perf_counter()
         move = self.player.choose(view, rng)
         spent = time.perf_counter() - start
         if outside:
-            self.stats.faults += len(outside.faults) - faults
+            self.stats.faults += outside.fault_count - faults
         self.stats.decisions += 1
         self.stats.seconds += spent
         self.stats.times.append(spent)

@@ -45,6 +45,6 @@ def test_the_host_seats_an_outside_bot_which_plays_a_hand(fresh_page: NewPage, s
                                                                  [s.played_by_bot for s in t.seats]))
     assert level == "pybot" and bots.count(True) == 3
     [bot] = app_state(server).roster._players.values()
-    assert bot.faults == [] and len(bot._procs) == 3  # one process for each of its seats
+    assert bot.fault_count == 0 and len(bot._procs) == 3  # one process for each of its seats
     assert check_frames([ann], server, code) > 20
     assert ann.errors == []

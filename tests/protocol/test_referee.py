@@ -68,7 +68,7 @@ def test_a_fault_is_reported_and_the_normal_level_plays_that_move(kind: str, fau
     # twice at each of the four processes (side A sits in every seat over the two tables); a crashed or
     # late process is started again, until the normal level takes its seats for good
     expected = 4 * 2 if kind in ("illegal", "garbage") else MAX_RESTARTS + 1
-    assert a.faults == len(bot.faults) == expected
+    assert a.faults == bot.fault_count == len(bot.faults) == expected
     assert bot.restarts == (0 if kind in ("illegal", "garbage") else expected)
     assert {f.kind for f in bot.faults} == {fault}
     assert all(reason in f.reason for f in bot.faults)
@@ -78,7 +78,7 @@ def test_answers_twice_are_skipped_and_a_bot_that_never_starts_is_replaced(
         monkeypatch: pytest.MonkeyPatch) -> None:
     with ExecPlayer(faulty("stale", 1, 2, 3)) as bot:
         play_duplicate(find_preset("standard"), 3, [bot], [make_player("normal")], hands=1)
-    assert bot.faults == []
+    assert bot.fault_count == 0
     monkeypatch.setattr(referee, "START_SECONDS", 0.3)
     with ExecPlayer(faulty("silent")) as bot:
         _, hands, _, _ = play_duplicate(find_preset("standard"), 3, [bot], [make_player("normal")], hands=1)

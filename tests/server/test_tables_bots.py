@@ -35,7 +35,7 @@ def test_an_operators_bot_plays_a_hand_at_a_friends_table(tmp_path: Path, bot: s
         assert [s["bot"] for s in seat.table["seats"]].count(True) == len(seat.table["seats"]) - 1
         roster = app_state(server).roster
         player = roster._players[(bot, True)]
-        assert player.faults == [] and player._procs
+        assert player.fault_count == 0 and player._procs
         procs = [p.popen for p in player._procs.values()]
         assert all(p.poll() is None for p in procs)
     assert all(p.poll() is not None for p in procs)  # stopped with the server

@@ -27,7 +27,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +56,8 @@ MAX_RESTARTS = 3
 """Times a bot's process is started again after a crash or a late answer before ``normal`` replaces it."""
 MAX_PROCESSES = 8
 """Processes one ``ExecPlayer`` keeps (a seat and a rule set each); starting another stops the least used."""
+KEPT_FAULTS = 256
+"""The latest faults an ``ExecPlayer`` keeps (``fault_count`` counts them all)."""
 MAX_LINE = 1 << 20
 """The longest line a bot may write (bytes); a longer one is malformed."""
 START_SECONDS = 10.0
@@ -212,7 +214,8 @@ class _Process:
 class ExecPlayer:
     """An outside bot, run as a command speaking the protocol on its standard input and output.
 
-    ``on_fault`` is called with each fault as it happens (besides ``faults`` and the log). The bot's
+    ``on_fault`` is called with each fault as it happens (besides ``faults``, the latest, ``fault_count``
+    and the log). The bot's
     standard error is this process's. Threads may share one: it decides for one at a time.
     """
 
@@ -226,7 +229,8 @@ class ExecPlayer:
         self.move_ms = round(move_seconds * 1000)
         self.memory_bytes = memory_mb << 20
         self.fallback: Player = make_player("normal", bid_nil=bid_nil, hand_alone=hand_alone)
-        self.faults: list[Fault] = []
+        self.faults: deque[Fault] = deque(maxlen=KEPT_FAULTS)
+        self.fault_count = 0
         self.on_fault = on_fault
         self.restarts = 0
         self._procs: OrderedDict[tuple[int, Rules], _Process] = OrderedDict()
@@ -275,6 +279,7 @@ class ExecPlayer:
         seat = view.seat
         fault = Fault(kind, reason, seat, proc.decisions if proc else 0)
         self.faults.append(fault)
+        self.fault_count += 1
         log.warning("bot %s, seat %d: %s: %s", self.name, seat, kind, reason)
         if self.on_fault is not None:
             self.on_fault(fault)
