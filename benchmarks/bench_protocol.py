@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import random
+import resource
 import statistics
 import sys
 import time
@@ -54,30 +55,33 @@ class InProcess:
 
 
 class Timed:
-    """A player whose decision times are kept."""
+    """A player whose decision times are kept, and the CPU time this process spent in them."""
 
     def __init__(self, player: Player) -> None:
         self.player, self.name = player, player.name
         self.times: list[float] = []
+        self.cpu = 0.0
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         """The wrapped player's move, timed."""
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         move = self.player.choose(view, rng)
         self.times.append(time.perf_counter() - start)
+        self.cpu += time.process_time() - cpu
         return move
 
 
-def run(player: Player, deals: int, preset: str) -> list[float]:
-    """Seat 0's decision times over ``deals`` whole games (the first decision, which starts an exec bot's
-    process, left out)."""
+def run(player: Player, deals: int, preset: str) -> Timed:
+    """Seat 0's decisions over ``deals`` whole games, timed (the first one's wall time, which starts an
+    exec bot's process, left out of ``times``)."""
     timed = Timed(player)
     normal = make_player("normal")
     rules = find_preset(preset)
     for deal in range(1, deals + 1):
         play_out(Game(rules, deal=deal), [timed, *[normal] * (rules.players - 1)], seed=deal,
                  hands=GAME_HAND_CAP)
-    return timed.times[1:]
+    timed.times.pop(0)
+    return timed
 
 
 def main() -> None:
@@ -87,16 +91,25 @@ def main() -> None:
     p.add_argument("--rules", default="standard")
     args = p.parse_args()
     inside = run(InProcess(), args.deals, args.rules)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with ExecPlayer(f"{sys.executable} {BOT}") as bot:
         outside = run(bot, args.deals, args.rules)
         assert not bot.fault_count, bot.faults
-    for name, times in (("in-process", inside), ("exec", outside)):
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the bot's process, ended and waited for
+    bot_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    for name, timed in (("in-process", inside), ("exec", outside)):
+        times = timed.times
         ms = sorted(1000 * t for t in times)
         print(f"{name:>11}: {len(ms)} decisions, mean {statistics.fmean(ms):.3f} ms, "
               f"median {statistics.median(ms):.3f} ms, p95 {ms[int(0.95 * len(ms))]:.3f} ms")
-    mean = 1000 * (statistics.fmean(outside) - statistics.fmean(inside))
-    median = 1000 * (statistics.median(outside) - statistics.median(inside))
+    mean = 1000 * (statistics.fmean(outside.times) - statistics.fmean(inside.times))
+    median = 1000 * (statistics.median(outside.times) - statistics.median(inside.times))
     print(f"overhead per decision: mean {mean:.3f} ms, median {median:.3f} ms (goal <= 1 ms)")
+    n = len(outside.times) + 1
+    referee, alone = 1000 * outside.cpu / n, 1000 * inside.cpu / n
+    bot_ms = 1000 * bot_cpu / n
+    print(f"CPU a decision: in-process {alone:.3f} ms; exec {referee + bot_ms:.3f} ms (the referee "
+          f"{referee:.3f}, the bot {bot_ms:.3f}, its start included): {referee + bot_ms - alone:.3f} ms more")
 
 
 if __name__ == "__main__":
