@@ -348,7 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "--individual) or teams of four (default duplicate-pairs)")
     p.add_argument("--entries", required=True, metavar="LEVEL,LEVEL,...",
                    help="the entrants, comma-separated: each a level (a pair or team of it), or levels "
-                        "joined by + to mix them (expert+normal)")
+                        "joined by + to mix them (expert+normal); an outside bot as exec:COMMAND")
     p.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
     p.add_argument("--boards", type=int, default=4, help="boards (deals, one hand each) a round (default 4)")
     p.add_argument("--seed", type=int, default=1, help="picks the deal numbers (default 1)")
