@@ -12,7 +12,7 @@ from spades.arena import play_duplicate, run_match
 from spades.bots import make_player
 from spades.cli import main
 from spades.errors import SpadesError
-from spades.protocol import ExecPlayer, check_player, parse_named_bots, referee, resolve_player
+from spades.protocol import ExecPlayer, Roster, check_player, parse_named_bots, referee, resolve_player
 from spades.protocol.referee import MAX_RESTARTS
 from spades.rules import find_preset
 from spades.tournament.run import run_tournament
@@ -97,7 +97,10 @@ def test_a_bot_over_its_memory_limit_crashes_and_is_replaced(tmp_path: Path) -> 
 def test_names_and_their_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert check_player("hard") == "hard"
     assert parse_named_bots(f" mine=exec:{EXAMPLES['python']} ,") == {"mine": f"exec:{EXAMPLES['python']}"}
-    assert resolve_player("mine", named={"mine": f"exec:{EXAMPLES['python']}"}).name == "mine"
+    roster = Roster(parse_named_bots(f"mine=exec:{EXAMPLES['python']}"))
+    assert roster.offers("mine") and roster.player("mine", False).name == "mine"
+    assert resolve_player("easy").name == "easy"
+    roster.close()
     for text, why in [("mine", "name=exec:COMMAND"), ("mine=normal", "name=exec:COMMAND"),
                       ("Normal=exec:ls", "must be new"), ("normal=exec:ls", "must be new"),
                       ("a=exec:ls,a=exec:ls", "must be new"), ("a=exec:/no/such", "not found"),

@@ -1,5 +1,6 @@
-"""Player names, wherever a level is accepted: a level (``expert``), an outside bot (``exec:COMMAND``),
-or a name an operator gave an outside bot (``greedy``, from ``greedy=exec:/opt/bots/greedy``).
+"""Player names, wherever a level is accepted: a level (``expert``) or an outside bot (``exec:COMMAND``);
+and at a server, a name its operator gave an outside bot (``greedy``, from
+``greedy=exec:/opt/bots/greedy``), which its ``Roster`` knows.
 
 >>> check_player("expert"), check_player("exec:python3 bot.py")
 ('expert', 'exec:python3 bot.py')
@@ -31,31 +32,22 @@ def is_outside(name: str) -> bool:
     return name.startswith(EXEC_PREFIX)
 
 
-def _spec(name: str, named: Mapping[str, str] | None) -> str:
-    """The level or ``exec:`` command a name stands for (an operator's bot name read through ``named``)."""
-    return name if named is None else named.get(name, name)
-
-
-def check_player(name: str, named: Mapping[str, str] | None = None) -> str:
-    """The name, checked: a level, an operator's bot name, or ``exec:`` with a program that exists."""
-    spec = _spec(name, named)
-    if is_outside(spec):
-        bot_command(spec.removeprefix(EXEC_PREFIX))
-    elif spec not in LEVELS:
-        known = ", ".join([*LEVELS, *(named or ())])
-        raise SpadesError(f"Unknown player level {name!r}: choose one of {known}, "
+def check_player(name: str) -> str:
+    """The name, checked: a level, or ``exec:`` with a program that exists."""
+    if is_outside(name):
+        bot_command(name.removeprefix(EXEC_PREFIX))
+    elif name not in LEVELS:
+        raise SpadesError(f"Unknown player level {name!r}: choose one of {', '.join(LEVELS)}, "
                           "or exec:COMMAND for an outside bot.")
     return name
 
 
-def resolve_player(name: str, *, bid_nil: bool = True, hand_alone: bool = False,
-                   named: Mapping[str, str] | None = None) -> Player:
+def resolve_player(name: str, *, bid_nil: bool = True, hand_alone: bool = False) -> Player:
     """A player for a name: a level's computer player, or an ``ExecPlayer`` for an outside bot (which its
     caller closes when done)."""
-    spec = _spec(check_player(name, named), named)
-    if is_outside(spec):
-        return ExecPlayer(spec.removeprefix(EXEC_PREFIX), bid_nil=bid_nil, hand_alone=hand_alone, name=name)
-    return make_player(spec, bid_nil=bid_nil, hand_alone=hand_alone)
+    if is_outside(check_player(name)):
+        return ExecPlayer(name.removeprefix(EXEC_PREFIX), bid_nil=bid_nil, hand_alone=hand_alone)
+    return make_player(name, bid_nil=bid_nil, hand_alone=hand_alone)
 
 
 def parse_named_bots(text: str) -> dict[str, str]:
