@@ -46,8 +46,8 @@ def query(database: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[A
 
 def back_to_schema_6(database: str) -> None:
     """Turn a database of this Spades back into schema version 6: the coach's reviews and claims keyed by
-    a solo game's id (the kept reviews moved back), and no processes' leases, ratings nor lobby, as an
-    older Spades left them."""
+    a solo game's id (the kept reviews moved back), and no processes' leases, ratings, lobby nor accounts,
+    as an older Spades left them."""
     for sql in (
             "CREATE TABLE old_reviews (game_id BIGINT NOT NULL, hand INTEGER NOT NULL, review TEXT NOT NULL,"
             " created TEXT NOT NULL, PRIMARY KEY (game_id, hand))",
@@ -61,6 +61,8 @@ def back_to_schema_6(database: str) -> None:
             "DROP TABLE server_processes", "DROP TABLE ratings", "DROP TABLE rating_changes",
             "ALTER TABLE games DROP COLUMN rated", "DROP TABLE quick_waits",
             "DROP INDEX friend_tables_listed", "ALTER TABLE friend_tables DROP COLUMN listed",
+            "DROP TABLE passkey_challenges", "DROP TABLE passkeys", "DROP TABLE sessions",
+            "DROP TABLE accounts", "ALTER TABLE players DROP COLUMN retired",
             "UPDATE schema_version SET version = 6"):
         query(database, sql)
 

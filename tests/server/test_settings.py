@@ -18,13 +18,17 @@ def test_every_field_has_a_variable_and_the_flags_win() -> None:
            "SPADES_TRUSTED_PROXIES": "127.0.0.1,10.1.0.0/16", "SPADES_ACCESS_LOG": "off",
            "SPADES_HSTS": "yes", "SPADES_REDIS_URL": "redis://127.0.0.1:6379/0",
            "SPADES_DATABASE_URL": "postgresql://u@h/d", "SPADES_WORKERS": "3", "SPADES_COACH_WORKERS": "0",
-           "SPADES_COACH_SAMPLES": "40", "SPADES_QUICK_FILL": "12.5", "SPADES_BOTS": "mine=exec:ls -l"}
+           "SPADES_COACH_SAMPLES": "40", "SPADES_QUICK_FILL": "12.5", "SPADES_BOTS": "mine=exec:ls -l",
+           "SPADES_SIGN_INS_PER_MINUTE": "2", "SPADES_SIGN_IN_BURST": "4",
+           "SPADES_PASSKEY_RP_ID": "cards.example.org", "SPADES_PASSKEY_ORIGIN": "https://cards.example.org"}
     s = Settings.from_env(env)
     assert s == Settings(db_path="/tmp/a.db", host="0.0.0.0", port=8100, max_body_bytes=1000,
                          rate_per_token=2.5, burst_per_token=7, rate_per_address=0, burst_per_address=9,
                          trusted_proxies=("127.0.0.1", "10.1.0.0/16"), access_log=False, hsts=True,
                          redis_url="redis://127.0.0.1:6379/0", database_url="postgresql://u@h/d", workers=3,
-                         coach_workers=0, coach_samples=40, quick_fill=12.5, bots="mine=exec:ls -l")
+                         coach_workers=0, coach_samples=40, quick_fill=12.5, bots="mine=exec:ls -l",
+                         sign_ins_per_minute=2, sign_in_burst=4, passkey_rp_id="cards.example.org",
+                         passkey_origin="https://cards.example.org")
     assert Settings.from_env(s.to_env()) == s and s.database == "postgresql://u@h/d"
     names = {ENV_PREFIX + f.metadata.get("env", f.name.upper()) for f in dataclasses.fields(Settings)}
     assert names == set(env)

@@ -25,6 +25,8 @@ from starlette.routing import Match
 
 from spades.errors import SpadesError
 from spades.protocol import Roster, parse_named_bots
+from spades.server.accounts.errors import AccountError, TooManyAttempts
+from spades.server.accounts.service import Accounts
 from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.archive import Archive, NotOver
 from spades.server.lobby import Lobby
@@ -38,7 +40,7 @@ from spades.server.middleware import (
     TokenBucket,
     configure_access_log,
 )
-from spades.server.routes import archive, games, meta, ops, players, ratings
+from spades.server.routes import accounts, archive, games, meta, ops, players, ratings
 from spades.server.routes.lobby import router as lobby_router
 from spades.server.routes.scorekeeper import router as scorekeeper_router
 from spades.server.routes.tables import install as install_tables
@@ -95,12 +97,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     limits = _rate_limits(settings)
     roster = Roster(parse_named_bots(settings.bots))
+    sign_ins = _buckets(settings, "sign-in", settings.sign_ins_per_minute / 60, settings.sign_in_burst)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         _tune_gc()
         yield
-        for bucket in limits:
+        for bucket in (*limits, sign_ins):
             if bucket is not None:
                 await bucket.aclose()
         if coach is not None:
@@ -119,7 +122,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.roster = roster
     app.state.service = Service(store, coach)
     app.state.archive = Archive(store, app.state.service.reviews)
+    app.state.accounts = Accounts(store, sign_ins)
     app.include_router(players.router)
+    app.include_router(accounts.router)
     app.include_router(games.router)
     app.include_router(archive.router)
     app.include_router(archive.pages)
@@ -149,16 +154,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def _buckets(settings: Settings, name: str, rate: float, burst: int) -> Buckets | None:
+    """Rate buckets (None: no limit), in Redis if it is given, so that every process counts the same."""
+    if not rate:
+        return None
+    if settings.redis_url:
+        return SharedBuckets(settings.redis_url, name, rate, burst)
+    return TokenBucket(rate, burst)
+
+
 def _rate_limits(settings: Settings) -> tuple[Buckets | None, Buckets | None]:
-    """The buckets per player token and per client address (None: no limit), in Redis if it is given."""
-    def buckets(name: str, rate: float, burst: int) -> Buckets | None:
-        if not rate:
-            return None
-        if settings.redis_url:
-            return SharedBuckets(settings.redis_url, name, rate, burst)
-        return TokenBucket(rate, burst)
-    return (buckets("token", settings.rate_per_token, settings.burst_per_token),
-            buckets("address", settings.rate_per_address, settings.burst_per_address))
+    """The buckets per player token and per client address (None: no limit)."""
+    return (_buckets(settings, "token", settings.rate_per_token, settings.burst_per_token),
+            _buckets(settings, "address", settings.rate_per_address, settings.burst_per_address))
 
 
 def _add_edges(app: FastAPI, settings: Settings, per_token: Buckets | None,
@@ -221,6 +229,11 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(CoachUnavailable)
     async def coach_unavailable(_: Request, exc: CoachUnavailable) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "30"})
+
+    @app.exception_handler(AccountError)
+    async def account_refused(_: Request, exc: AccountError) -> JSONResponse:
+        retry = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyAttempts) else None
+        return JSONResponse({"detail": str(exc)}, status_code=exc.status, headers=retry)
 
     @app.exception_handler(MoveRejected)
     async def rejected(_: Request, exc: MoveRejected) -> JSONResponse:

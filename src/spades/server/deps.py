@@ -1,8 +1,9 @@
 """Typed dependencies the routers share: the service, and the caller's player token.
 
 They are coroutines, so FastAPI runs them on the event loop instead of handing each to a worker
-thread and back (under load those hand-offs cost more than the dependencies themselves); only a
-token this process has not seen yet is looked up in the store, in a worker thread.
+thread and back (under load those hand-offs cost more than the dependencies themselves). Every request's
+credential is looked up in the store (a signing out counts at once in every process): on the loop when
+the store is a local SQLite file (a read by key, which never waits), else in a worker thread.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from spades.server.schemas import TOKEN_PATTERN
 from spades.server.service import Service
 
-__all__ = ["MaybeTokenDep", "ServiceDep", "TokenDep"]
+__all__ = ["CallerDep", "MaybeTokenDep", "ServiceDep", "TokenDep"]
 
 
 async def get_service(request: Request) -> Service:
@@ -29,15 +30,24 @@ _TOKEN = {"pattern": TOKEN_PATTERN}
 """The token's form in the schema; the service refuses any other with a 400 that says it is malformed."""
 
 
-async def get_token(
-    service: ServiceDep,
-    token: Annotated[str, Header(alias="X-Player-Token", max_length=64, json_schema_extra=_TOKEN,
-                                 description="the anonymous token from POST /api/players")],
-) -> str:
-    """The caller's checked player token."""
-    if service.is_known(token):
-        return token
-    return await run_in_threadpool(service.player, token)
+_CREDENTIAL = Header(alias="X-Player-Token", max_length=64, json_schema_extra=_TOKEN,
+                     description="the anonymous token from POST /api/players, or a session's from signing in")
+
+
+async def get_caller(service: ServiceDep, token: Annotated[str, _CREDENTIAL]) -> tuple[str, str]:
+    """The player the caller's credential stands for (their own token: the key of their games), and the
+    credential itself (which signing out ends)."""
+    if service.store.local:
+        return service.player(token), token
+    return await run_in_threadpool(service.player, token), token
+
+
+CallerDep = Annotated[tuple[str, str], Depends(get_caller)]
+
+
+async def get_token(caller: CallerDep) -> str:
+    """The player the caller's credential stands for."""
+    return caller[0]
 
 
 TokenDep = Annotated[str, Depends(get_token)]
@@ -46,10 +56,11 @@ TokenDep = Annotated[str, Depends(get_token)]
 async def get_maybe_token(
     service: ServiceDep,
     token: Annotated[str | None, Header(alias="X-Player-Token", max_length=64, json_schema_extra=_TOKEN,
-                                        description="the token from POST /api/players, if any")] = None,
+                                        description="the token from POST /api/players (or a "
+                                                    "session's), if any")] = None,
 ) -> str | None:
-    """The caller's checked player token where it is optional (None when the request carries none)."""
-    return None if token is None else await get_token(service, token)
+    """The caller's player where a credential is optional (None when the request carries none)."""
+    return None if token is None else (await get_caller(service, token))[0]
 
 
 MaybeTokenDep = Annotated[str | None, Depends(get_maybe_token)]

@@ -30,6 +30,7 @@ from spades.moves import MakeBid, Move, Play, parse_move
 from spades.ratings import GameResult, computer, places_of, rated_rules_of
 from spades.record import dump_record, extend, load_record, replay
 from spades.rules import Rules
+from spades.server.accounts.credentials import selector_of, verifies
 from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.present import event_of, human_seat, review_of, state_of
 from spades.server.reviews import Reviews, game_subject
@@ -56,8 +57,6 @@ _NEW_DEALS = 10**9
 """Fresh deal numbers are drawn below this, so they stay short enough to read out."""
 _CACHE = 2048
 """Games kept rebuilt in memory, most recently used first."""
-_KNOWN = 100_000
-"""Player tokens remembered as issued, so a request does not ask the store each time."""
 _log = logging.getLogger("spades.service")
 _MOVED_ON = "The table has moved on since that move was chosen: here it is now."
 
@@ -131,7 +130,6 @@ class Service:
         self.reviews = Reviews(store, coach)
         """The coach's reviews as the routes serve them (the friends' tables' routes use it too)."""
         self._tables: OrderedDict[int, SoloGame] = OrderedDict()
-        self._known: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- players and settings ------------------------------------------------------------
@@ -140,33 +138,19 @@ class Service:
         """A fresh anonymous token, stored now (the only request that adds a player)."""
         token = secrets.token_urlsafe(24)
         self.store.add_player(token=token)
-        self._remember(token)
         return token
 
     def player(self, token: str) -> str:
-        """Check that a token is well formed and was issued here; writes nothing."""
+        """The player a credential stands for: their own anonymous token (while it still signs in), or a
+        session of theirs from signing in on another device. Asks the store each time, so that a signing
+        out anywhere counts at once in every process; writes nothing."""
         if not _TOKEN.match(token):
             raise SpadesError("The player token is malformed: ask POST /api/players for a new one.")
-        if not self.is_known(token):
-            if not self.store.has_player(token=token):
-                raise UnknownPlayer("This player token is not known here (was the server's database "
-                                    "replaced?): ask POST /api/players for a new one.")
-            self._remember(token)
-        return token
-
-    def is_known(self, token: str) -> bool:
-        """Whether this process has issued or checked this token already (the store is not asked)."""
-        with self._lock:
-            return token in self._known
-
-    def _remember(self, token: str) -> None:
-        """Note a token as known to this process (the oldest forgotten beyond ``_KNOWN``), so the
-        next request with it does not ask the store."""
-        with self._lock:
-            self._known[token] = None
-            self._known.move_to_end(token)
-            if len(self._known) > _KNOWN:
-                self._known.popitem(last=False)
+        for player, verifier in self.store.credential(token=token, selector=selector_of(token)):
+            if verifier is None or verifies(verifier, token):
+                return player
+        raise UnknownPlayer("This player token is not known here (signed out, or the server's database "
+                            "was replaced?): sign in, or ask POST /api/players for a new one.")
 
     def settings(self, token: str) -> SettingsIn:
         """The player's settings (the defaults until they save some)."""

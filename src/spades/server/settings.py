@@ -85,6 +85,17 @@ class Settings:
     bots: str = ""
     """Outside bots offered with the levels at friends' tables, ``name=exec:COMMAND`` separated by commas
     (``greedy=exec:/opt/bots/greedy``): each a program speaking the bot protocol."""
+    sign_ins_per_minute: float = 5.0
+    """Sign-in attempts a minute that one account name, and one client address, may keep up (429 beyond
+    it); 0: no limit."""
+    sign_in_burst: int = 10
+    """Sign-in attempts one name or address may make at once before that rate applies."""
+    passkey_rp_id: str = ""
+    """The host name passkeys belong to (WebAuthn's RP ID); empty: the host the browser asked for. Set it
+    behind a proxy that changes the Host header."""
+    passkey_origin: str = ""
+    """The origin (``https://cards.example.org``) the pages are served from, which passkeys check; empty:
+    the scheme and host the request came with."""
     redis_url: str = ""
     """Redis (``redis://host:port/0``) through which several server processes share friends' tables' events
     and the rate limits' counts; empty: they stay in the process (one process serves every table)."""
@@ -93,10 +104,10 @@ class Settings:
         """Refuse values the server cannot run with, naming the variable."""
         if not 0 <= self.port < 65536:
             raise SpadesError(f"{ENV_PREFIX}PORT must be a port number (0-65535), not {self.port}.")
-        for name in ("max_body_bytes", "burst_per_token", "burst_per_address", "workers"):
+        for name in ("max_body_bytes", "burst_per_token", "burst_per_address", "sign_in_burst", "workers"):
             if getattr(self, name) < 1:
                 raise SpadesError(f"{ENV_PREFIX}{name.upper()} must be at least 1.")
-        for name in ("rate_per_token", "rate_per_address"):
+        for name in ("rate_per_token", "rate_per_address", "sign_ins_per_minute"):
             if not 0 <= getattr(self, name) < float("inf"):
                 raise SpadesError(f"{ENV_PREFIX}{name.upper()} must be 0 (off) or a positive number.")
         if self.coach_samples < 2:

@@ -9,10 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from spades.server.store.base import (
+    DELETED_NAME,
     SCHEMA_VERSION,
+    Account,
     FriendResult,
     GameRow,
     LogEntry,
+    Passkey,
     Played,
     QuickWait,
     RatingChange,
@@ -27,9 +30,9 @@ from spades.server.store.base import (
 )
 from spades.server.store.sqlite import SQLiteStore
 
-__all__ = ["SCHEMA_VERSION", "FriendResult", "GameRow", "LogEntry", "Played", "QuickWait", "RatingChange",
-           "Result", "Store", "StoreBusy", "StoreError", "at_once", "holding", "open_store", "solo_ref",
-           "table_ref"]
+__all__ = ["DELETED_NAME", "SCHEMA_VERSION", "Account", "FriendResult", "GameRow", "LogEntry", "Passkey",
+           "Played", "QuickWait", "RatingChange", "Result", "Store", "StoreBusy", "StoreError", "at_once",
+           "holding", "open_store", "solo_ref", "table_ref"]
 
 
 def open_store(where: str | Path) -> Store:

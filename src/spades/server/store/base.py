@@ -18,7 +18,11 @@ is read and locked in a fixed order, moved, and a row of ``rating_changes`` kept
 a game's reference keys, so that a game is rated once and only once, whichever process ends it. A table
 its host lists in the lobby is marked so (``listed``). A person waiting for a Quick game is a row of
 ``quick_waits`` (one a player) until a process claims a group of them for a new table, by a
-compare-and-set on each row, in one transaction.
+compare-and-set on each row, in one transaction. A player may have an
+account (``accounts``: a name, a password's hash) with passkeys, and sessions on other devices
+(``sessions``, kept as a selector and a hash: never the credential itself); a passkey ceremony's
+challenge is a row of ``passkey_challenges`` until it is used up or expires, so that any process can
+finish it.
 """
 
 from __future__ import annotations
@@ -36,9 +40,9 @@ from typing import Any, ClassVar, TypeVar
 
 from spades.ratings import PROVISIONAL_GAMES, GameResult, Rating, rate
 
-__all__ = ["AT_ONCE_WAIT", "SCHEMA_VERSION", "Dialect", "FriendResult", "GameRow", "GroupCommit", "LogEntry",
-           "Played", "QuickWait", "RatingChange", "Result", "Store", "StoreBusy", "StoreError", "Tx",
-           "at_once", "holding", "lock_wait", "solo_ref", "table_ref"]
+__all__ = ["AT_ONCE_WAIT", "DELETED_NAME", "SCHEMA_VERSION", "Account", "Dialect", "FriendResult", "GameRow",
+           "GroupCommit", "LogEntry", "Passkey", "Played", "QuickWait", "RatingChange", "Result", "Store",
+           "StoreBusy", "StoreError", "Tx", "at_once", "holding", "lock_wait", "solo_ref", "table_ref"]
 
 T = TypeVar("T")
 LogEntry = tuple[int, str] | None
@@ -218,6 +222,44 @@ class RatingChange:
     after: Rating
     at: str
     """When, as the store writes times (UTC, ISO 8601)."""
+
+
+DELETED_NAME = "deleted player"
+"""What a deleted account's games and ratings are shown under."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """A player's account: the name people see, and how it signs in."""
+
+    player: str
+    """The player's own token: the key of their games, settings and stats."""
+    player_hash: str
+    """The token's hash, as friends' tables and their results keep a player."""
+    name: str
+    name_key: str
+    """The name's normalised form, which look-alike names share: unique."""
+    password: str | None
+    """The password's argon2id hash, or None when the account has none."""
+    created: str
+
+
+_ACCOUNT_COLUMNS = "player, player_hash, name, name_key, password, created"
+
+
+@dataclass(frozen=True)
+class Passkey:
+    """A WebAuthn credential of an account's: its id and public key (base64url), its signature count."""
+
+    id: str
+    player: str
+    public_key: str
+    sign_count: int
+    created: str
+    used: str | None
+
+
+_PASSKEY_COLUMNS = "id, player, public_key, sign_count, created, used"
 
 
 class Tx:
@@ -423,11 +465,32 @@ def _v10_lobby(tx: Tx, dialect: Dialect) -> None:
     tx.run("CREATE INDEX quick_waits_by_rules ON quick_waits(rules, code)")
 
 
+def _v11_accounts(tx: Tx, dialect: Dialect) -> None:
+    """Optional accounts over the anonymous players: a name (and its key, which look-alikes share), a
+    password's hash, passkeys, the sessions of other devices (hashed), the passkey ceremonies under way;
+    and whether a player's own token still signs in (``retired``: not after signing out everywhere)."""
+    tx.run("ALTER TABLE players ADD COLUMN retired INTEGER NOT NULL DEFAULT 0")
+    tx.run("""CREATE TABLE accounts (
+        player TEXT PRIMARY KEY REFERENCES players(token), player_hash TEXT NOT NULL UNIQUE, name TEXT,
+        name_key TEXT UNIQUE, password TEXT, created TEXT NOT NULL, deleted TEXT)""")
+    tx.run("""CREATE TABLE sessions (
+        selector TEXT PRIMARY KEY, verifier TEXT NOT NULL, player TEXT NOT NULL REFERENCES players(token),
+        created TEXT NOT NULL)""")
+    tx.run("CREATE INDEX sessions_by_player ON sessions(player)")
+    tx.run("""CREATE TABLE passkeys (
+        id TEXT PRIMARY KEY, player TEXT NOT NULL REFERENCES players(token), public_key TEXT NOT NULL,
+        sign_count BIGINT NOT NULL, created TEXT NOT NULL, used TEXT)""")
+    tx.run("CREATE INDEX passkeys_by_player ON passkeys(player)")
+    tx.run(f"""CREATE TABLE passkey_challenges (
+        challenge TEXT PRIMARY KEY, purpose TEXT NOT NULL, player TEXT, expires DOUBLE PRECISION NOT NULL
+        ){dialect.compact}""")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
                                                           _v6_friend_results, _v7_coach_subjects,
                                                           _v8_server_processes, _v9_ratings,
-                                                          _v10_lobby)
+                                                          _v10_lobby, _v11_accounts)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -639,6 +702,146 @@ class Store(ABC):
         """Replace the player's settings."""
         with self._tx(write=True) as tx:
             tx.run("UPDATE players SET settings = ? WHERE token = ?", (json.dumps(settings), token))
+
+    # -- accounts ------------------------------------------------------------------------------
+
+    def credential(self, *, token: str, selector: str) -> list[tuple[str, str | None]]:
+        """Who a credential may be: the player whose own token it is (if that still signs in), with None,
+        and the player of the session whose selector it starts with, with that session's verifier (the
+        hash the rest of it must have: ``spades.server.accounts.credentials``)."""
+        with self._tx(write=False) as tx:
+            rows = tx.all("SELECT token, NULL FROM players WHERE token = ? AND retired = 0"
+                          " UNION ALL SELECT player, verifier FROM sessions WHERE selector = ?",
+                          (token, selector))
+        return [(str(player), None if verifier is None else str(verifier)) for player, verifier in rows]
+
+    def add_account(self, *, player: str, player_hash: str, name: str, name_key: str,
+                    password: str | None) -> bool:
+        """Give a player a name (``name_key``: its normalised form, unique) and a password's hash (or
+        None); False, writing nothing, if the player has an account already (even a deleted one) or
+        another has the key."""
+        with self._tx(write=True) as tx:
+            return tx.run("INSERT INTO accounts (player, player_hash, name, name_key, password, created)"
+                          " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                          (player, player_hash, name, name_key, password, _now())) == 1
+
+    def account(self, *, player: str) -> Account | None:
+        """A player's account (not a deleted one), or None."""
+        with self._tx(write=False) as tx:
+            row = tx.one(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE player = ? AND name IS NOT NULL",
+                         (player,))
+        return None if row is None else Account(*row)
+
+    def account_by_name(self, *, name_key: str) -> Account | None:
+        """The account whose name has this key (``spades.server.accounts.names.name_key(name)``), or None:
+        from a name to the player (``Account.player``, and ``player_hash`` as friends' tables keep it)."""
+        with self._tx(write=False) as tx:
+            row = tx.one(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE name_key = ?", (name_key,))
+        return None if row is None else Account(*row)
+
+    def names(self, *, player_hashes: Collection[str]) -> dict[str, str]:
+        """From players (their tokens' hashes, as friends' tables and results keep them) to the names shown
+        for them: an account's name, or ``DELETED_NAME`` for a deleted one; a player who never made an
+        account is not among them."""
+        wanted = list(player_hashes)
+        if not wanted:
+            return {}
+        with self._tx(write=False) as tx:
+            rows = tx.all("SELECT player_hash, name FROM accounts"
+                          f" WHERE player_hash IN ({', '.join('?' * len(wanted))})", wanted)
+        return {str(h): DELETED_NAME if name is None else str(name) for h, name in rows}
+
+    def set_password(self, *, player: str, password: str | None) -> None:
+        """Replace the hash of the account's password (None: no password)."""
+        with self._tx(write=True) as tx:
+            tx.run("UPDATE accounts SET password = ? WHERE player = ? AND name IS NOT NULL",
+                   (password, player))
+
+    def add_session(self, *, player: str, selector: str, verifier: str) -> None:
+        """Keep a new session of a player's (its selector and verifier: never the credential itself)."""
+        with self._tx(write=True) as tx:
+            tx.run("INSERT INTO sessions (selector, verifier, player, created) VALUES (?, ?, ?, ?)",
+                   (selector, verifier, player, _now()))
+
+    def sign_out(self, *, player: str, selector: str | None) -> None:
+        """End one credential of a player's: the session with this selector, or (None) the player's token."""
+        with self._tx(write=True) as tx:
+            if selector is None:
+                tx.run("UPDATE players SET retired = 1 WHERE token = ?", (player,))
+            else:
+                tx.run("DELETE FROM sessions WHERE selector = ? AND player = ?", (selector, player))
+
+    def sign_out_everywhere(self, *, player: str) -> None:
+        """End every session of a player's and retire the player's own token, at once."""
+        with self._tx(write=True) as tx:
+            self._sign_out_everywhere(tx, player)
+
+    @staticmethod
+    def _sign_out_everywhere(tx: Tx, player: str) -> None:
+        """``sign_out_everywhere`` within a transaction."""
+        tx.run("DELETE FROM sessions WHERE player = ?", (player,))
+        tx.run("UPDATE players SET retired = 1 WHERE token = ?", (player,))
+
+    def delete_account(self, *, player: str) -> bool:
+        """Erase an account in one transaction: its name (which others may then take), password, passkeys,
+        sessions, passkey ceremonies, the player's settings, and every credential; the finished games stay,
+        shown under ``DELETED_NAME``. False (nothing changed) if the player has no account."""
+        with self._tx(write=True) as tx:
+            if tx.run("UPDATE accounts SET name = NULL, name_key = NULL, password = NULL, deleted = ?"
+                      " WHERE player = ? AND name IS NOT NULL", (_now(), player)) != 1:
+                return False
+            tx.run("DELETE FROM passkeys WHERE player = ?", (player,))
+            tx.run("DELETE FROM passkey_challenges WHERE player = ?", (player,))
+            tx.run("UPDATE players SET settings = NULL WHERE token = ?", (player,))
+            self._sign_out_everywhere(tx, player)
+            return True
+
+    def add_passkey(self, *, player: str, passkey_id: str, public_key: str, sign_count: int) -> bool:
+        """Keep a passkey of an account's (its id and public key in base64url); False if the id is known."""
+        with self._tx(write=True) as tx:
+            return tx.run("INSERT INTO passkeys (id, player, public_key, sign_count, created) VALUES"
+                          " (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                          (passkey_id, player, public_key, sign_count, _now())) == 1
+
+    def passkey(self, *, passkey_id: str) -> Passkey | None:
+        """A passkey by its id, or None."""
+        with self._tx(write=False) as tx:
+            row = tx.one(f"SELECT {_PASSKEY_COLUMNS} FROM passkeys WHERE id = ?", (passkey_id,))
+        return None if row is None else Passkey(*row)
+
+    def passkeys(self, *, player: str) -> list[Passkey]:
+        """An account's passkeys, oldest first."""
+        with self._tx(write=False) as tx:
+            rows = tx.all(f"SELECT {_PASSKEY_COLUMNS} FROM passkeys WHERE player = ? ORDER BY created, id",
+                          (player,))
+        return [Passkey(*r) for r in rows]
+
+    def drop_passkey(self, *, player: str, passkey_id: str) -> bool:
+        """Remove one of an account's passkeys; False if it has no such passkey."""
+        with self._tx(write=True) as tx:
+            return tx.run("DELETE FROM passkeys WHERE id = ? AND player = ?", (passkey_id, player)) == 1
+
+    def use_passkey(self, *, passkey_id: str, was: int, now: int) -> bool:
+        """Move a passkey's signature count from ``was`` to ``now``; False if another sign-in moved it."""
+        with self._tx(write=True) as tx:
+            return tx.run("UPDATE passkeys SET sign_count = ?, used = ? WHERE id = ? AND sign_count = ?",
+                          (now, _now(), passkey_id, was)) == 1
+
+    def add_challenge(self, *, challenge: str, purpose: str, player: str | None, ttl: float) -> None:
+        """Keep a passkey ceremony's challenge (base64url) for ``ttl`` seconds by the database's clock, for
+        one purpose (and player, when registering), so that any process can finish the ceremony."""
+        with self._tx(write=True) as tx:
+            tx.run(f"DELETE FROM passkey_challenges WHERE expires < {self.dialect.now}")
+            tx.run(f"INSERT INTO passkey_challenges (challenge, purpose, player, expires) VALUES"
+                   f" (?, ?, ?, {self.dialect.now} + ?)", (challenge, purpose, player, ttl))
+
+    def take_challenge(self, *, challenge: str, purpose: str) -> tuple[str | None] | None:
+        """Use up a challenge kept for this purpose: (the player it was given to, or None), or None if it
+        is not kept (never given, used already, or expired). Only one call ever gets it."""
+        with self._tx(write=True) as tx:
+            row = tx.one(f"DELETE FROM passkey_challenges WHERE challenge = ? AND purpose = ?"
+                         f" AND expires >= {self.dialect.now} RETURNING player", (challenge, purpose))
+        return None if row is None else (None if row[0] is None else str(row[0]),)
 
     # -- games ---------------------------------------------------------------------------------
 
