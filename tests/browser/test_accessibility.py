@@ -46,7 +46,7 @@ def test_the_table_bidding_playing_and_at_the_score_sheet(fresh_page: NewPage) -
     assert_clean(page, "score sheet with all hands")
 
 
-def test_settings_stats_the_phone_menu_and_the_leave_question(fresh_page: NewPage) -> None:
+def test_settings_stats_the_account_the_phone_menu_and_the_leave_question(fresh_page: NewPage) -> None:
     page = fresh_page(390, 844)
     open_table(page, "/?deal=7")
     tool(page, "Settings").click()
@@ -57,6 +57,15 @@ def test_settings_stats_the_phone_menu_and_the_leave_question(fresh_page: NewPag
     expect(page.locator("#dlg-stats")).to_be_visible()
     assert_clean(page, "stats")
     page.locator("#dlg-stats").get_by_role("button", name="Close").click()
+    tool(page, "Account").click()
+    dialog = page.locator("#dlg-account")
+    expect(dialog).to_be_visible()
+    assert_clean(page, "account, with none yet")
+    dialog.locator("#account-make").get_by_label("Name").fill("Axel")
+    dialog.get_by_role("button", name="Make the account").click()
+    expect(dialog.locator("#account-name")).to_have_text("Axel")
+    assert_clean(page, "account")
+    dialog.get_by_role("button", name="Close").click()
     page.locator("#btn-menu").click()
     assert_clean(page, "the phone's menu")
     page.locator(".bid-btn").first.click()  # a game under way: a deal link now asks first

@@ -1,4 +1,5 @@
-// The page's only way to the server: JSON over fetch, with the anonymous player token.
+// The page's only way to the server: JSON over fetch, with the player's credential (the anonymous token,
+// or a session's after signing in to an account).
 
 import { state } from "./state.js";
 
@@ -20,6 +21,14 @@ function keepToken(token) {
   document.cookie = `${COOKIE}=${token}; max-age=315360000; path=/; SameSite=Lax${secure}`;
 }
 
+/** This browser's credential from now on: a session's after signing in, or (null) none after signing out,
+ * so that the next page load starts a new anonymous player. */
+export function useToken(token) {
+  if (token) { keepToken(token); return; }
+  localStorage.removeItem(TOKEN_KEY);
+  document.cookie = `${COOKIE}=; max-age=0; path=/; SameSite=Lax`;
+}
+
 export class ApiError extends Error {
   constructor(status, detail, state) {
     super(detail);
@@ -28,10 +37,11 @@ export class ApiError extends Error {
   }
 }
 
-// A request; a refusal becomes an ApiError with the server's reason (and its state, if it sent one).
-async function request(method, path, body, retried = false, extra = {}) {
+// A request (with this browser's credential unless `bare`); a refusal becomes an ApiError with the
+// server's reason (and its state, if it sent one).
+async function request(method, path, body, retried = false, extra = {}, bare = false) {
   const headers = { "Content-Type": "application/json", ...extra };
-  const token = readToken();
+  const token = bare ? null : readToken();
   if (token) headers["X-Player-Token"] = token;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (res.status === 401 && token && !retried) {
@@ -65,6 +75,8 @@ export const api = {
   post: (path, body, extra) => call("POST", path, body === undefined ? {} : body, extra),
   put: (path, body) => call("PUT", path, body),
   del: (path) => call("DELETE", path),
+  // a sign-in, sent without this browser's credential: its 401 is the sign-in's refusal, not the token's
+  signIn: async (path, body) => (await request("POST", path, body, false, {}, true)).json(),
   blob: async (path, body) => (await request("POST", path, body)).blob(),  // a file the server makes, e.g. a PDF
 };
 

@@ -10,14 +10,15 @@ import { esc } from "./html.js";
 import { sendChat } from "./chat.js";
 import { connect } from "./live.js";
 import { copyLink, openTableDialog, showProblem, tableLink } from "./lobby.js";
-import { NAME_KEY, SEATS_KEY, WATCH_KEY, store, stored } from "./saved.js";
+import { NAME_KEY, SEATS_KEY, WATCH_KEY, offeredName, store, stored } from "./saved.js";
+import { loadAccount } from "./account.js";
 
 /** The "Play with friends" dialog: join by code, or open a table with the player's own rules. */
 async function openFriends() {
   const form = $("open-form");
-  await fillRules(form);
+  await Promise.all([fillRules(form), loadAccount()]);
   form.elements.level.insertAdjacentHTML("beforeend", state.rulesMeta.bots.map((b) => `<option>${esc(b)}</option>`).join(""));
-  form.elements.name.value = localStorage.getItem(NAME_KEY) || "";
+  form.elements.name.value = offeredName();
   $("friends-error").textContent = "";
   $("dlg-friends").showModal();
 }
@@ -68,6 +69,7 @@ export async function enterTable(typed) {
   const url = new URL(location.href);
   url.searchParams.set("table", lobby.code);
   history.replaceState(null, "", url);
+  await loadAccount().catch(() => null);  // its name, if any, is the one the lobby offers
   connect(lobby.code, stored(SEATS_KEY)[lobby.code] || null, Boolean(stored(WATCH_KEY)[lobby.code]));
 }
 

@@ -4,7 +4,7 @@
 
 import { $, state } from "./state.js";
 import { esc } from "./html.js";
-import { NAME_KEY } from "./saved.js";
+import { offeredName } from "./saved.js";
 
 /** A spectator's view: `you` is the number of seats, for the spectator holds none. */
 export function watching(t) {
@@ -77,7 +77,7 @@ export function drawLobby(t, you) {
   $("lobby-seats").innerHTML = seatsHtml(t, you);
   const free = t.seats.filter((s) => !s.person && !s.kept).length;
   $("lobby-name-row").hidden = you !== null || !free;
-  if (you === null && !$("lobby-name").value) $("lobby-name").value = localStorage.getItem(NAME_KEY) || "";
+  if (you === null && !$("lobby-name").value) $("lobby-name").value = offeredName();
   $("btn-start").hidden = you === null || t.host !== you;
   const visiting = Boolean(state.remote && state.remote.visiting);
   $("btn-watch").hidden = !visiting;

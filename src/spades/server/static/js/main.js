@@ -9,6 +9,7 @@ import { wireInput } from "./input.js";
 import { esc } from "./html.js";
 import { enterTable, wireFriends } from "./friends.js";
 import { applySettings, openSettings, saveSettings, wireRuleForm } from "./settings.js";
+import { openAccount, wireAccount } from "./account.js";
 
 // Stats: every game played to its end, solo or with friends (the server counts both), and the two apart.
 async function showStats() {
@@ -120,6 +121,8 @@ function wire() {
   $("btn-stats").addEventListener("click", showStats);
   $("btn-download-games").addEventListener("click", downloadGames);
   $("btn-settings").addEventListener("click", openSettings);
+  $("btn-account").addEventListener("click", openAccount);
+  wireAccount();
   $("btn-settings-save").addEventListener("click", saveSettings);
   wireRuleForm($("settings-form"));
   $("btn-review").addEventListener("click", () => { state.shownReview = state.shownReview ? null : state.game.review; openSheet(); });

@@ -8,6 +8,7 @@ export const state = {
   table: null,         // at a friends' table: the table as this seat sees it (its game is `game`), else null
   remote: null,        // at a friends' table: its live connection, which takes the moves (live.js)
   settings: null,      // the player's settings
+  account: null,       // the player's account (its `name` null: none), once asked for
   rulesMeta: null,     // presets, options and levels, for the settings form
   busy: false,         // true while a request or an animation runs
   selected: new Set(), // cards chosen for a pass
