@@ -1,8 +1,10 @@
 """Outside bots as players: the example bots play whole matches; a bot's faults are reported and played
 over by the normal level, and the match finishes."""
 
+import contextlib
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -122,3 +124,19 @@ def test_an_outside_bot_enters_a_tournament() -> None:
     assert {e.name for e in result.entries} == {f"exec:{EXAMPLES['node']}", "normal"}
     with pytest.raises(SpadesError, match="not found"):
         run_tournament("teams", ["exec:/no/such/bot", "normal"])
+
+
+def test_what_a_bot_started_is_stopped_with_it(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    command = f"sh -c 'sleep 300 & echo $! > {pid_file}; exec {EXAMPLES['python']}'"
+    with ExecPlayer(command) as bot:
+        play_duplicate(find_preset("two-player"), 3, [bot], [make_player("normal")], hands=1)
+    status = Path(f"/proc/{pid_file.read_text().strip()}/status")
+    for _ in range(100):  # a killed process dies as soon as it is scheduled: on a busy machine, soon
+        with contextlib.suppress(FileNotFoundError):
+            if "State:\tZ" not in status.read_text():
+                time.sleep(0.05)
+                continue
+        break
+    else:
+        raise AssertionError(f"the bot's child lives on: {status.read_text()}")

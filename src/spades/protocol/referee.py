@@ -125,7 +125,7 @@ class _Process:
         self.decisions = 0
         limit = memory_bytes
 
-        def limit_memory() -> None:  # in the child, before exec
+        def limit_memory() -> None:  # in the child, before exec: one system call, safe beside threads
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
         try:
@@ -198,11 +198,11 @@ class _Process:
         self.kill()
 
     def kill(self) -> None:
-        """Kill the process and everything it started (its session), and let go of its pipes."""
-        if self.popen.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.popen.pid, signal.SIGKILL)
-            self.popen.wait()
+        """Kill the process and everything it started (its session, which outlives it while anything in it
+        runs), and let go of its pipes."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        self.popen.wait()
         self.selector.close()
         for pipe in (self.popen.stdin, self.popen.stdout):
             if pipe is not None:
@@ -280,7 +280,8 @@ class ExecPlayer:
         fault = Fault(kind, reason, seat, proc.decisions if proc else 0)
         self.faults.append(fault)
         self.fault_count += 1
-        log.warning("bot %s, seat %d: %s: %s", self.name, seat, kind, reason)
+        log.warning("bot %s (ready as %s), seat %d: %s: %s", self.name, proc.name if proc else None, seat,
+                    kind, reason)
         if self.on_fault is not None:
             self.on_fault(fault)
         move = self.fallback.choose(view, rng)
