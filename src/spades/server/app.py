@@ -44,12 +44,15 @@ from spades.server.routes import accounts, archive, games, meta, ops, players, r
 from spades.server.routes.lobby import router as lobby_router
 from spades.server.routes.scorekeeper import router as scorekeeper_router
 from spades.server.routes.tables import install as install_tables
+from spades.server.routes.tournaments import pages as tournament_pages
+from spades.server.routes.tournaments import router as tournaments_router
 from spades.server.rules_page import router as rules_page_router
 from spades.server.schemas import errors
 from spades.server.service import MoveRejected, NotFound, Service, UnknownPlayer
 from spades.server.settings import Settings
 from spades.server.standings import Standings
 from spades.server.store import StoreError, open_store
+from spades.server.tournaments.service import Tournaments
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -137,6 +140,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_tables(app, store, app.state.service.reviews, roster, settings.redis_url)
     app.state.lobby = Lobby(store, app.state.tables, settings.quick_fill)
     app.include_router(lobby_router)
+    app.state.tournaments = Tournaments(store, app.state.tables)
+    app.include_router(tournaments_router)
+    app.include_router(tournament_pages)
     _add_error_handlers(app)
     _add_edges(app, settings, *limits)
 

@@ -36,7 +36,7 @@ from spades.rules import PRESETS, Rules, rules_from_text
 from spades.server.rules_page import Changes, Preset
 from spades.server.schemas import OPTION_SCHEMAS, StrictIn
 
-__all__ = ["PRINTERS", "ScoreGameIn", "ScoreSheetOut", "router"]
+__all__ = ["PDF_RESPONSES", "PRINTERS", "ScoreGameIn", "ScoreSheetOut", "print_pdf", "router"]
 
 MOST_TRICKS = 17
 """The tricks in the largest hand (three players)."""
@@ -181,7 +181,7 @@ def score(body: ScoreGameIn) -> ScoreSheetOut:
                          status=status_text(game))
 
 
-def _print(draw: Callable[[], bytes], name: str) -> Response:
+def print_pdf(draw: Callable[[], bytes], name: str) -> Response:
     """A PDF drawn on one of the ``PRINTERS``, as a download; a 503 if none is free within ``PRINT_WAIT``."""
     if not _printers.acquire(timeout=PRINT_WAIT):
         return JSONResponse({"detail": "Every printer is busy: try again in a few seconds."}, status_code=503,
@@ -206,27 +206,27 @@ def _blank_score_sheet(rules: Rules) -> bytes:
     return score_sheet_pdf(rules=rules)
 
 
-_PDF: dict[int | str, dict[str, Any]] = {
+PDF_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {"application/pdf": {}}},
     503: {"description": "Every printer stayed busy; try again after Retry-After seconds."}}
 
 
-@router.get("/api/scorekeeper/rule-sheet.pdf", response_class=Response, responses=_PDF)
+@router.get("/api/scorekeeper/rule-sheet.pdf", response_class=Response, responses=PDF_RESPONSES)
 def rule_sheet(rules: Preset = "standard", changes: Changes = None) -> Response:
     """The one-page rule sheet (Letter) for a rules preset and any changes; unknown rules are a 400."""
     chosen = rules_from_text(rules, changes or [])
-    return _print(lambda: _rule_sheet(chosen, chosen.name), "spades-rules.pdf")
+    return print_pdf(lambda: _rule_sheet(chosen, chosen.name), "spades-rules.pdf")
 
 
-@router.get("/api/scorekeeper/score-sheet.pdf", response_class=Response, responses=_PDF)
+@router.get("/api/scorekeeper/score-sheet.pdf", response_class=Response, responses=PDF_RESPONSES)
 def blank_score_sheet(rules: Preset = "standard", changes: Changes = None) -> Response:
     """A blank Spades score sheet (Letter) for the rules: a column per team, or per player alone."""
     chosen = rules_from_text(rules, changes or [])
-    return _print(lambda: _blank_score_sheet(chosen), "spades-score-sheet.pdf")
+    return print_pdf(lambda: _blank_score_sheet(chosen), "spades-score-sheet.pdf")
 
 
-@router.post("/api/scorekeeper/score-sheet.pdf", response_class=Response, responses={**_PDF, **_BAD})
+@router.post("/api/scorekeeper/score-sheet.pdf", response_class=Response, responses={**PDF_RESPONSES, **_BAD})
 def filled_score_sheet(body: ScoreGameIn) -> Response:
     """The score sheet filled in with a game's hands: a finished game kept on paper."""
     game = body.game()
-    return _print(lambda: score_sheet_pdf(game), "spades-game.pdf")
+    return print_pdf(lambda: score_sheet_pdf(game), "spades-game.pdf")

@@ -22,7 +22,8 @@ compare-and-set on each row, in one transaction. A player may have an
 account (``accounts``: a name, a password's hash) with passkeys, and sessions on other devices
 (``sessions``, kept as a selector and a hash: never the credential itself); a passkey ceremony's
 challenge is a row of ``passkey_challenges`` until it is used up or expires, so that any process can
-finish it.
+finish it. A hosted tournament is a row of
+``tournaments``: its document (JSON) replaced whole by a compare-and-set on its version.
 """
 
 from __future__ import annotations
@@ -486,11 +487,18 @@ def _v11_accounts(tx: Tx, dialect: Dialect) -> None:
         ){dialect.compact}""")
 
 
+def _v12_tournaments(tx: Tx, dialect: Dialect) -> None:
+    """Hosted tournaments: each a JSON document under its code, with a version that guards every write."""
+    tx.run("""CREATE TABLE tournaments (code TEXT PRIMARY KEY, doc TEXT NOT NULL, version INTEGER NOT NULL,
+        created DOUBLE PRECISION NOT NULL)""")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
                                                           _v6_friend_results, _v7_coach_subjects,
                                                           _v8_server_processes, _v9_ratings,
-                                                          _v10_lobby, _v11_accounts)
+                                                          _v10_lobby, _v11_accounts,
+                                                          _v12_tournaments)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -1052,6 +1060,27 @@ class Store(ABC):
             rows = tx.all("SELECT entry FROM friend_entries WHERE code = ? AND seq >= ? ORDER BY seq",
                           (code, since))
         return row[0], [r[0] for r in rows]
+
+    # -- tournaments ---------------------------------------------------------------------------
+
+    def add_tournament(self, *, code: str, doc: str) -> bool:
+        """Store a new tournament (its document, JSON) at version 0; False if the code is taken."""
+        with self._tx(write=True) as tx:
+            return tx.run("INSERT INTO tournaments (code, doc, version, created) VALUES (?, ?, 0, ?)"
+                          " ON CONFLICT (code) DO NOTHING", (code, doc, time.time())) == 1
+
+    def tournament(self, *, code: str) -> tuple[str, int] | None:
+        """A tournament's document and version, or None."""
+        with self._tx(write=False) as tx:
+            row = tx.one("SELECT doc, version FROM tournaments WHERE code = ?", (code,))
+        return None if row is None else (str(row[0]), int(row[1]))
+
+    def save_tournament(self, *, code: str, version: int, doc: str) -> bool:
+        """Replace a tournament's document if it is still at ``version`` (its version moves on); False
+        (nothing written) if another wrote first."""
+        with self._tx(write=True) as tx:
+            return tx.run("UPDATE tournaments SET doc = ?, version = ? WHERE code = ? AND version = ?",
+                          (doc, version + 1, code, version)) == 1
 
     # -- ratings -------------------------------------------------------------------------------
 

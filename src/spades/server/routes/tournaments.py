@@ -1,0 +1,255 @@
+"""Hosted tournaments over HTTP: create, register, start, look (standings, travellers, your seat), end a
+round, withdraw; the results as JSON, CSV and PDF; the page.
+
+The host proves themselves with the ``X-Host-Token`` creating gave, a registered person with the
+``X-Entry-Token`` registering gave. Each route is one call to the app's ``tournaments.Tournaments``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Path, Request, Response
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+
+from spades.errors import SpadesError
+from spades.rules import Rules
+from spades.server.routes.scorekeeper import PDF_RESPONSES, STATIC, print_pdf
+from spades.server.schemas import TOKEN_PATTERN, ErrorOut, Level, Preset, RuleOptions, StrictIn
+from spades.server.tables.hub import CODE_ALPHABET, CODE_LENGTH
+from spades.server.tables.state import TableError, hash_token
+from spades.server.tables.views import DisplayName
+from spades.server.tournaments.model import FORMAT, Tournament
+from spades.server.tournaments.service import Tournaments
+from spades.tournament.printable import results_pdf
+from spades.tournament.run import TournamentResult
+
+__all__ = ["EntryOut", "NewTournamentIn", "TournamentOut", "router"]
+
+_ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
+                                            for status, text in {
+    400: "Rules that contradict each other or do not suit a tournament: the detail says why.",
+    403: "Only the host (or, to withdraw, the person) may do that; or a token this tournament never gave.",
+    404: "No tournament has this code, or no one is registered under that number.",
+    409: "Not now: registration closed, a name registered already, too few people, more rounds than the "
+         "pairs can be paired for, the tournament over; the detail says why.",
+    422: "A name that is empty, too long or holds control characters, or a malformed body.",
+    429: "Too many requests: wait a little.",
+    503: "The database cannot serve this right now: nothing was changed; try again.",
+}.items()}
+
+router = APIRouter(tags=["tournaments"], responses=_ERRORS)
+
+_TOKEN = {"pattern": TOKEN_PATTERN}
+HostToken = Annotated[str, Header(alias="X-Host-Token", max_length=64, json_schema_extra=_TOKEN,
+                                  description="the host's secret token, from creating the tournament")]
+MaybeHostToken = Annotated[str | None, Header(alias="X-Host-Token", max_length=64, json_schema_extra=_TOKEN,
+                                              description="the host's token: the answer says you are host")]
+MaybeEntryToken = Annotated[str | None, Header(
+    alias="X-Entry-Token", max_length=64, json_schema_extra=_TOKEN,
+    description="a registration token: the answer holds that person's seat at the round's table")]
+Code = Annotated[str, Path(description="the tournament's code, as creating it gave it",
+                           json_schema_extra={"pattern": f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$"})]
+
+
+async def _tournaments(request: Request) -> Tournaments:
+    tournaments: Tournaments = request.app.state.tournaments
+    return tournaments
+
+
+TournamentsDep = Annotated[Tournaments, Depends(_tournaments)]
+
+
+class NewTournamentIn(StrictIn):
+    """A tournament as the host sets it up (duplicate pairs; people are paired as they register)."""
+
+    name: str = Field(min_length=1, max_length=60, description="the tournament's name")
+    format: Literal["duplicate-pairs"] = "duplicate-pairs"
+    rounds: int = Field(default=2, ge=1, le=12, description="rounds (a Mitchell: at most one a table)")
+    boards: int = Field(default=2, ge=1, le=8, description="boards each round, each one hand from 0-0")
+    preset: Preset = "standard"
+    options: RuleOptions = Field(default_factory=dict)
+    level: Level = "normal"
+    turn_seconds: float = Field(default=30, ge=5, le=600, description="seconds per move before a computer "
+                                "player moves for a person, and before the next board is dealt")
+    grace: float = Field(default=30, ge=5, le=600, description="seconds a person may be away (or not come) "
+                                                                  "before a computer player takes their seat")
+
+
+class CreatedOut(BaseModel):
+    """The new tournament's code (its link is ``/tournaments/{code}``) and the host's secret token."""
+
+    code: str
+    host_token: str
+
+
+class EntryIn(StrictIn):
+    """Register: the name to play under (names are unique in a tournament)."""
+
+    name: DisplayName
+
+
+class EntryOut(BaseModel):
+    """The person's number and secret registration token (the page keeps it: it fetches their seats)."""
+
+    number: int
+    token: str
+
+
+class PersonOut(BaseModel):
+    """Someone registered: their number, name, pair (from 1) and whether a computer plays for them."""
+
+    number: int
+    name: str
+    pair: int
+    computer: bool
+
+
+class TableOut(BaseModel):
+    """A table of the round being played: its code, its pairs, and the boards it has played."""
+
+    table: int
+    code: str
+    ns: str
+    ew: str
+    played: int
+
+
+class YouOut(BaseModel):
+    """The person the entry token names, and their seat at the round's table (if they have one)."""
+
+    number: int
+    code: str | None
+    seat: int | None
+    token: str | None
+    """Their seat token at that table (the table's page takes it as a friends' table's seat)."""
+
+
+class TournamentOut(BaseModel):
+    """A tournament as everyone sees it, with the asker's part: standings and travellers count the boards
+    every table of their round has played (a round the host ended: what each table played by then)."""
+
+    code: str
+    name: str
+    format: str
+    status: Literal["open", "playing", "over"]
+    rules_name: str
+    rounds: int
+    boards: int
+    level: str
+    turn_seconds: float
+    grace: float
+    round: int
+    """The round being played (or last played), from 1; 0 before the start."""
+    people: list[PersonOut]
+    tables: list[TableOut]
+    results: dict[str, Any]
+    """The results so far as ``spades tournament --json`` writes them: standings, rounds, travellers."""
+    host: bool
+    you: YouOut | None
+
+
+@router.post("/api/tournaments", status_code=201)
+def create(body: NewTournamentIn, tournaments: TournamentsDep) -> CreatedOut:
+    """Create a tournament open for registration; share its link. Keep the host token: it starts it."""
+    try:
+        rules = Rules.from_dict({"preset": body.preset, **body.options})
+    except SpadesError as e:
+        raise TableError(str(e)) from None
+    code, host = tournaments.create(body.name.strip() or "Tournament", rules, body.rounds, body.boards,
+                                    body.level, body.turn_seconds, body.grace)
+    return CreatedOut(code=code, host_token=host)
+
+
+@router.get("/api/tournaments/{code}")
+def look(code: Code, tournaments: TournamentsDep, host: MaybeHostToken = None,
+         entry: MaybeEntryToken = None) -> TournamentOut:
+    """The tournament now (its next round opened if the last is over), and the asker's seat."""
+    t, result, played = tournaments.look(code)
+    you = None
+    if entry is not None:
+        number, table, seat, token = tournaments.seat(t, entry)
+        you = YouOut(number=number, code=table, seat=seat, token=token)
+    return _out(t, result, played, host, you)
+
+
+@router.post("/api/tournaments/{code}/entries", status_code=201)
+def register(code: Code, body: EntryIn, tournaments: TournamentsDep) -> EntryOut:
+    """Register under a name before the start (people are paired in the order they register)."""
+    token, number = tournaments.register(code, body.name)
+    return EntryOut(number=number, token=token)
+
+
+@router.delete("/api/tournaments/{code}/entries/{number}", status_code=204)
+def withdraw(code: Code, number: Annotated[int, Path(ge=0, le=10_000)], tournaments: TournamentsDep,
+             host: MaybeHostToken = None, entry: MaybeEntryToken = None) -> Response:
+    """Withdraw a person (the host, or the person): before the start they leave the list; after it a
+    computer player plays for them from now on."""
+    tournaments.withdraw(code, number, host or entry or "")
+    return Response(status_code=204)
+
+
+@router.post("/api/tournaments/{code}/start", status_code=204)
+def start(code: Code, host: HostToken, tournaments: TournamentsDep) -> Response:
+    """The host starts the tournament: the first round's tables open, everyone seated."""
+    tournaments.start(code, host)
+    return Response(status_code=204)
+
+
+@router.post("/api/tournaments/{code}/end-round", status_code=204)
+def end_round(code: Code, host: HostToken, tournaments: TournamentsDep) -> Response:
+    """The host ends the round: what each table played counts, and the next round opens."""
+    tournaments.end_round(code, host)
+    return Response(status_code=204)
+
+
+@router.get("/api/tournaments/{code}/results.json")
+def results_json(code: Code, tournaments: TournamentsDep) -> dict[str, Any]:
+    """The results so far as ``spades tournament --json`` writes them."""
+    return tournaments.look(code)[1].to_dict()
+
+
+@router.get("/api/tournaments/{code}/{table}.csv", response_class=Response,
+            responses={200: {"content": {"text/csv": {}}}})
+def results_csv(code: Code, table: Literal["standings", "travellers"],
+                tournaments: TournamentsDep) -> Response:
+    """The standings, or every traveller line, as CSV."""
+    result = tournaments.look(code)[1]
+    text = result.standings_csv() if table == "standings" else result.travellers_csv()
+    return Response(text, media_type="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{table}.csv"'})
+
+
+@router.get("/api/tournaments/{code}/results.pdf", response_class=Response, responses=PDF_RESPONSES)
+def pdf(code: Code, tournaments: TournamentsDep) -> Response:
+    """The standings and every traveller, to print."""
+    result = tournaments.look(code)[1]
+    return print_pdf(lambda: results_pdf(result), "tournament.pdf")
+
+
+pages = APIRouter(include_in_schema=False)
+
+
+@pages.get("/tournaments")
+@pages.get("/tournaments/{code}")
+def page() -> FileResponse:
+    """The tournament page: create one, or (with a code) register, play and follow the standings."""
+    return FileResponse(STATIC / "tournament.html")
+
+
+def _out(t: Tournament, result: TournamentResult, played: list[int], host: str | None,
+         you: YouOut | None) -> TournamentOut:
+    """The answer to a look: the tournament, its results, the round's tables."""
+    r = t.current
+    tables = [TableOut(table=i + 1, code=code, ns=t.pair_name(ns), ew=t.pair_name(ew), played=n)
+              for i, ((ns, ew), code, n) in enumerate(zip(t.movement()[r], t.tables[r], played, strict=True))
+              ] if r >= 0 else []
+    return TournamentOut(
+        code=t.code, name=t.name, format=FORMAT, status=t.status,
+        rules_name=t.rules.name, rounds=t.rounds, boards=t.boards, level=t.level,
+        turn_seconds=t.turn_seconds, grace=t.grace, round=r + 1,
+        people=[PersonOut(number=i, name=p.name, pair=i // 2 + 1, computer=p.computer)
+                for i, p in enumerate(t.people)],
+        tables=tables, results=result.to_dict(), you=you,
+        host=host is not None and hash_token(host) == t.host)

@@ -1,0 +1,166 @@
+// The tournament page. At /tournaments a host creates one (and this browser keeps the host token); at
+// /tournaments/CODE people register (this browser keeps their registration token), the host starts it and
+// ends rounds, and everyone sees the people, the round's tables, the standings and each board's traveller.
+// The page asks for the tournament every few seconds; when the person has a seat at a round's table they
+// have not been taken to yet, it keeps the seat's token as a friends' table's page does and opens the table.
+
+import { api } from "./api.js";
+import { el, num } from "./html.js";
+import { NAME_KEY, SEATS_KEY, store, stored } from "./saved.js";
+
+const $ = (id) => document.getElementById(id);
+const KEY = "spades.tournaments";  // {code: {host, entry, went}}: this browser's tokens, the last table opened
+const LOOK_EVERY = 2000;           // ms between looks at the tournament
+const code = decodeURIComponent(location.pathname.split("/")[2] || "");
+let presets = {};
+
+/** What this browser keeps about this tournament. */
+const mine = () => stored(KEY)[code] || {};
+const keep = (change) => store(KEY, (all) => { all[code] = { ...(all[code] || {}), ...change }; });
+
+/** The headers that prove the host and the person this browser registered. */
+function proof() {
+  const m = mine();
+  return { ...(m.host ? { "X-Host-Token": m.host } : {}), ...(m.entry ? { "X-Entry-Token": m.entry } : {}) };
+}
+
+async function setUpCreate() {
+  $("create").hidden = false;
+  const rules = await api.get("/api/rules");
+  presets = Object.fromEntries(rules.presets.map((p) => [p.name, p.options]));
+  $("preset").replaceChildren(...rules.presets.filter((p) => p.options.players === 4 && p.options.partnerships)
+    .map((p) => el("option", { value: p.name }, p.name)));
+  $("preset").value = "standard";
+  $("level").replaceChildren(...rules.levels.map((l) => el("option", { value: l }, l)));
+  $("level").value = "normal";
+  const showTarget = () => { $("target").value = presets[$("preset").value].target; };
+  $("preset").addEventListener("change", showTarget);
+  showTarget();
+  $("create-form").addEventListener("submit", create);
+}
+
+async function create(e) {
+  e.preventDefault();
+  const f = $("create-form").elements;
+  $("create-error").textContent = "";
+  try {
+    const out = await api.post("/api/tournaments", {
+      name: f.name.value.trim(), rounds: Number(f.rounds.value), boards: Number(f.boards.value),
+      preset: f.preset.value, options: { target: Number(f.target.value) }, level: f.level.value,
+      turn_seconds: Number(f.turn_seconds.value),
+    });
+    store(KEY, (all) => { all[out.code] = { host: out.host_token }; });
+    location.assign(`/tournaments/${out.code}`);
+  } catch (err) {
+    $("create-error").textContent = err.message;
+  }
+}
+
+/** Run an action; its refusal is said under the buttons, and the page looks again either way. */
+async function act(action) {
+  $("error").textContent = "";
+  try { await action(); } catch (err) { $("error").textContent = err.message; }
+  await look();
+}
+
+async function register(e) {
+  e.preventDefault();
+  const name = $("register-name").value.trim();
+  await act(async () => {
+    const out = await api.post(`/api/tournaments/${code}/entries`, { name });
+    localStorage.setItem(NAME_KEY, name);
+    keep({ entry: out.token });
+  });
+}
+
+let looking = null;
+
+async function look() {
+  clearTimeout(looking);
+  try {
+    show(await api.get(`/api/tournaments/${code}`, proof()));
+  } catch (err) {
+    $("error").textContent = err.message;
+  }
+  looking = setTimeout(look, LOOK_EVERY);
+}
+
+function show(t) {
+  document.title = `${t.name}: Spades tournament`;
+  $("title").textContent = t.name;
+  $("about").hidden = false;
+  const words = { open: "Registration is open", playing: `Round ${t.round} of ${t.rounds} is being played`,
+    over: "The tournament is over" };
+  $("status").textContent = `${words[t.status]}. Duplicate pairs, ${t.boards} boards a round, `
+    + `${t.rules_name} rules, ${t.turn_seconds} seconds a move.`;
+  $("register-form").hidden = t.status !== "open" || Boolean(t.you);
+  $("host-buttons").hidden = !t.host || t.status === "over";
+  $("btn-start").hidden = t.status !== "open";
+  $("btn-end-round").hidden = t.status !== "playing";
+  showSeat(t);
+  $("people").replaceChildren(...t.people.map((p) => person(t, p)));
+  $("tables").replaceChildren(...t.tables.map((x) => el("li", {},
+    `Table ${x.table}: ${x.ns} (North-South) against ${x.ew} (East-West), ${x.played} of ${t.boards} boards played`)));
+  showResults(t);
+}
+
+/** The person's seat at the round's table: taken there once, and a link to go back. */
+function showSeat(t) {
+  const you = t.you;
+  if (!you || !you.code) {
+    $("your-table").textContent = you ? "You have no seat at a table now." : "";
+    return;
+  }
+  store(SEATS_KEY, (s) => { s[you.code] = you.token; });
+  const href = `/?table=${encodeURIComponent(you.code)}`;
+  $("your-table").replaceChildren("Your seat this round: ", el("a", { href, id: "go-table" }, `table ${you.code}`));
+  if (mine().went !== you.code) {
+    keep({ went: you.code });
+    location.assign(href);
+  }
+}
+
+function person(t, p) {
+  const label = `${p.name} (pair ${p.pair})${p.computer ? ": a computer player plays for them" : ""}`;
+  const item = el("li", {}, label);
+  const self = t.you && t.you.number === p.number;
+  if ((t.host || self) && t.status !== "over" && !p.computer) {
+    const button = el("button", { type: "button", class: "small" }, t.status === "open" ? "Withdraw" : "Computer plays");
+    button.addEventListener("click", () => act(() => api.del(`/api/tournaments/${code}/entries/${p.number}`, proof())));
+    item.append(" ", button);
+  }
+  return item;
+}
+
+function showResults(t) {
+  const r = t.results;
+  $("results").hidden = t.status === "open";
+  for (const [id, file] of [["dl-json", "results.json"], ["dl-standings", "standings.csv"],
+    ["dl-travellers", "travellers.csv"], ["dl-pdf", "results.pdf"]]) {
+    $(id).href = `/api/tournaments/${code}/${file}`;
+  }
+  const head = el("tr", {}, ...["Place", "Pair", "Matchpoints", "Top", "%", "Boards"].map((h) => el("th", {}, h)));
+  $("standings").replaceChildren(head, ...r.standings.map((s) => el("tr", {},
+    ...[s.place, s.name, s.score, s.top, s.percent.toFixed(1), s.boards].map((v) => el("td", {}, String(v))))));
+  $("travellers").replaceChildren(...r.travellers.map((b) => {
+    const rows = b.lines.map((l) => el("tr", {}, ...[l.table, l.ns, l.ew, l.bids.join(" "),
+      `${l.tricks[0] + l.tricks[2]}-${l.tricks[1] + l.tricks[3]}`, num(l.ns_result, true),
+      l.matchpoints ? `${l.matchpoints[0]}-${l.matchpoints[1]}` : ""].map((v) => el("td", {}, String(v)))));
+    const cols = ["Table", "North-South", "East-West", "Bids N E S W", "Tricks", "N-S result", "Matchpoints"];
+    return el("section", { class: "traveller" }, el("h3", {}, `Board ${b.board} (round ${b.lines[0].round})`),
+      el("table", {}, el("tr", {}, ...cols.map((h) => el("th", {}, h))), ...rows));
+  }));
+}
+
+if (!code) {
+  setUpCreate();
+} else {
+  $("link").href = location.href;
+  $("link").textContent = location.href;
+  $("register-name").value = localStorage.getItem(NAME_KEY) || "";
+  $("register-form").addEventListener("submit", register);
+  const hostAct = (path) => act(() => api.post(`/api/tournaments/${code}/${path}`, {}, proof()));
+  $("btn-start").addEventListener("click", () => hostAct("start"));
+  $("btn-end-round").addEventListener("click", () => hostAct("end-round"));
+  look();
+}

@@ -1,0 +1,261 @@
+"""Hosted tournaments as the routes serve them: create, register, start, look, end a round, withdraw.
+
+Every change reads the tournament's document, changes it and writes it back on its version (another
+process that wrote first makes this one read and try again), so any process serves any request. The
+rounds move on by themselves: whoever looks at the tournament once every table of the round has played
+its boards opens the next round's tables (the write's compare-and-set lets one process do it). A round's
+tables are ordinary friends' tables of the round's boards (``TableOptions.boards``) with the people seated
+where the movement puts them, each marked away until their page connects, so that a computer player
+takes the seat of anyone who does not come once the table's grace period is over.
+
+A person's seat token at a round's table is made from their registration token's hash and the table's
+code (``lobby.seat_token``): their own requests fetch it, from any process; the table keeps its hash.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import secrets
+from collections.abc import Callable
+from typing import TypeVar
+
+from spades.errors import SpadesError
+from spades.game import HandResult
+from spades.rules import Rules
+from spades.server.lobby import seat_token
+from spades.server.store import Store
+from spades.server.tables.entries import Away, BotSeated
+from spades.server.tables.hub import TableHub, new_code, normal_code
+from spades.server.tables.state import (
+    NameTaken,
+    NotAllowed,
+    TableError,
+    TableNotFound,
+    TableOptions,
+    WrongTime,
+    hash_token,
+)
+from spades.server.tables.table import FriendsTable
+from spades.server.tournaments.model import Person, Tournament
+from spades.tournament.movement import max_rounds
+from spades.tournament.run import TournamentResult
+
+__all__ = ["MIN_PEOPLE", "Tournaments"]
+
+T = TypeVar("T")
+MIN_PEOPLE = 5
+"""The fewest people a tournament starts with: three pairs (the third with a computer partner), so that
+each board is compared across tables (a computer pair fills an odd field)."""
+_RETRIES = 8
+_SEED_BELOW = 10**9
+
+
+class Tournaments:
+    """The hosted tournaments of a server, over the store and the friends' tables' hub."""
+
+    def __init__(self, store: Store, hub: TableHub) -> None:
+        self.store = store
+        self.hub = hub
+
+    def create(self, name: str, rules: Rules, rounds: int, boards: int, level: str, turn_seconds: float,
+               grace: float) -> tuple[str, str]:
+        """A new tournament open for registration: its code and the host's secret token."""
+        _table_options(rules, level, turn_seconds, grace, (1,))  # the tables' choices checked first
+        if rules.players != 4 or not rules.has_partners:
+            raise TableError("A tournament is played by four players in two partnerships: choose such rules.")
+        host = secrets.token_urlsafe(18)
+        t = Tournament("", name, rules, rounds, boards, level, turn_seconds, grace,
+                       secrets.randbelow(_SEED_BELOW) + 1, hash_token(host))
+        for _ in range(_RETRIES):
+            code = new_code()
+            if self.store.add_tournament(code=code, doc=json.dumps(t.to_json())):
+                return code, host
+        raise TableError("No free tournament code was found: try again.")
+
+    def register(self, code: str, name: str) -> tuple[str, int]:
+        """Register a person by name before the start: their secret token and their number, from 0."""
+        FriendsTable("", TableOptions(Rules()), self.hub.clock).join(name)  # a name a table would seat
+        token = secrets.token_urlsafe(18)
+
+        def change(t: Tournament) -> int:
+            if t.status != "open":
+                raise WrongTime("The tournament has started: registration is closed. Watch its standings.")
+            if any(p.name.casefold() == name.strip().casefold() for p in t.people):
+                raise NameTaken(f"{name.strip()} is registered already: register once, under another name "
+                                "if you are someone else.")
+            t.people.append(Person(name.strip(), hash_token(token)))
+            return len(t.people) - 1
+        return token, self._change(code, change)
+
+    def withdraw(self, code: str, number: int, token: str) -> None:
+        """Withdraw person ``number`` (the host, or that person, asks with their token): before the start
+        they leave the list; after it a computer player plays for them from now on."""
+        def change(t: Tournament) -> None:
+            person = _person(t, number)
+            if hash_token(token) not in (t.host, person.token):
+                raise NotAllowed("Only the host, or the person themselves, may withdraw an entry.")
+            if t.over:
+                raise WrongTime("The tournament is over.")
+            if t.status == "open":
+                del t.people[number]
+                return
+            if person.computer:
+                raise WrongTime(f"A computer player plays for {person.name} already.")
+            person.computer = True
+            r = t.current
+            for table, code_ in enumerate(t.tables[r]):
+                seats = t.seats(r, table)
+                if number in seats:
+                    self.hub.act(code_, functools.partial(_to_computer, seat=seats.index(number)))
+        self._change(code, change)
+
+    def start(self, code: str, host: str) -> None:
+        """The host starts the tournament: the first round's tables open."""
+        def change(t: Tournament) -> None:
+            _need_host(t, host)
+            if t.status != "open":
+                raise WrongTime("The tournament has started already.")
+            if len(t.people) < MIN_PEOPLE:
+                raise WrongTime(f"A tournament needs at least {MIN_PEOPLE} people (three pairs); "
+                                f"{len(t.people)} registered.")
+            if t.rounds > max_rounds(t.pairs):
+                raise WrongTime(f"{t.pairs} pairs cannot be paired for {t.rounds} rounds: each meets a new "
+                                f"pair for {max_rounds(t.pairs)} rounds at most. Wait for more people, or "
+                                "start a new tournament with fewer rounds.")
+            self._open_round(t)
+        self._change(code, change)
+
+    def end_round(self, code: str, host: str) -> None:
+        """The host ends the round being played: its boards count as far as each table played them, and
+        the next round opens."""
+        def change(t: Tournament) -> None:
+            _need_host(t, host)
+            if t.status != "playing":
+                raise WrongTime("No round is being played.")
+            t.cuts[t.current] = [len(h) for h in self._played(t, t.current)]
+            self._step(t)
+        self._change(code, change)
+
+    def look(self, code: str) -> tuple[Tournament, TournamentResult, list[int]]:
+        """The tournament (its next round opened if the last is over), its results so far, and how many
+        boards each table of the current round has played."""
+        t, played = self._stepped(code)
+        return t, t.result(played), [len(h) for h in played[-1]] if played else []
+
+    def seat(self, t: Tournament, token: str) -> tuple[int, str | None, int | None, str | None]:
+        """For a registration token: the person's number, and at the table of the round being played (if
+        they sit there) its code, their seat and their seat token; NotAllowed for a token it never gave."""
+        h = hash_token(token)
+        number = next((i for i, p in enumerate(t.people) if p.token == h), None)
+        if number is None:
+            raise NotAllowed("This registration token is not one of this tournament's: register again.")
+        r = t.current
+        for table, code in enumerate(t.tables[r] if r >= 0 and not t.over else []):
+            seats = t.seats(r, table)
+            if number in seats and not t.people[number].computer:
+                return number, code, seats.index(number), seat_token(h, code)
+        return number, None, None, None
+
+    # -- inside --------------------------------------------------------------------------
+
+    def _load(self, code: str) -> tuple[Tournament, int]:
+        """The stored tournament and its version (TableNotFound if none)."""
+        code = normal_code(code)
+        found = self.store.tournament(code=code)
+        if found is None:
+            raise TableNotFound(f"No tournament has the code {code}: check the link.")
+        doc, version = found
+        return Tournament.from_json(code, json.loads(doc)), version
+
+    def _change(self, code: str, change: Callable[[Tournament], T]) -> T:
+        """Change the tournament and store it on the version read; read again and retry if another wrote
+        first."""
+        for _ in range(_RETRIES):
+            t, version = self._load(code)
+            out = change(t)
+            if self.store.save_tournament(code=t.code, version=version, doc=json.dumps(t.to_json())):
+                return out
+        raise TableError("The tournament is very busy: try again.")
+
+    def _stepped(self, code: str) -> tuple[Tournament, list[list[list[HandResult]]]]:
+        """The tournament with its rounds moved on as far as they are over, and each opened round's
+        tables' played boards."""
+        for _ in range(_RETRIES):
+            t, version = self._load(code)
+            played = [self._played(t, r) for r in range(len(t.tables))]
+            if t.over or not played or not t.round_over([len(h) for h in played[-1]], t.current):
+                return t, played
+            self._step(t)
+            if self.store.save_tournament(code=t.code, version=version, doc=json.dumps(t.to_json())):
+                return t, [*played, *([self._played(t, t.current)] if len(t.tables) > len(played) else [])]
+        raise TableError("The tournament is very busy: try again.")
+
+    def _step(self, t: Tournament) -> None:
+        """The current round is over: open the next, or end the tournament after the last."""
+        if len(t.tables) < t.rounds:
+            self._open_round(t)
+        else:
+            t.over = True
+
+    def _played(self, t: Tournament, r: int) -> list[list[HandResult]]:
+        """The hands each table of round ``r`` played, board by board."""
+        return [self.hub.read(code, FriendsTable.played_boards) for code in t.tables[r]]
+
+    def _open_round(self, t: Tournament) -> None:
+        """Open the next round's tables, people seated and marked away until they connect, the first
+        board dealt."""
+        r = len(t.tables)
+        options = _table_options(t.rules, t.level, t.turn_seconds, t.grace, t.deals(r))
+        codes = []
+        for table in range(len(t.movement()[r])):
+            seats = t.seats(r, table)
+            for _ in range(_RETRIES):
+                code = new_code()
+                if self.hub.log.create(code, options.to_json()):
+                    break
+            else:
+                raise TableError("No free table code was found: try again.")
+            people = [(seat, t.people[i]) for seat, i in enumerate(seats) if i is not None]
+            self.hub.act(code, functools.partial(_seat_all, people=people, code=code))
+            codes.append(code)
+        t.tables.append(codes)
+        t.cuts.append(None)
+
+
+def _table_options(rules: Rules, level: str, turn_seconds: float, grace: float,
+                   boards: tuple[int, ...]) -> TableOptions:
+    """A round's tables' options (a TableError says what is wrong with the choices)."""
+    try:
+        return TableOptions(rules, level=level, turn_seconds=turn_seconds, grace=grace, boards=boards)
+    except SpadesError as e:
+        raise TableError(str(e)) from None
+
+
+def _seat_all(table: FriendsTable, people: list[tuple[int, Person]], code: str) -> None:
+    """Seat a round's people at their table, each away until a page of theirs connects (a computer player
+    takes the seat of whoever is not there when the grace period is over), a computer player for those
+    withdrawn; then deal the first board."""
+    for seat, person in people:
+        table.join(person.name, seat, sealed=hash_token(seat_token(person.token, code)))
+        table.commit(BotSeated(seat=seat) if person.computer else Away(seat=seat))
+    table.commit(table.first_deal())
+
+
+def _to_computer(table: FriendsTable, seat: int) -> None:
+    """A computer player takes a withdrawn person's seat (if no computer player has it already)."""
+    if not table.seats[seat].bot:
+        table.commit(BotSeated(seat=seat))
+
+
+def _need_host(t: Tournament, token: str) -> None:
+    """NotAllowed unless the token is the host's."""
+    if hash_token(token) != t.host:
+        raise NotAllowed("Only the host can do that.")
+
+
+def _person(t: Tournament, number: int) -> Person:
+    """Registered person ``number`` (TableNotFound if none)."""
+    if not 0 <= number < len(t.people):
+        raise TableNotFound(f"No one is registered as number {number}.")
+    return t.people[number]

@@ -1,0 +1,196 @@
+"""Hosted tournaments over real HTTP and WebSockets: eight people in a two-table duplicate through to the
+standings (one of them never comes, and a computer player takes their seat), and every bad request a
+clear 4xx that changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from typing import Any
+
+import httpx
+import pytest
+
+from server.tables_client import ACTIVE, Seat, run_async, simple_move
+from spades.server.run import BackgroundServer
+from spades.tournament.scores import matchpoints
+
+PEOPLE = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]
+ABSENT = "Gus"
+"""The person who registers and never comes: a computer player takes their seat after the grace period."""
+
+
+def create(client: httpx.Client, **body: Any) -> tuple[str, str]:
+    """A new tournament's code and host token."""
+    r = client.post("/api/tournaments", json={"name": "Club night", **body})
+    assert r.status_code == 201, r.text
+    return r.json()["code"], r.json()["host_token"]
+
+
+def register(client: httpx.Client, code: str, names: list[str]) -> dict[str, str]:
+    """Register each name; their registration tokens."""
+    tokens = {}
+    for name in names:
+        r = client.post(f"/api/tournaments/{code}/entries", json={"name": name})
+        assert r.status_code == 201, r.text
+        tokens[name] = r.json()["token"]
+    return tokens
+
+
+def look(client: httpx.Client, code: str, entry: str | None = None) -> dict[str, Any]:
+    """The tournament as a person (or anyone) sees it."""
+    r = client.get(f"/api/tournaments/{code}", headers={"X-Entry-Token": entry} if entry else {})
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+async def play_round(server: BackgroundServer, client: httpx.Client, code: str,
+                     tokens: dict[str, str]) -> None:
+    """Everyone but the absent person goes to their seat and plays simple moves (each table's host deals
+    the next board) until the tournament moves past this round."""
+    before = look(client, code)
+    seats = []
+    for name, token in tokens.items():
+        you = look(client, code, token)["you"]
+        assert you["code"] is not None and you["token"] is not None
+        if name != ABSENT:
+            seats.append(Seat(server.url, you["code"], you["token"]))
+    done = asyncio.Event()
+
+    async def play(seat: Seat) -> None:
+        await seat.connect()
+        last = None
+        while not done.is_set():
+            t, g = seat.table, seat.table.get("game")
+            if g is not None and (t["seq"], g["version"]) != last:
+                if g["phase"] in ACTIVE and g["turn"] == t["you"] and not t["seats"][t["you"]]["bot"]:
+                    await seat.send({"do": "move", "move": simple_move(g), "version": g["version"]})
+                    last = (t["seq"], g["version"])
+                elif g["phase"] in ("hand_over", "game_over") and t["host"] == t["you"]:
+                    await seat.send({"do": "next", "version": g["version"]})
+                    last = (t["seq"], g["version"])
+            try:
+                msg = await seat.recv(timeout=0.3)
+            except TimeoutError:
+                continue
+            assert msg["type"] != "error" or msg["status"] == 409, msg  # after the last board: no next
+        await seat.close()
+
+    async def watch() -> None:
+        deadline = time.monotonic() + 120
+        while (now := await asyncio.to_thread(look, client, code))["round"] == before["round"] \
+                and now["status"] != "over":
+            assert time.monotonic() < deadline, now["tables"]
+            await asyncio.sleep(0.3)
+        done.set()
+
+    await asyncio.gather(watch(), *(play(s) for s in seats))
+
+
+def test_eight_people_play_a_two_table_duplicate_through_to_the_standings(server: BackgroundServer) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        code, host = create(client, rounds=2, boards=2, grace=5, turn_seconds=30)
+        tokens = register(client, code, PEOPLE)
+        started = client.post(f"/api/tournaments/{code}/start", headers={"X-Host-Token": host})
+        assert started.status_code == 204
+        first = look(client, code)
+        assert first["status"] == "playing" and first["round"] == 1 and len(first["tables"]) == 2
+        assert [p["pair"] for p in first["people"]] == [1, 1, 2, 2, 3, 3, 4, 4]
+        run_async(play_round(server, client, code, tokens))
+        second = look(client, code)
+        assert second["round"] == 2 and {t["code"] for t in second["tables"]}.isdisjoint(
+            t["code"] for t in first["tables"])
+        run_async(play_round(server, client, code, tokens))
+        final = look(client, code, tokens["Ann"])
+    assert final["status"] == "over" and final["you"]["code"] is None
+    results = final["results"]
+    travellers = results["travellers"]
+    assert [t["board"] for t in travellers] == [1, 2, 3, 4]
+    mp: dict[str, int] = defaultdict(int)
+    for board in travellers:
+        lines = board["lines"]
+        assert len(lines) == 2 and len({line["round"] for line in lines}) == 1
+        assert held(lines[0]) == held(lines[1])  # both tables held the same cards in the same seats
+        ns = matchpoints([line["ns_result"] for line in lines])
+        ew = matchpoints([-line["ns_result"] for line in lines])
+        for line, a, b in zip(lines, ns, ew, strict=True):
+            assert line["matchpoints"] == [a, b]
+            mp[line["ns"]] += a
+            mp[line["ew"]] += b
+    standings = results["standings"]
+    assert {s["name"]: s["score"] for s in standings} == dict(mp)
+    assert {s["name"] for s in standings} == {"Ann & Bob", "Cal & Dee", "Eve & Fay", "Gus & Hal"}
+    assert all(s["top"] == 8 and s["boards"] == 4 for s in standings)  # 4 boards, 1 pair to beat on each
+    assert [s["place"] for s in standings] == sorted(s["place"] for s in standings)
+    assert results["seed"] > 0  # over: the deals are public
+
+
+def held(line: dict[str, Any]) -> list[set[str]]:
+    """The cards each seat played on a traveller line (North, East, South, West), from its tricks."""
+    seats: list[set[str]] = [set(), set(), set(), set()]
+    for trick in line["play"]:
+        leader, cards = trick.split(": ")
+        first = "NESW".index(leader)
+        for k, card in enumerate(cards.split()):
+            seats[(first + k) % 4].add(card)
+    return seats
+
+
+def test_bad_requests_are_refused_with_a_reason_and_change_nothing(client: httpx.Client) -> None:
+    code, host = create(client, rounds=3, boards=1)
+    hosted = {"X-Host-Token": host}
+    assert client.get("/api/tournaments/ZZZZZZ").status_code == 404
+    assert client.post("/api/tournaments", json={"name": "x", "rounds": 0}).status_code == 422
+    assert client.post("/api/tournaments", json={"name": "x", "preset": "cutthroat"}).status_code == 400
+    tokens = register(client, code, PEOPLE[:5])
+    again = client.post(f"/api/tournaments/{code}/entries", json={"name": " ann "})
+    assert again.status_code == 409 and "registered already" in again.json()["detail"]
+    kept = client.post(f"/api/tournaments/{code}/entries", json={"name": "Computer (North)"})
+    assert kept.status_code == 422
+    not_host = client.post(f"/api/tournaments/{code}/start", headers={"X-Host-Token": tokens["Ann"]})
+    assert not_host.status_code == 403
+    too_many_rounds = client.post(f"/api/tournaments/{code}/start", headers=hosted)
+    assert too_many_rounds.status_code == 409 and "cannot be paired" in too_many_rounds.json()["detail"]
+    gone = client.delete(f"/api/tournaments/{code}/entries/4", headers={"X-Entry-Token": tokens["Eve"]})
+    assert gone.status_code == 204
+    few = client.post(f"/api/tournaments/{code}/start", headers=hosted)
+    assert few.status_code == 409 and "at least 5 people" in few.json()["detail"]
+    assert look(client, code)["status"] == "open" and len(look(client, code)["people"]) == 4
+    register(client, code, ["Eve", "Fay", "Gus"])  # 7 people: 4 pairs, the last with a computer partner
+    assert client.post(f"/api/tournaments/{code}/start", headers=hosted).status_code == 409  # still 3 rounds
+    assert client.post(f"/api/tournaments/{code}/end-round", headers=hosted).status_code == 409
+    forged = client.get(f"/api/tournaments/{code}", headers={"X-Entry-Token": "A" * 24})
+    assert forged.status_code == 403
+
+
+def test_a_round_opens_computers_for_the_withdrawn_and_the_host_ends_it(client: httpx.Client) -> None:
+    code, host = create(client, rounds=2, boards=1)
+    hosted = {"X-Host-Token": host}
+    tokens = register(client, code, PEOPLE[:5])  # 3 pairs (Eve with a computer) and a computer pair
+    assert client.post(f"/api/tournaments/{code}/start", headers=hosted).status_code == 204
+    late = client.post(f"/api/tournaments/{code}/entries", json={"name": "Zed"})
+    assert late.status_code == 409 and "registration is closed" in late.json()["detail"]
+    seen = look(client, code, tokens["Bob"])
+    assert len(seen["tables"]) == 2 and "Computer pair" in {t["ns"] for t in seen["tables"]} | {
+        t["ew"] for t in seen["tables"]}
+    assert seen["you"]["token"] is not None and seen["host"] is False
+    assert client.delete(f"/api/tournaments/{code}/entries/1", headers=hosted).status_code == 204
+    assert look(client, code, tokens["Bob"])["you"]["code"] is None  # a computer plays for Bob now
+    seat = client.get(f"/api/tables/{seen['you']['code']}/view",
+                      headers={"X-Seat-Token": seen["you"]["token"]})
+    assert seat.status_code == 200 and seat.json()["seats"][seat.json()["you"]]["bot"]
+    assert client.delete(f"/api/tournaments/{code}/entries/1", headers=hosted).status_code == 409
+    assert client.post(f"/api/tournaments/{code}/end-round", headers=hosted).status_code == 204
+    after = look(client, code)
+    assert after["round"] == 2 and after["status"] == "playing"
+    assert client.get(f"/api/tournaments/{code}/standings.csv").text.startswith("place,name")
+    assert client.get(f"/api/tournaments/{code}/results.pdf").content[:5] == b"%PDF-"
+    assert client.get(f"/api/tournaments/{code}/results.json").json()["format"] == "duplicate-pairs"
+
+
+@pytest.mark.parametrize("path", ["/tournaments", "/tournaments/ABCDEF"])
+def test_the_page_is_served(client: httpx.Client, path: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 200 and "tournament.js" in r.text
