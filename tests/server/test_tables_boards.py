@@ -47,7 +47,7 @@ def play_hand(table: FriendsTable, seat: int) -> None:
 
 def test_each_board_is_a_hand_from_love_all_dealt_from_its_number() -> None:
     table, ann, _ = boards_table((11, 22))
-    assert table.seed == 11
+    assert table.seed == 11 and view_of(table, ann).boards_left == 1
     play_hand(table, ann)
     first = table.game
     assert first is not None and len(first.history) == 1 and table.board_over and table.between_deals
@@ -76,6 +76,9 @@ def test_a_table_of_boards_replays_from_its_log_and_shows_no_deal_number() -> No
                                 table.clock)
     assert again.played_boards() == table.played_boards() and again.options.boards == (5, 6)
     view = view_of(again, ann)
+    assert view.boards_left == 0 and '"boards_left":0' in view.model_dump_json()
+    plain = FriendsTable("PLAIN2", TableOptions(Rules()), table.clock)
+    assert "boards_left" not in view_of(plain, 0).model_dump_json()  # other tables' views are as they were
     assert view.deal is None and view.past_deals == [] and view.game is not None and view.game.deal == 0
 
 

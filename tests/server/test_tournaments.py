@@ -68,14 +68,14 @@ async def play_round(server: BackgroundServer, client: httpx.Client, code: str,
                 if g["phase"] in ACTIVE and g["turn"] == t["you"] and not t["seats"][t["you"]]["bot"]:
                     await seat.send({"do": "move", "move": simple_move(g), "version": g["version"]})
                     last = (t["seq"], g["version"])
-                elif g["phase"] in ("hand_over", "game_over") and t["host"] == t["you"]:
+                elif g["phase"] in ("hand_over", "game_over") and t["host"] == t["you"] and t["boards_left"]:
                     await seat.send({"do": "next", "version": g["version"]})
                     last = (t["seq"], g["version"])
             try:
                 msg = await seat.recv(timeout=0.3)
             except TimeoutError:
                 continue
-            assert msg["type"] != "error" or msg["status"] == 409, msg  # after the last board: no next
+            assert msg["type"] != "error" or msg["status"] == 409, msg  # a move crossed: it is told again
         await seat.close()
 
     async def watch() -> None:

@@ -16,9 +16,9 @@ from pydantic import BaseModel, Field
 from spades.errors import SpadesError
 from spades.rules import Rules
 from spades.server.routes.scorekeeper import PDF_RESPONSES, STATIC, print_pdf
-from spades.server.schemas import TOKEN_PATTERN, ErrorOut, Level, Preset, RuleOptions, StrictIn
+from spades.server.schemas import TOKEN_PATTERN, ErrorOut, Level, Preset, RuleOptions, StrictIn, text_pattern
 from spades.server.tables.hub import CODE_ALPHABET, CODE_LENGTH
-from spades.server.tables.state import TableError, hash_token
+from spades.server.tables.state import TableError, clean_text, hash_token
 from spades.server.tables.views import DisplayName
 from spades.server.tournaments.model import FORMAT, Tournament
 from spades.server.tournaments.service import Tournaments
@@ -40,6 +40,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "descrip
 }.items()}
 
 router = APIRouter(tags=["tournaments"], responses=_ERRORS)
+MAX_TITLE = 60
 
 _TOKEN = {"pattern": TOKEN_PATTERN}
 HostToken = Annotated[str, Header(alias="X-Host-Token", max_length=64, json_schema_extra=_TOKEN,
@@ -64,7 +65,9 @@ TournamentsDep = Annotated[Tournaments, Depends(_tournaments)]
 class NewTournamentIn(StrictIn):
     """A tournament as the host sets it up (duplicate pairs; people are paired as they register)."""
 
-    name: str = Field(min_length=1, max_length=60, description="the tournament's name")
+    name: str = Field(max_length=200, json_schema_extra={"pattern": text_pattern(MAX_TITLE)},
+                      description=f"the tournament's name: 1 to {MAX_TITLE} characters once trimmed, none a "
+                                  "control character (else a 422 that says why)")
     format: Literal["duplicate-pairs"] = "duplicate-pairs"
     rounds: int = Field(default=2, ge=1, le=12, description="rounds (a Mitchell: at most one a table)")
     boards: int = Field(default=2, ge=1, le=8, description="boards each round, each one hand from 0-0")
@@ -157,8 +160,9 @@ def create(body: NewTournamentIn, tournaments: TournamentsDep) -> CreatedOut:
         rules = Rules.from_dict({"preset": body.preset, **body.options})
     except SpadesError as e:
         raise TableError(str(e)) from None
-    code, host = tournaments.create(body.name.strip() or "Tournament", rules, body.rounds, body.boards,
-                                    body.level, body.turn_seconds, body.grace)
+    name = clean_text(body.name, what="tournament's name", limit=MAX_TITLE)
+    code, host = tournaments.create(name, rules, body.rounds, body.boards, body.level, body.turn_seconds,
+                                    body.grace)
     return CreatedOut(code=code, host_token=host)
 
 

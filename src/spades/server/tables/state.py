@@ -359,8 +359,16 @@ class TableState:
         """Whether the next deal is due once people have seen the score sheet: the next hand of a game,
         or at a table of given boards the next board (none after the last: the table is over)."""
         if self.options.boards:
-            return self.board_over and len(self.past_seeds) + 1 < len(self.options.boards)
+            return self.board_over and bool(self.boards_left)
         return self.game is not None and self.game.phase is Phase.HAND_OVER
+
+    @property
+    def boards_left(self) -> int | None:
+        """A table of given boards: how many it has still to deal after the one dealt (all of them before
+        the start); None at other tables."""
+        if not self.options.boards:
+            return None
+        return len(self.options.boards) - (len(self.past_seeds) + 1 if self.started else 0)
 
     def played_boards(self) -> list[HandResult]:
         """A table of given boards: the hand of each board played so far, in the boards' order."""

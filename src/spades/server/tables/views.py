@@ -211,6 +211,9 @@ class LobbyView(BaseModel):
     seats: list[SeatInfo]
     reactions: dict[str, str]
     """The quick reactions a seat may send, by name, with the text each shows."""
+    boards_left: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    """A tournament's table: the boards it has still to deal after the one being played (0: the table is
+    over once this board is); left out at other tables (their views are as they always were)."""
 
 
 class TableView(LobbyView):
@@ -247,7 +250,7 @@ def lobby_of(table: FriendsTable) -> LobbyView:
     return LobbyView(code=table.code, players=table.players, rules=rules_json(o.rules),
                      rules_name=o.rules.name, level=o.level, grace=o.grace, turn_seconds=o.turn_seconds,
                      rated=o.rated_as, started=table.started, turn_left=_seconds(table.turn_left(now)),
-                     seats=_seats(table, now), reactions=REACTIONS)
+                     seats=_seats(table, now), reactions=REACTIONS, boards_left=table.boards_left)
 
 
 def shared_view(table: FriendsTable) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from spades.errors import SpadesError
 from spades.game import HandResult
-from spades.rules import Rules
+from spades.rules import Rules, option
 from spades.server.lobby import seat_token
 from spades.server.store import Store
 from spades.server.tables.entries import Away, BotSeated
@@ -47,6 +47,9 @@ T = TypeVar("T")
 MIN_PEOPLE = 5
 """The fewest people a tournament starts with: three pairs (the third with a computer partner), so that
 each board is compared across tables (a computer pair fills an odd field)."""
+TABLE_TARGET = option("target").high
+"""The target of a round's tables: a board is one hand from 0-0 compared by its points, so the highest
+target keeps any board from ending a game (whose end the page would show instead of the next board)."""
 _RETRIES = 8
 _SEED_BELOW = 10**9
 
@@ -206,7 +209,8 @@ class Tournaments:
         """Open the next round's tables, people seated and marked away until they connect, the first
         board dealt."""
         r = len(t.tables)
-        options = _table_options(t.rules, t.level, t.turn_seconds, t.grace, t.deals(r))
+        options = _table_options(t.rules.replace(target=TABLE_TARGET), t.level, t.turn_seconds, t.grace,
+                                 t.deals(r))
         codes = []
         for table in range(len(t.movement()[r])):
             seats = t.seats(r, table)

@@ -172,7 +172,10 @@ export function openSheet() {
   coachAsked++;  // a review no longer shown is no longer asked about
   $("btn-review").hidden = !state.game.review;
   $("btn-review").textContent = state.shownReview ? "Hide all hands" : "Show all hands";
-  $("btn-next").hidden = state.game.phase !== "hand_over";
+  // a tournament's table deals its next board, and none after the last
+  const boardsLeft = state.table ? state.table.boards_left : null;
+  $("btn-next").hidden = state.game.phase !== "hand_over" || boardsLeft === 0;
+  $("btn-next").textContent = boardsLeft === null || boardsLeft === undefined ? "Next hand" : "Next board";
   const opening = !$("dlg-sheet").open;
   if (opening) $("dlg-sheet").showModal();
   fillSheet();  // once open, so the tables can be measured
@@ -180,7 +183,7 @@ export function openSheet() {
   if (state.game.coach && state.shownReview) showCoach(state.shownReview.number);
   if (state.game.coach && state.game.sheet.length) showGameCoach();  // shown once it answers
   else $("coach-game").hidden = true;
-  if (opening && state.game.phase === "hand_over") $("btn-next").focus();  // Enter deals on
+  if (opening && !$("btn-next").hidden) $("btn-next").focus();  // Enter deals on
 }
 
 export function openEnd() {
