@@ -120,9 +120,8 @@ def test_signing_out_here_and_everywhere(client: httpx.Client) -> None:
     assert client.get("/api/account", headers=again).json()["name"] == "carol"
 
 
-def test_signing_out_everywhere_counts_at_once_on_another_process(tmp_path: Path) -> None:
-    db = tmp_path / "spades.sqlite3"
-    with Served(db) as a, Served(db) as b:
+def test_signing_out_everywhere_counts_at_once_on_another_process(database: str) -> None:
+    with Served(database) as a, Served(database) as b:
         token = httpx.post(a.url + "/api/players").json()["token"]
         own = {"X-Player-Token": token}
         assert httpx.post(a.url + "/api/account", json={"name": "dave", "password": PASSWORD},

@@ -133,9 +133,10 @@ class Accounts:
 
     def _sign_in(self, key: str, password: str) -> SessionOut:
         """``sign_in`` once its attempts are counted (in a worker thread: a hash costs tens of ms)."""
+        dummy = self._dummy  # made at the first sign-in, whatever its name, so no name's first costs more
         account = self.store.account_by_name(name_key=key)
         if account is None or account.password is None:
-            self._verify(self._dummy, password)
+            self._verify(dummy, password)
             raise SignInRefused(_SIGN_IN_REFUSED)
         if not self._verify(account.password, password):
             raise SignInRefused(_SIGN_IN_REFUSED)
