@@ -36,7 +36,7 @@ REF_PATTERN = r"^(?:[1-9][0-9]{0,17}|[A-Za-z0-9]{6}-[1-9][0-9]{0,5})$"
 """A game's reference as the routes take it: a solo game's number, or a table's code, a dash and a number."""
 _TABLE_REF = re.compile(r"^([A-Za-z0-9]{6})-([1-9][0-9]{0,5})$")
 COUNTED = 200
-"""A person's figures count their latest this many finished games (each is replayed to count it)."""
+"""A person's figures count their latest this many finished games (each replayed once, to count it)."""
 _COUNTED_KEPT = 100_000
 """Games' figures kept counted (all are dropped at once when there are more)."""
 PERSON = "Player"
