@@ -136,4 +136,16 @@ def test_stats_list_a_players_games_and_download_them_all(fresh_page: NewPage, s
     assert [replay(r).winner for r in load_records(saved.read_text())] == [end["winner"] for end in ends]
     newest.click()
     expect(page.get_by_role("heading", name=f"Game {ends[-1]['id']}")).to_be_visible()
+
+    with httpx.Client(base_url=server.url) as client:  # named, the player has a profile page
+        assert client.post("/api/account", json={"name": "Ann"}, headers=player.headers).status_code == 201
+        figures = client.get("/api/profiles/Ann").json()["stats"]
+    page.goto("/@Ann")
+    expect(page.get_by_role("heading", name="Ann")).to_be_visible()
+    expect(page.locator("#ratings")).to_have_text("No rated game yet.")
+    expect(page.locator("[data-figure='Games counted']")).to_have_text(f"2 ({figures['hands']} hands)")
+    expect(page.locator("[data-figure='Bags a hand']")).to_have_text(f"{figures['bags_per_hand']:.2f}")
+    expect(page.locator("#coach-trend")).to_have_text("The coach has reviewed none of these games yet.")
+    expect(page.locator("#games li a")).to_have_text([f"Game {end['id']}" for end in reversed(ends)])
+    assert_clean(page, "a person's profile")
     assert errors == []

@@ -14,6 +14,7 @@ import pytest
 from server.api_client import Player, cards_in, simple_move
 from server.tables_client import Seat, app_state, close_at, play_game, run_async, start_game
 from spades.cli import main
+from spades.ratings import PROVISIONAL_GAMES
 from spades.record import load_record, replay
 from spades.server.run import BackgroundServer
 
@@ -127,6 +128,11 @@ def test_a_friends_tables_games_replay_by_number(server: BackgroundServer, clien
     mine = client.get("/api/records", headers=ann.headers).json()
     assert [json.dumps(x, sort_keys=True) for x in mine] == [json.dumps(record, sort_keys=True)]
 
+    assert client.post("/api/account", json={"name": "Annie"}, headers=ann.headers).status_code == 201
+    assert client.delete("/api/account", headers=ann.headers).status_code == 204
+    names = [s["name"] for s in client.get(f"/api/replays/{code}-1").json()["game"]["seats"]]
+    assert names == ["deleted player", "Bob", "Computer (South)", "Computer (West)"]  # her name erased
+
 
 def test_a_persons_figures_count_their_finished_games(server: BackgroundServer, client: httpx.Client) -> None:
     p = Player(client, rules=QUICK)
@@ -179,3 +185,27 @@ def test_a_daily_deal_is_shown_once_its_day_is_over_everywhere(client: httpx.Cli
         assert r.status_code == status, day
         if status == 409:
             assert f"daily deal of {day.isoformat()}" in r.json()["detail"] and not cards_in(r.json())
+
+
+def test_a_named_persons_profile_leaderboard_place_and_games_and_after_deletion(client: httpx.Client) -> None:
+    ann = Player(client, level="easy", rules=QUICK)
+    assert client.post("/api/account", json={"name": "Ann"}, headers=ann.headers).status_code == 201
+    for _ in range(PROVISIONAL_GAMES):
+        end = play_to_end(ann, ann.new_game(rated=True))
+    ref = str(end["id"])
+    profile = client.get("/api/profiles/ＡＮＮ").json()  # a look-alike of the name finds it
+    assert profile["name"] == "Ann" and not profile["computer"]
+    assert profile["ratings"][0]["games"] == PROVISIONAL_GAMES and not profile["ratings"][0]["provisional"]
+    assert profile["stats"]["games"] == PROVISIONAL_GAMES and profile["recent"][0]["ref"] == ref
+    assert profile == {**client.get("/api/ratings", headers=ann.headers).json(), "name": "Ann"}
+    board = client.get("/api/leaderboard").json()["leaders"]
+    assert {(x["name"], x["computer"]) for x in board} == {("Ann", False), ("easy", True)}
+    seats = client.get(f"/api/replays/{ref}").json()["game"]["seats"]
+    assert seats[2]["name"] == "Ann"
+    assert client.get("/@ann").status_code == 200
+
+    assert client.delete("/api/account", headers=ann.headers).status_code == 204
+    assert client.get("/api/profiles/Ann").status_code == 404 and client.get("/@Ann").status_code == 404
+    assert [x["name"] for x in client.get("/api/leaderboard").json()["leaders"]] == ["easy"]
+    seats = client.get(f"/api/replays/{ref}").json()["game"]["seats"]  # the game is kept, its person unnamed
+    assert seats[2]["name"] == "deleted player"

@@ -23,7 +23,8 @@ from spades.server.present import human_seat, review_of, state_of
 from spades.server.reviews import Reviews, game_subject, table_subject
 from spades.server.schemas import CoachTrendOut, GameState, PlayedOut, PlayStatsOut, ReplayHand, ReplayOut
 from spades.server.service import NotFound, replayed
-from spades.server.store import Played, Store, solo_ref, table_ref
+from spades.server.store import DELETED_NAME, Played, Store, solo_ref, table_ref
+from spades.server.tables.entries import Entry, Joined
 from spades.server.tables.hub import normal_code
 from spades.server.tables.log import TableLog
 from spades.server.tables.state import TableError, TableOptions
@@ -40,7 +41,7 @@ COUNTED = 200
 _COUNTED_KEPT = 100_000
 """Games' figures kept counted (all are dropped at once when there are more)."""
 PERSON = "Player"
-"""What a solo game's page calls its person."""
+"""What a solo game's page calls its person without an account (with a deleted one: ``DELETED_NAME``)."""
 
 
 def page_of(rated: str) -> str:
@@ -200,7 +201,9 @@ class Archive:
         game = replayed(row, None, self.store.log(game_id=game_id))
         n = game.players
         human = human_seat(n)
-        names = tuple(PERSON if s == human else f"Computer ({seat_name(n, s)})" for s in range(n))
+        player = hash_token(row.token)
+        person = self.store.names(player_hashes=[player]).get(player, PERSON)
+        names = tuple(person if s == human else f"Computer ({seat_name(n, s)})" for s in range(n))
         return Finished(ref=solo_ref(game_id), game=game, names=names, table=None, level=row.level)
 
     def _table_games(self, code: str, upto: int | None = None) -> tuple[dict[int, Finished], int]:
@@ -213,12 +216,21 @@ class Archive:
         except TableError as e:
             raise NotFound(str(e)) from None
         games: dict[int, Finished] = {}
+        named = self.store.names(player_hashes=_players(entries))
+        gone = {p for p, name in named.items() if name == DELETED_NAME}  # their display names are erased too
         for entry in entries:
             table.extend([entry])
             if table.ended == table.seq - 1 and table.game is not None:  # this entry ended a game
                 number = len(table.past_seeds) + 1
-                games[number] = Finished(ref=table_ref(code, number), game=table.game,
-                                         names=table.seat_labels(), table=code, level=table.options.level)
+                names = tuple(DELETED_NAME if s.player in gone else table.seat_label(i)
+                              for i, s in enumerate(table.seats))
+                games[number] = Finished(ref=table_ref(code, number), game=table.game, names=names,
+                                         table=code, level=table.options.level)
                 if number == upto:
                     break
         return games, len(table.past_seeds) + (table.game is not None)
+
+
+def _players(entries: list[Entry]) -> set[str]:
+    """The players (their tokens' hashes) who linked themselves to a seat of a table's log."""
+    return {e.player for e in entries if isinstance(e, Joined) and e.player is not None}

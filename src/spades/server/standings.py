@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from spades.bots import LEVELS
 from spades.ratings import RATED, Rating, computer, level_of
+from spades.server.accounts.names import name_key
 from spades.server.archive import Archive, page_of
 from spades.server.schemas import LeaderboardOut, LeaderOut, ProfileOut, RatedGameOut, RatingOut
 from spades.server.service import NotFound
-from spades.server.store import RatingChange, Store
+from spades.server.store import DELETED_NAME, RatingChange, Store
 from spades.server.tables.state import hash_token
 
 __all__ = ["HISTORY", "Standings"]
@@ -34,26 +35,37 @@ class Standings:
         """The profile of the player with this name (a computer level's name, or an account's)."""
         return self._profile(*self.who(name))
 
-    def who(self, name: str) -> tuple[str, str]:
-        """The rated id of the player with this name, and the name as shown; NotFound if there is none."""
+    def who(self, name: str) -> tuple[str, str, str | None]:
+        """The rated id of the player with this name (any look-alike of it), the name as shown, and a
+        person's player token (None for a computer level); NotFound if no player has it."""
         if name in LEVELS:
-            return computer(name), name
-        raise NotFound(f"No player is named {name[:40]!r}.")
+            return computer(name), name, None
+        account = self.store.account_by_name(name_key=name_key(name))
+        if account is None:
+            raise NotFound(f"No player is named {name[:40]!r}.")
+        return account.player_hash, account.name, account.player
 
     def own(self, token: str) -> ProfileOut:
         """The caller's own ratings and rated games (with no rated game yet: none)."""
         return self._profile(hash_token(token), None, token)
 
     def leaderboard(self, rules: str, limit: int) -> LeaderboardOut:
-        """The named players past their provisional games under a rated rule set, the highest first."""
+        """The named players and computer levels past their provisional games under a rated rule set, the
+        highest first."""
         if rules not in RATED:
             raise NotFound(f"No rated rule set is called {rules[:40]!r}: the rated rule sets are "
                            f"{', '.join(RATED)}.")
-        leaders = [(level, r) for player, r in self.store.leaderboard(rules=rules, limit=limit)
-                   if (level := level_of(player)) is not None]
+        board = self.store.leaderboard(rules=rules, limit=limit)
+        people = self.store.names(player_hashes=[p for p, _ in board if level_of(p) is None])
+        leaders = []
+        for player, r in board:
+            level = level_of(player)
+            name = level if level is not None else people.get(player)
+            if name is not None and name != DELETED_NAME:  # a person with no account (now) is not listed
+                leaders.append((name, level is not None, r))
         return LeaderboardOut(rules=rules, rated_rules=list(RATED), leaders=[
-            LeaderOut(rank=i + 1, name=name, computer=True, rating=r.shown, uncertainty=r.uncertainty,
-                      games=r.games) for i, (name, r) in enumerate(leaders)])
+            LeaderOut(rank=i + 1, name=name, computer=machine, rating=r.shown, uncertainty=r.uncertainty,
+                      games=r.games) for i, (name, machine, r) in enumerate(leaders)])
 
     def _profile(self, player: str, name: str | None, token: str | None = None) -> ProfileOut:
         """A rated id's ratings and history, under the name shown; for a person (``token``: theirs), their
