@@ -140,7 +140,9 @@ def test_stats_list_a_players_games_and_download_them_all(fresh_page: NewPage, s
     with httpx.Client(base_url=server.url) as client:  # named, the player has a profile page
         assert client.post("/api/account", json={"name": "Ann"}, headers=player.headers).status_code == 201
         figures = client.get("/api/profiles/Ann").json()["stats"]
-    page.goto("/@Ann")
+    page.go_back()
+    tool(page, "Stats").click()
+    page.get_by_role("link", name="Your profile page").click()
     expect(page.get_by_role("heading", name="Ann")).to_be_visible()
     expect(page.locator("#ratings")).to_have_text("No rated game yet.")
     expect(page.locator("[data-figure='Games counted']")).to_have_text(f"2 ({figures['hands']} hands)")

@@ -9,11 +9,11 @@ import { wireInput } from "./input.js";
 import { esc } from "./html.js";
 import { enterTable, wireFriends } from "./friends.js";
 import { applySettings, openSettings, saveSettings, wireRuleForm } from "./settings.js";
-import { openAccount, wireAccount } from "./account.js";
+import { loadAccount, openAccount, wireAccount } from "./account.js";
 
 // Stats: every game played to its end, solo or with friends (the server counts both), and the two apart.
 async function showStats() {
-  const [all, mine] = await Promise.all([api.get("/api/stats"), api.get("/api/ratings")]);
+  const [all, mine, account] = await Promise.all([api.get("/api/stats"), api.get("/api/ratings"), loadAccount()]);
   const rate = (s) => s.played ? `${Math.round(s.won / s.played * 100)}%` : "–";
   $("stats-body").innerHTML = `
     <dt>Games played</dt><dd data-stat="played">${all.played}</dd>
@@ -30,6 +30,8 @@ async function showStats() {
     ${g.won ? "won" : "lost"}${g.friends ? " with friends" : ""} · <time datetime="${esc(g.finished)}">${esc(g.finished.slice(0, 10))}</time></li>`).join("")
     : "<li>None finished yet.</li>";
   $("btn-download-games").disabled = !mine.recent.length;
+  $("stats-profile").hidden = !account.name;  // a named player's profile page shows all this to anyone
+  if (account.name) $("stats-profile").firstElementChild.href = `/@${encodeURIComponent(account.name)}`;
   $("dlg-stats").showModal();
 }
 
