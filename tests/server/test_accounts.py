@@ -42,7 +42,7 @@ def test_a_second_device_signs_in_as_the_same_player(database: str, client: http
     assert made == {"name": "Alice", "password": True, "passkeys": []}
     assert p.call("GET", "/api/account") == made
 
-    other = sign_in(client, "ALICE")
+    other = sign_in(client, " ALICE ")
     assert len(other["X-Player-Token"]) == 48 and other != p.headers
     for path in ("/api/account", "/api/settings", "/api/stats", "/api/games/current"):
         assert client.get(path, headers=other).json() == client.get(path, headers=p.headers).json(), path

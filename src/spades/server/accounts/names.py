@@ -39,9 +39,9 @@ class BadName(AccountError):
 
 
 def name_key(name: str) -> str:
-    """The form that look-alike names share (NFKC, case-folded, NFKC again as case folding may undo it):
-    the key of an account's name, and what ``Store.account_by_name`` looks up."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    """The form that look-alike names share (NFKC, trimmed, case-folded, NFKC again as case folding may
+    undo it): the key of an account's name, and what ``Store.account_by_name`` looks up."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).strip().casefold())
 
 
 def _bare(name: str) -> str:
