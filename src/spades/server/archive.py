@@ -27,7 +27,7 @@ from spades.server.store import DELETED_NAME, Played, Store, solo_ref, table_ref
 from spades.server.tables.entries import Entry, Joined
 from spades.server.tables.hub import normal_code
 from spades.server.tables.log import TableLog
-from spades.server.tables.state import TableError, TableOptions
+from spades.server.tables.state import TableDamaged, TableNotFound, TableOptions
 from spades.server.tables.table import FriendsTable, hash_token
 from spades.stats import SeatStats, seat_stats
 
@@ -183,7 +183,7 @@ class Archive:
                     yield tables[code][int(number)], p
                 else:
                     yield self._solo(int(p.ref)), p
-            except (NotOver, KeyError):
+            except (NotOver, KeyError, TableDamaged):  # a damaged table's games go uncounted, not the rest
                 continue
 
     def _solo(self, game_id: int) -> Finished:
@@ -213,7 +213,7 @@ class Archive:
             code = normal_code(code)
             options, entries = self.tables.load(code)
             table = FriendsTable(code, TableOptions.from_json(options), clock=lambda: 0.0)
-        except TableError as e:
+        except TableNotFound as e:
             raise NotFound(str(e)) from None
         games: dict[int, Finished] = {}
         named = self.store.names(player_hashes=_players(entries))
