@@ -9,8 +9,11 @@ from typing import Any
 import httpx
 
 from server.api_client import Player, simple_move
+from server.conftest import query
 from server.tables_client import Seat, app_state, close_at, play_game, run_async, start_game
+from spades.ratings import PROVISIONAL_GAMES
 from spades.server.run import BackgroundServer
+from spades.server.tables.state import hash_token
 
 QUICK = {"preset": "standard", "options": {"target": 10, "low_mark": -10}, "level": "easy", "rated": True}
 """Rated rules whose game ends after a hand or two."""
@@ -146,6 +149,36 @@ def test_what_a_rated_table_refuses_says_why(client: httpx.Client) -> None:
     assert client.get("/api/ratings").status_code == 422
     board = client.get("/api/leaderboard", params={"rules": "cutthroat"}).json()
     assert board == {"rules": "cutthroat", "rated_rules": ["standard", "cutthroat"], "leaders": []}
+
+
+def play_rated(person: Player) -> dict[str, Any]:
+    """A rated solo game played to its end; its last state."""
+    state = person.new_game(rated=True)
+    while state["phase"] != "game_over":
+        hand_over = state["phase"] == "hand_over"
+        state = (person.next_hand(state) if hand_over else person.move(state, simple_move(state)))["state"]
+    return state
+
+
+def test_the_leaderboard_names_accounts_only_and_a_deleted_account_takes_its_ratings_away(
+        database: str, client: httpx.Client) -> None:
+    ann, bob = (Player(client, level="easy", rules={"preset": "standard", "options": QUICK["options"]})
+                for _ in range(2))
+    assert client.post("/api/account", json={"name": "Annie"}, headers=ann.headers).status_code == 201
+    for _ in range(PROVISIONAL_GAMES):
+        play_rated(ann)
+        play_rated(bob)  # rated too, but with no account: no name to list
+    assert own(client, ann.headers)["name"] == "Annie" and own(client, bob.headers)["name"] is None
+    leaders = client.get("/api/leaderboard", params={"rules": "standard", "limit": 2}).json()["leaders"]
+    assert {(x["name"], x["computer"]) for x in leaders} == {("Annie", False), ("easy", True)}
+    assert [x["rank"] for x in leaders] == [1, 2] and leaders[0]["rating"] >= leaders[1]["rating"]
+    assert client.delete("/api/account", headers=ann.headers).status_code == 204
+    assert [x["name"] for x in client.get("/api/leaderboard").json()["leaders"]] == ["easy"]
+    me = hash_token(ann.headers["X-Player-Token"])
+    for table in ("ratings", "rating_changes"):  # erased: the rating was the person's
+        assert query(database, f"SELECT count(*) FROM {table} WHERE player = ?", (me,)) == [(0,)]
+    assert own(client, bob.headers)["ratings"][0]["games"] == PROVISIONAL_GAMES  # the others' stay
+    assert client.get("/api/profiles/easy").json()["ratings"][0]["games"] == 2 * PROVISIONAL_GAMES
 
 
 def test_a_rated_solo_game_keeps_its_deal_secret_and_is_rated_once_at_its_end(client: httpx.Client) -> None:

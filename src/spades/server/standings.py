@@ -13,7 +13,7 @@ from spades.server.accounts.names import name_key
 from spades.server.archive import Archive, page_of
 from spades.server.schemas import LeaderboardOut, LeaderOut, ProfileOut, RatedGameOut, RatingOut
 from spades.server.service import NotFound
-from spades.server.store import DELETED_NAME, RatingChange, Store
+from spades.server.store import RatingChange, Store
 from spades.server.tables.state import hash_token
 
 __all__ = ["HISTORY", "Standings"]
@@ -46,8 +46,10 @@ class Standings:
         return account.player_hash, account.name, account.player
 
     def own(self, token: str) -> ProfileOut:
-        """The caller's own ratings and rated games (with no rated game yet: none)."""
-        return self._profile(hash_token(token), None, token)
+        """The caller's own ratings and rated games (with no rated game yet: none), under their account's
+        name if they have one."""
+        account = self.store.account(player=token)
+        return self._profile(hash_token(token), None if account is None else account.name, token)
 
     def leaderboard(self, rules: str, limit: int) -> LeaderboardOut:
         """The named players and computer levels past their provisional games under a rated rule set, the
@@ -55,17 +57,10 @@ class Standings:
         if rules not in RATED:
             raise NotFound(f"No rated rule set is called {rules[:40]!r}: the rated rule sets are "
                            f"{', '.join(RATED)}.")
-        board = self.store.leaderboard(rules=rules, limit=limit)
-        people = self.store.names(player_hashes=[p for p, _ in board if level_of(p) is None])
-        leaders = []
-        for player, r in board:
-            level = level_of(player)
-            name = level if level is not None else people.get(player)
-            if name is not None and name != DELETED_NAME:  # a person with no account (now) is not listed
-                leaders.append((name, level is not None, r))
         return LeaderboardOut(rules=rules, rated_rules=list(RATED), leaders=[
-            LeaderOut(rank=i + 1, name=name, computer=machine, rating=r.shown, uncertainty=r.uncertainty,
-                      games=r.games) for i, (name, machine, r) in enumerate(leaders)])
+            LeaderOut(rank=i + 1, name=name or level_of(player) or "", computer=name is None, rating=r.shown,
+                      uncertainty=r.uncertainty, games=r.games)
+            for i, (player, r, name) in enumerate(self.store.leaderboard(rules=rules, limit=limit))])
 
     def _profile(self, player: str, name: str | None, token: str | None = None) -> ProfileOut:
         """A rated id's ratings and history, under the name shown; for a person (``token``: theirs), their

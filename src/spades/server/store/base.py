@@ -39,7 +39,7 @@ from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
-from spades.ratings import PROVISIONAL_GAMES, GameResult, Rating, rate
+from spades.ratings import COMPUTER, PROVISIONAL_GAMES, GameResult, Rating, rate
 
 __all__ = ["AT_ONCE_WAIT", "DELETED_NAME", "SCHEMA_VERSION", "Account", "Dialect", "FriendResult", "GameRow",
            "GroupCommit", "LogEntry", "Passkey", "Played", "QuickWait", "RatingChange", "Result", "Store",
@@ -792,12 +792,17 @@ class Store(ABC):
 
     def delete_account(self, *, player: str) -> bool:
         """Erase an account in one transaction: its name (which others may then take), password, passkeys,
-        sessions, passkey ceremonies, the player's settings, and every credential; the finished games stay,
-        shown under ``DELETED_NAME``. False (nothing changed) if the player has no account."""
+        sessions, passkey ceremonies, the player's settings, ratings and rating history, and every
+        credential; the finished games stay, shown under ``DELETED_NAME`` (and the ratings they moved of
+        the others who played them stay as they are). False (nothing changed) if the player has no
+        account."""
         with self._tx(write=True) as tx:
             if tx.run("UPDATE accounts SET name = NULL, name_key = NULL, password = NULL, deleted = ?"
                       " WHERE player = ? AND name IS NOT NULL", (_now(), player)) != 1:
                 return False
+            for table in ("ratings", "rating_changes"):
+                tx.run(f"DELETE FROM {table} WHERE player ="
+                       " (SELECT player_hash FROM accounts WHERE player = ?)", (player,))
             tx.run("DELETE FROM passkeys WHERE player = ?", (player,))
             tx.run("DELETE FROM passkey_challenges WHERE player = ?", (player,))
             tx.run("UPDATE players SET settings = NULL WHERE token = ?", (player,))
@@ -1100,12 +1105,17 @@ class Store(ABC):
                           f" AND player IN ({', '.join('?' * len(wanted))})", (rules, *wanted))
         return {str(r[0]): Rating(mu=r[1], sigma=r[2], games=r[3]) for r in rows}
 
-    def leaderboard(self, *, rules: str, limit: int) -> list[tuple[str, Rating]]:
-        """The rated ids past their provisional games under a rated rule set, the highest first."""
+    def leaderboard(self, *, rules: str, limit: int) -> list[tuple[str, Rating, str | None]]:
+        """The computer levels and the people with an account past their provisional games under a rated
+        rule set, the highest first: each one's rated id, rating, and account name (None for a level)."""
         with self._tx(write=False) as tx:
-            rows = tx.all("SELECT player, mu, sigma, games FROM ratings WHERE rules = ? AND games >= ?"
-                          " ORDER BY mu DESC, player LIMIT ?", (rules, PROVISIONAL_GAMES, limit))
-        return [(str(r[0]), Rating(mu=r[1], sigma=r[2], games=r[3])) for r in rows]
+            rows = tx.all("SELECT ratings.player, mu, sigma, games, accounts.name FROM ratings"
+                          " LEFT JOIN accounts ON accounts.player_hash = ratings.player"
+                          " WHERE rules = ? AND games >= ?"
+                          " AND (accounts.name IS NOT NULL OR ratings.player LIKE ?)"
+                          " ORDER BY mu DESC, ratings.player LIMIT ?",
+                          (rules, PROVISIONAL_GAMES, COMPUTER + "%", limit))
+        return [(str(r[0]), Rating(mu=r[1], sigma=r[2], games=r[3]), r[4]) for r in rows]
 
     def rating_history(self, *, player: str, limit: int) -> list[RatingChange]:
         """A rated id's latest ``limit`` rating changes, oldest first."""
