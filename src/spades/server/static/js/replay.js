@@ -44,6 +44,11 @@ function holding(hand, seat, step) {
   return later.sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }
 
+// A card drawn small, named for a screen reader.
+function mini(card, label = cardName(card)) {
+  return `<span class="mini" role="img" aria-label="${label}" data-card="${card}">${cardFace(card)}</span>`;
+}
+
 function showHand(number, step) {
   const hands = view.replay.hands;
   view.hand = Math.max(0, Math.min(hands.length - 1, number));
@@ -67,10 +72,11 @@ function showHand(number, step) {
     return `<div class="replay-seat${trick && trick.winner === s.seat ? " took" : ""}" data-seat="${s.seat}">
       <h4>${esc(s.name)}${hand.dealer === s.seat ? " (dealer)" : ""}</h4>
       <p class="replay-line">Bid ${esc(hand.bids[s.seat] === null ? "none" : bidLabel(hand.bids[s.seat]))} · took ${won[s.seat]}</p>
-      <div class="played-card">${played ? `<span class="mini" role="img" aria-label="played ${cardName(played.card)}" data-card="${played.card}">${cardFace(played.card)}</span>` : ""}</div>
-      <div class="mini-cards" aria-label="${cards.length} cards held">${cards.map((c) => `<span class="mini" role="img" aria-label="${cardName(c)}" data-card="${c}">${cardFace(c)}</span>`).join("")}</div>
+      <div class="played-card">${played ? mini(played.card, `played ${cardName(played.card)}`) : ""}</div>
+      <div class="mini-cards" aria-label="${cards.length} cards held">${cards.map((c) => mini(c)).join("")}</div>
     </div>`;
-  }).join("");
+  }).join("") + (hand.set_aside.length ? `<div class="replay-seat set-aside"><h4>Out of play</h4>
+      <div class="mini-cards" aria-label="${hand.set_aside.length} cards out of play">${hand.set_aside.map((c) => mini(c)).join("")}</div></div>` : "");
   for (const row of document.querySelectorAll("#sheet-body tbody th[scope=row]")) {
     const link = row.querySelector(".hand-link");
     row.closest("tr").classList.toggle("shown", Boolean(link) && Number(link.dataset.hand) === view.hand);
