@@ -102,5 +102,7 @@ def test_eight_people_play_a_two_table_duplicate_from_their_pages(fresh_page: Ne
         assert shown == dict(mp)
         expect(page.locator("#travellers section")).to_have_count(2)
         expect(page.locator("#travellers tr")).to_have_count(2 * 3)
+        deals = [b["deal"] for b in results["travellers"]]
+        expect(page.locator("#travellers h3 a")).to_have_text([f"play deal {d}" for d in deals])
     assert_clean(host, "the tournament's results")
     assert not errors, errors

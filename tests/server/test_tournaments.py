@@ -194,3 +194,18 @@ def test_a_round_opens_computers_for_the_withdrawn_and_the_host_ends_it(client: 
 def test_the_page_is_served(client: httpx.Client, path: str) -> None:
     r = client.get(path)
     assert r.status_code == 200 and "tournament.js" in r.text
+
+
+def test_a_player_with_an_account_registers_under_its_name_once(client: httpx.Client) -> None:
+    code, _ = create(client)
+    player = {"X-Player-Token": client.post("/api/players").json()["token"]}
+    made = client.post("/api/account", json={"name": "Zoë", "password": "correct horse battery"},
+                       headers=player)
+    assert made.status_code == 201, made.text
+    entry = client.post(f"/api/tournaments/{code}/entries", json={}, headers=player)
+    assert entry.status_code == 201, entry.text
+    assert [p["name"] for p in look(client, code)["people"]] == ["Zoë"]
+    again = client.post(f"/api/tournaments/{code}/entries", json={"name": "Zed"}, headers=player)
+    assert again.status_code == 409 and "registered already, as Zoë" in again.json()["detail"]
+    nameless = client.post(f"/api/tournaments/{code}/entries", json={})
+    assert nameless.status_code == 400 and "Give a name" in nameless.json()["detail"]

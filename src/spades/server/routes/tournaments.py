@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from spades.errors import SpadesError
 from spades.rules import Rules
+from spades.server.deps import MaybeTokenDep
 from spades.server.routes.scorekeeper import PDF_RESPONSES, STATIC, print_pdf
 from spades.server.schemas import TOKEN_PATTERN, ErrorOut, Level, Preset, RuleOptions, StrictIn, text_pattern
 from spades.server.tables.hub import CODE_ALPHABET, CODE_LENGTH
@@ -29,7 +30,8 @@ __all__ = ["EntryOut", "NewTournamentIn", "TournamentOut", "router"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
                                             for status, text in {
-    400: "Rules that contradict each other or do not suit a tournament: the detail says why.",
+    400: "Rules that contradict each other or do not suit a tournament, or a registration with no name from "
+         "a player without an account: the detail says why.",
     403: "Only the host (or, to withdraw, the person) may do that; or a token this tournament never gave.",
     404: "No tournament has this code, or no one is registered under that number.",
     409: "Not now: registration closed, a name registered already, too few people, more rounds than the "
@@ -88,9 +90,10 @@ class CreatedOut(BaseModel):
 
 
 class EntryIn(StrictIn):
-    """Register: the name to play under (names are unique in a tournament)."""
+    """Register: the name to play under (names are unique in a tournament); a player with an account
+    plays under their account's name, and may leave it out."""
 
-    name: DisplayName
+    name: DisplayName | None = None
 
 
 class EntryOut(BaseModel):
@@ -179,9 +182,10 @@ def look(code: Code, tournaments: TournamentsDep, host: MaybeHostToken = None,
 
 
 @router.post("/api/tournaments/{code}/entries", status_code=201)
-def register(code: Code, body: EntryIn, tournaments: TournamentsDep) -> EntryOut:
-    """Register under a name before the start (people are paired in the order they register)."""
-    token, number = tournaments.register(code, body.name)
+def register(code: Code, body: EntryIn, tournaments: TournamentsDep, player: MaybeTokenDep) -> EntryOut:
+    """Register under a name before the start (people are paired in the order they register); with the
+    X-Player-Token of an account, under the account's name, once."""
+    token, number = tournaments.register(code, body.name, player)
     return EntryOut(number=number, token=token)
 
 

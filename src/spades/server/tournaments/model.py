@@ -34,12 +34,14 @@ _NORTH, _EAST, _SOUTH, _WEST = range(4)
 
 @dataclass
 class Person:
-    """Someone registered: their name, the hash of their secret registration token, and whether a
-    computer player plays for them from now on (withdrawn after the start, or replaced by the host)."""
+    """Someone registered: their name, the hash of their secret registration token, whether a computer
+    player plays for them from now on (withdrawn after the start, or replaced by the host), and the hash of
+    their player token if they registered with an account (their seats are linked to it)."""
 
     name: str
     token: str
     computer: bool = False
+    player: str | None = None
 
 
 @dataclass
@@ -146,7 +148,8 @@ class Tournament:
         return {"name": self.name, "format": FORMAT, "rules": self.rules.to_dict(), "rounds": self.rounds,
                 "boards": self.boards, "level": self.level, "turn_seconds": self.turn_seconds,
                 "grace": self.grace, "seed": self.seed, "host": self.host,
-                "people": [{"name": p.name, "token": p.token, "computer": p.computer} for p in self.people],
+                "people": [{"name": p.name, "token": p.token, "computer": p.computer, "player": p.player}
+                           for p in self.people],
                 "tables": self.tables, "cuts": self.cuts, "over": self.over}
 
     @classmethod

@@ -76,18 +76,28 @@ class Tournaments:
                 return code, host
         raise TableError("No free tournament code was found: try again.")
 
-    def register(self, code: str, name: str) -> tuple[str, int]:
-        """Register a person by name before the start: their secret token and their number, from 0."""
+    def register(self, code: str, name: str | None, player: str | None) -> tuple[str, int]:
+        """Register a person before the start, under their account's name if ``player`` (their player
+        token) has an account, else under ``name``: their secret token and their number, from 0."""
+        account = None if player is None else self.store.account(player=player)
+        if account is not None:
+            name = account.name
+        if name is None:
+            self._load(code)  # an unknown tournament is a 404 first
+            raise TableError("Give a name to register under (or sign in to register under your account's).")
         FriendsTable("", TableOptions(Rules()), self.hub.clock).join(name)  # a name a table would seat
-        token = secrets.token_urlsafe(18)
+        token, linked = secrets.token_urlsafe(18), None if account is None else account.player_hash
+        shown = name.strip()
 
         def change(t: Tournament) -> int:
             if t.status != "open":
                 raise WrongTime("The tournament has started: registration is closed. Watch its standings.")
-            if any(p.name.casefold() == name.strip().casefold() for p in t.people):
-                raise NameTaken(f"{name.strip()} is registered already: register once, under another name "
-                                "if you are someone else.")
-            t.people.append(Person(name.strip(), hash_token(token)))
+            if linked is not None and any(p.player == linked for p in t.people):
+                raise NameTaken(f"You are registered already, as {shown}.")
+            if any(p.name.casefold() == shown.casefold() for p in t.people):
+                raise NameTaken(f"{shown} is registered already: register once, under another name if you "
+                                "are someone else.")
+            t.people.append(Person(shown, hash_token(token), player=linked))
             return len(t.people) - 1
         return token, self._change(code, change)
 
@@ -241,7 +251,7 @@ def _seat_all(table: FriendsTable, people: list[tuple[int, Person]], code: str) 
     takes the seat of whoever is not there when the grace period is over), a computer player for those
     withdrawn; then deal the first board."""
     for seat, person in people:
-        table.join(person.name, seat, sealed=hash_token(seat_token(person.token, code)))
+        table.join(person.name, seat, player=person.player, sealed=hash_token(seat_token(person.token, code)))
         table.commit(BotSeated(seat=seat) if person.computer else Away(seat=seat))
     table.commit(table.first_deal())
 

@@ -147,7 +147,10 @@ function showResults(t) {
       `${l.tricks[0] + l.tricks[2]}-${l.tricks[1] + l.tricks[3]}`, num(l.ns_result, true),
       l.matchpoints ? `${l.matchpoints[0]}-${l.matchpoints[1]}` : ""].map((v) => el("td", {}, String(v)))));
     const cols = ["Table", "North-South", "East-West", "Bids N E S W", "Tricks", "N-S result", "Matchpoints"];
-    return el("section", { class: "traveller" }, el("h3", {}, `Board ${b.board} (round ${b.lines[0].round})`),
+    // once the tournament is over its deals are public: each board opens as a solo game
+    const title = el("h3", {}, `Board ${b.board} (round ${b.lines[0].round})`);
+    if (r.seed) title.append(" ", el("a", { href: `/?deal=${b.deal}` }, `play deal ${b.deal}`));
+    return el("section", { class: "traveller" }, title,
       el("table", {}, el("tr", {}, ...cols.map((h) => el("th", {}, h))), ...rows));
   }));
 }
