@@ -1,9 +1,10 @@
-"""Accounts in Chromium, as a person uses them at the normal animation speed: an anonymous player who has
-finished a game makes an account with a password and a passkey (Chromium's virtual authenticator, through
-the DevTools protocol), then signs in on two other browser profiles, one with each, and finds the same
-stats, game, rating and settings there; a wrong password is told in the dialog; signing out everywhere
-signs each device out. Pages are browsed at ``localhost`` (an IP address is no passkey site), and none
-logs a console error but the browser's report of the 401s they were meant to meet."""
+"""Accounts in Chromium, as a person uses them at the normal animation speed: an anonymous player who
+has finished a rated game makes an account with a password and a passkey (Chromium's virtual
+authenticator, through the DevTools protocol), then signs in on two other browser profiles, one with
+each, and finds the same stats, game, rating and settings there; a wrong password is told in the dialog;
+signing out everywhere signs each device out. Pages are browsed at ``localhost`` (an IP address is no
+passkey site), and none logs a console error but the browser's report of the 401s they were meant to
+meet."""
 
 from __future__ import annotations
 
@@ -84,12 +85,13 @@ def test_an_account_brings_the_same_player_to_other_devices(browser: Browser, se
     made.append(first)
     page = first.page
     change_settings(page, speed="normal", table_color="purple", target=10)
-    tool(page, "New Game").click()
+    tool(page, "Rated Game").click()
     if page.locator("#dlg-confirm").is_visible():
         page.locator("#btn-confirm").click()
     play_until(page, "end")
     before = first.mine()
     assert before["stats"]["played"] == 1 and before["settings"]["table_color"] == "purple"
+    assert [r["games"] for r in before["ratings"]] == [1]
     page.locator("#dlg-end").get_by_role("button", name="Score sheet").click()
     page.locator("#dlg-sheet").get_by_role("button", name="Close").click()
 
