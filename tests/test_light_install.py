@@ -31,7 +31,7 @@ def run_without_extras(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_library_the_bots_the_arena_and_a_deal_need_no_extra() -> None:
     done = run_without_extras("""
-import spades, spades.bots, spades.arena, spades.cli, spades.paper.scorekeeper
+import spades, spades.bots, spades.arena, spades.cli, spades.paper.scorekeeper, spades.stats
 from spades.bots import make_player, play_out
 from spades import Game, Rules
 play_out(Game(Rules(), deal=5), [make_player("hard")] * 4, hands=1)

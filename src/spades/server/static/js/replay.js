@@ -23,7 +23,7 @@ async function load() {
   view.replay = body;
   state.game = body.game;  // the score sheet reads the game from the page's state
   const g = body.game;
-  const where = body.table ? `at the friends' table ${body.table}` : "against the computer";
+  const where = `${body.table ? `at the friends' table ${body.table}` : "against the computer"}, its computer players at the ${g.level} level`;
   $("game-title").textContent = `Game ${body.ref}`;
   document.title = `Spades: game ${body.ref}`;
   $("game-summary").textContent = `${g.message} Final scores ${g.side_order.map((i) => `${g.sides[i].name} ${g.sides[i].score}`).join(", ")}; `
