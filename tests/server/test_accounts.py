@@ -116,8 +116,17 @@ def test_signing_out_here_and_everywhere(client: httpx.Client) -> None:
     for device in (tablet, p.headers):
         r = client.get("/api/stats", headers=device)
         assert r.status_code == 401 and "sign in" in r.json()["detail"]
-    again = sign_in(client, "carol")
+    again, other = sign_in(client, "carol"), sign_in(client, "carol")
     assert client.get("/api/account", headers=again).json()["name"] == "carol"
+
+    # the first device's own token signs out like a session: the others stay signed in
+    first = Player(client)
+    first.call("POST", "/api/account", {"name": "carl", "password": PASSWORD}, expect=201)
+    later = sign_in(client, "carl")
+    assert client.delete("/api/sessions/current", headers=first.headers).status_code == 204
+    assert client.get("/api/settings", headers=first.headers).status_code == 401
+    assert client.get("/api/account", headers=later).json()["name"] == "carl"
+    assert client.get("/api/account", headers=other).json()["name"] == "carol"
 
 
 def test_signing_out_everywhere_counts_at_once_on_another_process(database: str) -> None:
