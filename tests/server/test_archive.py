@@ -212,3 +212,9 @@ def test_a_named_persons_profile_leaderboard_place_and_games_and_after_deletion(
     assert [x["name"] for x in client.get("/api/leaderboard").json()["leaders"]] == ["easy"]
     seats = client.get(f"/api/replays/{ref}").json()["game"]["seats"]  # the game is kept, its person unnamed
     assert seats[2]["name"] == "deleted player"
+
+
+@pytest.mark.parametrize("name", ["a%00b", "%F0%9F%82%A1", "x" * 64, "Computer%20(North)"])
+def test_a_name_no_one_can_have_is_a_404(client: httpx.Client, name: str) -> None:
+    assert client.get(f"/api/profiles/{name}").status_code == 404
+    assert client.get(f"/@{name}").status_code == 404

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from spades.bots import LEVELS
 from spades.ratings import RATED, Rating, computer, level_of
-from spades.server.accounts.names import name_key
+from spades.server.accounts.names import BadName, check_name, name_key
 from spades.server.archive import Archive, page_of
 from spades.server.schemas import LeaderboardOut, LeaderOut, ProfileOut, RatedGameOut, RatingOut
 from spades.server.service import NotFound
@@ -40,7 +40,10 @@ class Standings:
         person's player token (None for a computer level); NotFound if no player has it."""
         if name in LEVELS:
             return computer(name), name, None
-        account = self.store.account_by_name(name_key=name_key(name))
+        try:
+            account = self.store.account_by_name(name_key=name_key(check_name(name)))
+        except BadName:  # not a name an account can have (nor is it asked of the database)
+            account = None
         if account is None:
             raise NotFound(f"No player is named {name[:40]!r}.")
         return account.player_hash, account.name, account.player
