@@ -46,17 +46,17 @@ def look(client: httpx.Client, code: str, entry: str | None = None) -> dict[str,
     return out
 
 
-async def play_round(server: BackgroundServer, client: httpx.Client, code: str,
-                     tokens: dict[str, str]) -> None:
-    """Everyone but the absent person goes to their seat and plays simple moves (each table's host deals
-    the next board) until the tournament moves past this round."""
+async def play_round(bases: list[str], client: httpx.Client, code: str, tokens: dict[str, str]) -> None:
+    """Everyone but the absent person goes to their seat (the ``i``-th person through server process
+    ``bases[i % len(bases)]``) and plays simple moves (each table's host deals the next board) until the
+    tournament moves past this round."""
     before = look(client, code)
     seats = []
-    for name, token in tokens.items():
+    for i, (name, token) in enumerate(tokens.items()):
         you = look(client, code, token)["you"]
         assert you["code"] is not None and you["token"] is not None
         if name != ABSENT:
-            seats.append(Seat(server.url, you["code"], you["token"]))
+            seats.append(Seat(bases[i % len(bases)], you["code"], you["token"]))
     done = asyncio.Event()
 
     async def play(seat: Seat) -> None:
@@ -98,11 +98,11 @@ def test_eight_people_play_a_two_table_duplicate_through_to_the_standings(server
         first = look(client, code)
         assert first["status"] == "playing" and first["round"] == 1 and len(first["tables"]) == 2
         assert [p["pair"] for p in first["people"]] == [1, 1, 2, 2, 3, 3, 4, 4]
-        run_async(play_round(server, client, code, tokens))
+        run_async(play_round([server.url], client, code, tokens))
         second = look(client, code)
         assert second["round"] == 2 and {t["code"] for t in second["tables"]}.isdisjoint(
             t["code"] for t in first["tables"])
-        run_async(play_round(server, client, code, tokens))
+        run_async(play_round([server.url], client, code, tokens))
         final = look(client, code, tokens["Ann"])
     assert final["status"] == "over" and final["you"]["code"] is None
     results = final["results"]
