@@ -134,7 +134,7 @@ class YouOut(BaseModel):
 
 class TournamentOut(BaseModel):
     """A tournament as everyone sees it, with the asker's part: standings and travellers count the boards
-    every table of their round has played (a round the host ended: what each table played by then)."""
+    every table of their round has played (a round the host ended: those every table had played by then)."""
 
     code: str
     name: str
@@ -207,7 +207,7 @@ def start(code: Code, host: HostToken, tournaments: TournamentsDep) -> Response:
 
 @router.post("/api/tournaments/{code}/end-round", status_code=204)
 def end_round(code: Code, host: HostToken, tournaments: TournamentsDep) -> Response:
-    """The host ends the round: what each table played counts, and the next round opens."""
+    """The host ends the round: the boards every table has played count, and the next round opens."""
     tournaments.end_round(code, host)
     return Response(status_code=204)
 

@@ -8,8 +8,9 @@ Mitchell movement (``spades.tournament.movement``) seats the pairs; every table 
 round's boards, deal numbers drawn from the tournament's secret seed as the command line's are.
 
 A board counts (in the standings and its traveller) once every table of its round has played it, so that
-nothing a table sees tells another about cards it has still to play; a round the host ended counts what
-each table had played by then.
+nothing a table sees tells another about cards it has still to play; a round the host ended counts the
+boards every table had played by then (the others are not compared, and a table still playing one learns
+nothing of it).
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ class Tournament:
     people: list[Person] = field(default_factory=list)
     tables: list[list[str]] = field(default_factory=list)
     """The codes of each opened round's tables, table by table."""
-    cuts: list[list[int] | None] = field(default_factory=list)
-    """Per opened round: the boards each table had played when the host ended it (None: not ended)."""
+    cuts: list[int | None] = field(default_factory=list)
+    """Per opened round: the boards every table had played when the host ended it (None: not ended)."""
     over: bool = False
 
     @property
@@ -110,10 +111,11 @@ class Tournament:
         """Round ``r``'s boards as deal numbers."""
         return tuple(deal_number(self.seed, r * self.boards + b) for b in range(self.boards))
 
-    def limits(self, played: Sequence[int], r: int) -> list[int]:
-        """How many of its boards each table of round ``r`` has that count, given how many each played."""
+    def counted(self, played: Sequence[int], r: int) -> int:
+        """How many of round ``r``'s boards count, given how many each of its tables played: those every
+        table has played (when the host ended the round, those every table had played by then)."""
         cut = self.cuts[r]
-        return list(cut) if cut is not None else [min(played, default=0)] * len(played)
+        return min(played, default=0) if cut is None else cut
 
     def round_over(self, played: Sequence[int], r: int) -> bool:
         """Whether round ``r`` is over: the host ended it, or every table played every board."""
@@ -134,13 +136,11 @@ class Tournament:
             deals = self.deals(r)
             seatings = tuple(Seating(r, t, (ns,), (ew,)) for t, (ns, ew) in enumerate(movement[r]))
             result.rounds.append(Round(r, deals, seatings, ()))
-            limits = self.limits([len(h) for h in hands], r)
-            for b in range(self.boards):
-                for seating, table_hands, limit in zip(seatings, hands, limits, strict=True):
-                    if b < min(limit, len(table_hands)):
-                        bids, tricks, play, points = board_played(table_hands[b])
-                        score = BoardScore(seating, r * self.boards + b, points[0], points[1])
-                        result.lines.append(Traveller(score, deals[b], bids, tricks, play))
+            for b in range(self.counted([len(h) for h in hands], r)):
+                for seating, table_hands in zip(seatings, hands, strict=True):
+                    bids, tricks, play, points = board_played(table_hands[b])
+                    score = BoardScore(seating, r * self.boards + b, points[0], points[1])
+                    result.lines.append(Traveller(score, deals[b], bids, tricks, play))
         return result
 
     def to_json(self) -> dict[str, Any]:

@@ -140,13 +140,13 @@ class Tournaments:
         self._change(code, change)
 
     def end_round(self, code: str, host: str) -> None:
-        """The host ends the round being played: its boards count as far as each table played them, and
-        the next round opens."""
+        """The host ends the round being played: the boards every table has played count, and the next
+        round opens."""
         def change(t: Tournament) -> None:
             _need_host(t, host)
             if t.status != "playing":
                 raise WrongTime("No round is being played.")
-            t.cuts[t.current] = [len(h) for h in self._played(t, t.current)]
+            t.cuts[t.current] = min(len(h) for h in self._played(t, t.current))
             self._step(t)
         self._change(code, change)
 

@@ -1,0 +1,52 @@
+"""A hosted tournament's seating and results, in process: people paired as they registered, computer
+players where a partner or a pair is missing, and only the boards every table has played counted."""
+
+from __future__ import annotations
+
+from spades.bots import make_player, play_out
+from spades.game import Game, HandResult
+from spades.rules import Rules
+from spades.server.tournaments.model import Person, Tournament
+from spades.tournament.scores import matchpoints
+
+
+def tournament(people: int, rounds: int = 2, boards: int = 2) -> Tournament:
+    """A tournament of that many people (named A, B, C...), started: its rounds' tables not opened."""
+    t = Tournament("TOURNY", "Test", Rules(), rounds, boards, "random", 30, 30, 7, "host")
+    t.people = [Person(chr(65 + i), f"token{i}") for i in range(people)]
+    return t
+
+
+def hand(deal: int) -> HandResult:
+    """A board's hand as random players play it."""
+    return play_out(Game(Rules(), deal), [make_player("random")] * 4, seed=deal, hands=1).history[0]
+
+
+def test_people_pair_in_order_and_computers_fill_a_partner_and_a_pair() -> None:
+    t = tournament(5)
+    assert t.pairs == 3 and [t.pair_name(p) for p in range(4)] == ["A & B", "C & D", "E & Computer",
+                                                                     "Computer pair"]
+    seated = [t.seats(0, table) for table in range(2)]
+    people = sorted(i for seats in seated for i in seats if i is not None)
+    assert people == [0, 1, 2, 3, 4]  # everyone sits, once
+    assert sum(seats.count(None) for seats in seated) == 3  # Eve's partner and the computer pair
+
+
+def test_only_boards_every_table_played_count_and_an_ended_round_keeps_them() -> None:
+    t = tournament(8, rounds=1)
+    t.tables, t.cuts = [["AAAAAA", "BBBBBB"]], [None]
+    deals = t.deals(0)
+    first, second = [hand(deals[0]), hand(deals[1])], [hand(deals[0])]
+    result = t.result([[first, second]])
+    assert [line.score.board for line in result.lines] == [0, 0]  # board 2: one table only, not yet shown
+    ns = [line.score.ns_result for line in result.lines]
+    by_name = {t.pair_name(s.entrant): s.score for _, s in result.standings()}
+    mp = matchpoints(ns)
+    ew = matchpoints([-r for r in ns])
+    (ns0, ew0), (ns1, ew1) = t.movement()[0]
+    assert by_name == {t.pair_name(ns0): mp[0], t.pair_name(ew0): ew[0], t.pair_name(ns1): mp[1],
+                       t.pair_name(ew1): ew[1]}
+    assert not t.round_over([2, 1], 0) and t.round_over([2, 2], 0)
+    t.cuts[0] = t.counted([2, 1], 0)  # the host ends the round
+    assert t.round_over([2, 1], 0) and len(t.result([[first, [*second, hand(deals[1])]]]).lines) == 2
+    assert t.result([[first, second]]).seed == 0  # the seed is secret until the tournament is over
