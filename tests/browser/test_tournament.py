@@ -93,7 +93,7 @@ def test_eight_people_play_a_two_table_duplicate_from_their_pages(fresh_page: Ne
             mp[line["ew"]] += b
     assert len(results["travellers"]) == 2 and sum(mp.values()) == 2 * 2 * 2
     for page in pages:
-        page.go_back()
+        page.get_by_role("link", name="Back to the tournament").click()
         expect(page.locator("#status")).to_contain_text("over")
         rows = page.locator("#standings tr")
         expect(rows).to_have_count(5)

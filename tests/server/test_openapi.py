@@ -36,9 +36,10 @@ EXAMPLES = 20
 
 def made_for_schemathesis(url: str) -> dict[str, str]:
     """What schemathesis.toml names, made on the server at ``url``: a player for the routes that need one,
-    a player with an account for the accounts' routes, players with a game each, and two friends' tables
-    with the host's seat token; the first hand of the first game and of the first table played out, so that
-    their hand routes have a hand to show."""
+    a player with an account for the accounts' routes, players with a game each, two friends' tables
+    with the host's seat token, and a tournament open for registration with four people (one more starts
+    it) and the host's and the first person's tokens; the first hand of the first game and of the first
+    table played out, so that their hand routes have a hand to show."""
     with httpx.Client(base_url=url) as client:
         def player() -> str:
             token: str = client.post("/api/players").json()["token"]
@@ -65,13 +66,18 @@ def made_for_schemathesis(url: str) -> dict[str, str]:
         while view["game"]["phase"] != "hand_over":
             move = {"do": "move", "move": simple_move(view["game"]), "version": view["game"]["version"]}
             view = client.post(f"/api/tables/{code}/commands", json=move, headers=seat_headers).json()
+        tournament = client.post("/api/tournaments", json={"name": "Fuzzed", "rounds": 1, "boards": 1}).json()
+        entries = [client.post(f"/api/tournaments/{tournament['code']}/entries", json={"name": name}).json()
+                   for name in ("Ann", "Bob", "Cal", "Dee")]
         account = player()
         client.post("/api/account", json={"name": "schemathesis", "password": "a password"},
                     headers={"X-Player-Token": account})
         return {"PLAYER": player(), "ACCOUNT": account, "PLAYER_WITH_GAME": with_game,
                 "GAME": str(state["id"]), "RESTARTER": restarter, "RESTARTED": str(game(restarter)["id"]),
                 "TABLE": code, "SEAT": seat,
-                "COMMANDS_TABLE": commands_code, "COMMANDS_SEAT": commands_seat}
+                "COMMANDS_TABLE": commands_code, "COMMANDS_SEAT": commands_seat,
+                "TOURNAMENT": tournament["code"], "TOURNAMENT_HOST": tournament["host_token"],
+                "TOURNAMENT_ENTRY": entries[0]["token"]}
 
 
 def config_with(values: dict[str, str]) -> str:
@@ -101,7 +107,8 @@ DOCUMENT = create_app(Settings(db_path=Path(tempfile.mkdtemp()) / "document.sqli
 STAND_INS = {"PLAYER": "player" * 4, "ACCOUNT": "account" * 3, "PLAYER_WITH_GAME": "with-game" * 3,
              "GAME": "900001", "RESTARTER": "restarter" * 3, "RESTARTED": "900002", "TABLE": "TTTTTT",
              "SEAT": "seat" * 6,
-             "COMMANDS_TABLE": "CCCCCC", "COMMANDS_SEAT": "commands" * 3}
+             "COMMANDS_TABLE": "CCCCCC", "COMMANDS_SEAT": "commands" * 3, "TOURNAMENT": "RRRRRR",
+             "TOURNAMENT_HOST": "host" * 6, "TOURNAMENT_ENTRY": "entry" * 5}
 """Values of the right form that stand in for the made ones while the tests are collected (before the
 server that makes them runs): each request has them replaced by the real ones."""
 

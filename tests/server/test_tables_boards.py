@@ -29,8 +29,8 @@ class Clock:
 def boards_table(boards: tuple[int, ...], turn_seconds: float = 0.0) -> tuple[FriendsTable, int, Clock]:
     """A table of these boards with one person (North), computer players elsewhere, started."""
     clock = Clock()
-    table = FriendsTable("BRDS23", TableOptions(Rules(target=100), boards=boards, turn_seconds=turn_seconds),
-                         clock=clock)
+    options = TableOptions(Rules(target=100), boards=boards, turn_seconds=turn_seconds, tournament="TOURNY")
+    table = FriendsTable("BRDS23", options, clock=clock)
     _, seat = table.join("Ann")
     table.run(seat, Start())
     return table, seat, clock
@@ -77,8 +77,10 @@ def test_a_table_of_boards_replays_from_its_log_and_shows_no_deal_number() -> No
     assert again.played_boards() == table.played_boards() and again.options.boards == (5, 6)
     view = view_of(again, ann)
     assert view.boards_left == 0 and '"boards_left":0' in view.model_dump_json()
+    assert view.tournament == "TOURNY"
     plain = FriendsTable("PLAIN2", TableOptions(Rules()), table.clock)
     assert "boards_left" not in view_of(plain, 0).model_dump_json()  # other tables' views are as they were
+    assert "tournament" not in view_of(plain, 0).model_dump_json()
     assert view.deal is None and view.past_deals == [] and view.game is not None and view.game.deal == 0
 
 

@@ -179,6 +179,8 @@ class TableOptions:
     boards: tuple[int, ...] = ()
     """A tournament's table: the deal numbers it plays, each one hand from 0-0 (a duplicate board), and
     then it is over (none: games with secret deals, one after another)."""
+    tournament: str | None = None
+    """A tournament's table: the tournament's code (its page is where the people go after the boards)."""
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS and not BOT_NAME.fullmatch(self.level):
@@ -201,7 +203,7 @@ class TableOptions:
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON-ready object (the header of a stored table)."""
         listed = {"listed": True} if self.listed else {}  # a table stored before the lobby reads as unlisted
-        boards = {"boards": list(self.boards)} if self.boards else {}
+        boards = {"boards": list(self.boards), "tournament": self.tournament} if self.boards else {}
         return {"rules": self.rules.to_dict(), "level": self.level, "bots_bid_nil": self.bots_bid_nil,
                 "grace": self.grace, "turn_seconds": self.turn_seconds, "rated": self.rated,
                 **listed, **boards}
@@ -211,7 +213,8 @@ class TableOptions:
         """The options back from ``to_json`` (tables stored before ratings are not rated)."""
         return cls(Rules.from_dict(data["rules"]), level=data["level"], bots_bid_nil=data["bots_bid_nil"],
                    grace=data["grace"], turn_seconds=data["turn_seconds"], rated=data.get("rated", False),
-                   listed=data.get("listed", False), boards=tuple(data.get("boards", ())))
+                   listed=data.get("listed", False), boards=tuple(data.get("boards", ())),
+                   tournament=data.get("tournament"))
 
 
 @dataclass

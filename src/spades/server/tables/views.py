@@ -214,6 +214,8 @@ class LobbyView(BaseModel):
     boards_left: int | None = Field(default=None, exclude_if=lambda v: v is None)
     """A tournament's table: the boards it has still to deal after the one being played (0: the table is
     over once this board is); left out at other tables (their views are as they always were)."""
+    tournament: str | None = Field(default=None, exclude_if=lambda v: v is None)
+    """A tournament's table: the tournament's code, whose page the people go back to; left out elsewhere."""
 
 
 class TableView(LobbyView):
@@ -250,7 +252,8 @@ def lobby_of(table: FriendsTable) -> LobbyView:
     return LobbyView(code=table.code, players=table.players, rules=rules_json(o.rules),
                      rules_name=o.rules.name, level=o.level, grace=o.grace, turn_seconds=o.turn_seconds,
                      rated=o.rated_as, started=table.started, turn_left=_seconds(table.turn_left(now)),
-                     seats=_seats(table, now), reactions=REACTIONS, boards_left=table.boards_left)
+                     seats=_seats(table, now), reactions=REACTIONS, boards_left=table.boards_left,
+                     tournament=o.tournament)
 
 
 def shared_view(table: FriendsTable) -> dict[str, Any]:

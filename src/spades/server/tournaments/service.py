@@ -220,7 +220,7 @@ class Tournaments:
         board dealt."""
         r = len(t.tables)
         options = _table_options(t.rules.replace(target=TABLE_TARGET), t.level, t.turn_seconds, t.grace,
-                                 t.deals(r))
+                                 t.deals(r), t.code)
         codes = []
         for table in range(len(t.movement()[r])):
             seats = t.seats(r, table)
@@ -237,11 +237,12 @@ class Tournaments:
         t.cuts.append(None)
 
 
-def _table_options(rules: Rules, level: str, turn_seconds: float, grace: float,
-                   boards: tuple[int, ...]) -> TableOptions:
+def _table_options(rules: Rules, level: str, turn_seconds: float, grace: float, boards: tuple[int, ...],
+                   tournament: str | None = None) -> TableOptions:
     """A round's tables' options (a TableError says what is wrong with the choices)."""
     try:
-        return TableOptions(rules, level=level, turn_seconds=turn_seconds, grace=grace, boards=boards)
+        return TableOptions(rules, level=level, turn_seconds=turn_seconds, grace=grace, boards=boards,
+                            tournament=tournament)
     except SpadesError as e:
         raise TableError(str(e)) from None
 

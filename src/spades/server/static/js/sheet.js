@@ -176,6 +176,8 @@ export function openSheet() {
   const boardsLeft = state.table ? state.table.boards_left : null;
   $("btn-next").hidden = state.game.phase !== "hand_over" || boardsLeft === 0;
   $("btn-next").textContent = boardsLeft === null || boardsLeft === undefined ? "Next hand" : "Next board";
+  $("link-tournament").hidden = !(boardsLeft === 0 && state.game.phase === "hand_over" && state.table.tournament);
+  if (!$("link-tournament").hidden) $("link-tournament").href = `/tournaments/${encodeURIComponent(state.table.tournament)}`;
   const opening = !$("dlg-sheet").open;
   if (opening) $("dlg-sheet").showModal();
   fillSheet();  // once open, so the tables can be measured
