@@ -1,0 +1,119 @@
+"""A hosted tournament of many tables on two server processes: how soon the standings show a round once its
+last card is played, and what a look at the tournament costs.
+
+Registers ``--tables`` × 4 people (alternately through each process), starts a duplicate of one round of
+``--boards`` boards: every table opens with its four people away, so computer players (``random``, which
+moves at once) take the seats after the grace period and play the boards, the turn timer dealing each next
+board. Meanwhile every entrant's page would ask for the tournament every two seconds; here one asker per
+process looks every ``--every`` seconds, alternately, and times each look. Reported: each look's time
+(p50/p95/p99), and the time from the round's last card (the latest move in the tables' logs, by the
+server's clock) to the first look that shows every board counted, and whether every table's every board is
+in the standings (nothing lost). Starts its own servers, Redis and a throwaway PostgreSQL cluster
+(``--database sqlite`` for one SQLite file instead), and stops them.
+
+    .venv/bin/python benchmarks/bench_tournament.py --tables 64 --boards 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from server.pgcluster import Cluster
+from server.processes import Served, redis_server
+from spades.server.store import open_store
+
+GRACE = 5
+"""Seconds before a computer player takes an absent person's seat (the least a table allows)."""
+
+
+def percentiles(values: list[float]) -> str:
+    """p50/p95/p99 of seconds, in milliseconds."""
+    if len(values) < 2:
+        return "n/a"
+    q = statistics.quantiles(values, n=100)
+    ms = [round(q[k] * 1000) for k in (49, 94, 98)]
+    return f"p50 {ms[0]} ms, p95 {ms[1]} ms, p99 {ms[2]} ms (n={len(values)})"
+
+
+def last_card(database: str, codes: list[str]) -> float:
+    """When the latest move of these tables was made (seconds since 1970, as the tables stamp entries)."""
+    store = open_store(database)
+    store.check()
+    try:
+        latest = 0.0
+        for code in codes:
+            found = store.table(code=code)
+            assert found is not None
+            moves = [json.loads(e) for e in found[1]]
+            latest = max([latest, *(e["at"] for e in moves if e["k"] == "move")])
+        return latest
+    finally:
+        store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=64)
+    parser.add_argument("--boards", type=int, default=1)
+    parser.add_argument("--every", type=float, default=0.1, help="seconds between looks, per process")
+    parser.add_argument("--database", choices=("postgres", "sqlite"), default="postgres")
+    args = parser.parse_args()
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        if args.database == "postgres":
+            database = stack.enter_context(Cluster()).database()
+        else:
+            database = str(folder / "spades.sqlite3")
+        redis_url = stack.enter_context(redis_server(folder / "redis"))
+        servers = [stack.enter_context(Served(database, redis_url=redis_url)) for _ in range(2)]
+        clients = [stack.enter_context(httpx.Client(base_url=s.url, timeout=60)) for s in servers]
+        made = clients[0].post("/api/tournaments", json={
+            "name": "Bench", "rounds": 1, "boards": args.boards, "level": "random", "grace": GRACE,
+            "turn_seconds": 5})
+        made.raise_for_status()
+        code, host = made.json()["code"], made.json()["host_token"]
+        for i in range(args.tables * 4):
+            clients[i % 2].post(f"/api/tournaments/{code}/entries", json={"name": f"P{i}"}).raise_for_status()
+        began = time.perf_counter()
+        clients[1].post(f"/api/tournaments/{code}/start", headers={"X-Host-Token": host}).raise_for_status()
+        print(f"{args.tables} tables opened in {time.perf_counter() - began:.1f} s", flush=True)
+        looks: list[float] = []
+        seen_at = 0.0
+        t: dict[str, object] = {}
+        k = 0
+        while True:
+            asked = time.perf_counter()
+            r = clients[k % 2].get(f"/api/tournaments/{code}")
+            looks.append(time.perf_counter() - asked)
+            r.raise_for_status()
+            t = r.json()
+            k += 1
+            if t["status"] == "over":
+                seen_at = time.time()
+                break
+            time.sleep(args.every / 2)
+        codes = [table["code"] for table in t["tables"]]  # type: ignore[union-attr]
+        results = t["results"]
+        assert isinstance(results, dict)
+        lines = sum(len(b["lines"]) for b in results["travellers"])
+        print(f"looks at the tournament ({args.tables} tables): {percentiles(looks)}")
+        print(f"from the round's last card to a look showing every board counted: "
+              f"{(seen_at - last_card(database, codes)) * 1000:.0f} ms (looks every {args.every / 2:.2f} s "
+              f"across the two processes; an entrant's page looks every 2 s)")
+        print(f"traveller lines: {lines} of {args.tables * args.boards}; standings: "
+              f"{len(results['standings'])} pairs, boards each: "
+              f"{sorted({s['boards'] for s in results['standings']})}")
+
+
+if __name__ == "__main__":
+    main()
