@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from spades.bots import LEVELS, Player, make_player
 from spades.errors import SpadesError
 from spades.protocol.referee import ExecPlayer, bot_command
+from spades.protocol.remote import REMOTE_PREFIX, RemotePlayer, Remotes
 
 __all__ = ["BOT_NAME", "EXEC_PREFIX", "Roster", "check_player", "is_outside", "parse_named_bots",
            "resolve_player"]
@@ -68,28 +69,36 @@ def parse_named_bots(text: str) -> dict[str, str]:
 
 
 class Roster:
-    """The computer players a server offers: the levels, and the outside bots its operator named. Each
-    named bot is one ``ExecPlayer`` per nil choice, shared by every table (they take turns), until
-    ``close``.
+    """The computer players a server offers: the levels, the outside bots its operator named, and the
+    remote bots connected to this process (``remotes``). Each named bot is one ``ExecPlayer`` per nil
+    choice, shared by every table (they take turns), until ``close``; a remote bot's name is always a
+    ``RemotePlayer``, which plays the ``normal`` level while the bot is not connected.
 
     >>> roster = Roster({})
     >>> roster.offers("expert"), roster.offers("greedy"), roster.player("greedy", True).name
     (True, False, 'normal')
     """
 
-    def __init__(self, named: Mapping[str, str]) -> None:
+    def __init__(self, named: Mapping[str, str], remotes: Remotes | None = None) -> None:
         self.named = dict(named)
         """The operator's bots: name to ``exec:COMMAND``."""
+        self.remotes = remotes or Remotes()
         self._players: dict[tuple[str, bool], ExecPlayer] = {}
         self._lock = threading.Lock()
 
     def offers(self, name: str) -> bool:
-        """Whether a table may ask for this level or bot."""
-        return name in LEVELS or name in self.named
+        """Whether a table may ask for this level or bot (a remote one while it is connected)."""
+        return name in LEVELS or name in self.named or self.remotes.get(name) is not None
+
+    def bots(self) -> list[str]:
+        """The bots offered besides the levels: the operator's, then the remote ones connected."""
+        return [*self.named, *self.remotes.names()]
 
     def player(self, name: str, bid_nil: bool) -> Player:
         """The player for a level or a named bot; the ``normal`` level for a name no longer offered (a
         table opened before its bot was taken off)."""
+        if name.startswith(REMOTE_PREFIX) and name not in self.named:
+            return RemotePlayer(self.remotes, name, bid_nil)
         if name not in self.named:
             return make_player(name if name in LEVELS else "normal", bid_nil=bid_nil)
         with self._lock:

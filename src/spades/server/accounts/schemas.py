@@ -9,8 +9,8 @@ from pydantic import BaseModel, Field
 from spades.server.accounts.names import MAX_NAME
 from spades.server.schemas import TOKEN_PATTERN, ErrorOut, StrictIn
 
-__all__ = ["ACCOUNT_ERRORS", "MAX_PASSWORD", "MIN_PASSWORD", "AccountIn", "AccountOut", "PasskeyIn",
-           "PasskeyOptionsOut", "PasskeyOut", "PasswordIn", "SessionOut", "SignInIn"]
+__all__ = ["ACCOUNT_ERRORS", "MAX_PASSWORD", "MIN_PASSWORD", "AccountIn", "AccountOut", "BotTokenOut",
+           "PasskeyIn", "PasskeyOptionsOut", "PasskeyOut", "PasswordIn", "SessionOut", "SignInIn"]
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
@@ -25,6 +25,15 @@ class AccountIn(StrictIn):
     name: str = _NAME
     password: str | None = Field(default=None, min_length=MIN_PASSWORD, max_length=MAX_PASSWORD,
                                  description=f"{MIN_PASSWORD} to {MAX_PASSWORD} characters, if any")
+
+
+class BotTokenOut(BaseModel):
+    """A bot account's new token: the bot sends it to connect (``/api/bots/live``); shown only now."""
+
+    name: str = Field(description="the account's name")
+    level: str = Field(description="the bot as a table's computer players (bot-<name>), offered while "
+                                   "connected")
+    token: str = Field(description="the bot's secret token (a new one replaces the old)")
 
 
 class PasswordIn(StrictIn):

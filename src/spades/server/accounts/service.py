@@ -14,6 +14,8 @@ per client address (``attempts``: Redis's buckets when configured, so across pro
 from __future__ import annotations
 
 import math
+import re
+import secrets
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -21,6 +23,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.concurrency import run_in_threadpool
 
+from spades.protocol.remote import REMOTE_PREFIX
 from spades.server.accounts.credentials import new_session, selector_of
 from spades.server.accounts.errors import (
     NameTaken,
@@ -30,9 +33,9 @@ from spades.server.accounts.errors import (
     TooManyAttempts,
     WrongPassword,
 )
-from spades.server.accounts.names import check_name, name_key
+from spades.server.accounts.names import BadName, check_name, name_key
 from spades.server.accounts.passkeys import Passkeys
-from spades.server.accounts.schemas import AccountOut, PasskeyOut, SessionOut
+from spades.server.accounts.schemas import AccountOut, BotTokenOut, PasskeyOut, SessionOut
 from spades.server.middleware import Buckets
 from spades.server.store import Account, Store
 from spades.server.tables.state import hash_token
@@ -40,6 +43,8 @@ from spades.server.tables.state import hash_token
 __all__ = ["Accounts"]
 
 _SIGN_IN_REFUSED = "That name and password do not sign in."
+_BOT_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{2,19}")
+"""What a bot account's name's key must be: it names the bot as a table's computer players."""
 
 
 @dataclass
@@ -112,6 +117,23 @@ class Accounts:
         if not self.store.drop_passkey(player=player, passkey_id=passkey_id):
             raise NoSuchPasskey("This account has no such passkey.")
         return self.describe(player)
+
+    # -- bots ---------------------------------------------------------------------------------
+
+    def make_bot(self, player: str) -> BotTokenOut:
+        """Mark the player's account a bot and give it a new token to connect with (only its hash is kept;
+        an earlier token stops working). Its name must read as a computer player's (ASCII, no dot)."""
+        account = self._account(player)
+        if not _BOT_KEY.fullmatch(account.name_key):
+            raise BadName("A bot's name holds only ASCII letters, digits, - and _: make another account.")
+        token = secrets.token_urlsafe(32)
+        self.store.set_bot_token(player=player, token_hash=hash_token(token))
+        return BotTokenOut(name=account.name, level=REMOTE_PREFIX + account.name_key, token=token)
+
+    def bot(self, token: str) -> str | None:
+        """The computer players' name (``bot-<key>``) of the bot account this token connects, or None."""
+        account = self.store.bot_by_token(token_hash=hash_token(token))
+        return None if account is None else REMOTE_PREFIX + account.name_key
 
     # -- signing in and out -------------------------------------------------------------------
 

@@ -6,16 +6,20 @@ session's from signing in); the sign-ins answer with a new session's credential 
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Request, Response
+from fastapi import APIRouter, Depends, Path, Request, Response, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
+from spades.protocol import Roster
 from spades.server.accounts.passkeys import RelyingParty
 from spades.server.accounts.schemas import (
     ACCOUNT_ERRORS,
     AccountIn,
     AccountOut,
+    BotTokenOut,
     PasskeyIn,
     PasskeyOptionsOut,
     PasswordIn,
@@ -71,6 +75,49 @@ def delete_account(accounts: AccountsDep, player: TokenDep) -> Response:
     finished games stay, under "deleted player"."""
     accounts.delete(player)
     return Response(status_code=204)
+
+
+@router.post("/account/bot", status_code=201)
+def make_bot(accounts: AccountsDep, player: TokenDep) -> BotTokenOut:
+    """Mark the caller's account a bot and give it a new token, with which its program connects to
+    ``/api/bots/live`` (an earlier token stops working). Its name must be ASCII letters, digits, - or _."""
+    return accounts.make_bot(player)
+
+
+BOT_HELLO_SECONDS = 10.0
+"""How long a bot's socket has to send its token."""
+BAD_TOKEN = 4401
+"""The close code for a connection without a bot's token (the reason says what was wrong)."""
+
+
+@router.websocket("/bots/live")
+async def bot_live(ws: WebSocket) -> None:
+    """A bot account's connection: first ``{"token": ...}``, then the protocol's messages (``hello`` and
+    ``decide`` from the server, ``ready`` and ``move`` from the bot) while it plays at friends' tables that
+    asked for it; offered to them while connected."""
+    await ws.accept()
+    accounts: Accounts = ws.app.state.accounts
+    roster: Roster = ws.app.state.roster
+    try:
+        first = json.loads(await asyncio.wait_for(ws.receive_text(), BOT_HELLO_SECONDS))
+        token = first.get("token") if isinstance(first, dict) else None
+    except (TimeoutError, ValueError, KeyError):
+        token = None
+    except WebSocketDisconnect:
+        return
+    name = await run_in_threadpool(accounts.bot, token) if isinstance(token, str) and len(token) < 100 \
+        else None
+    if name is None:
+        await ws.close(BAD_TOKEN, "Send {\"token\": ...} with a bot account's token (POST /api/account/bot).")
+        return
+    bot = roster.remotes.connect(name, ws.send_text)
+    try:
+        while True:
+            bot.heard(await ws.receive_text())
+    except (WebSocketDisconnect, KeyError):
+        pass
+    finally:
+        roster.remotes.disconnect(bot)
 
 
 @router.put("/account/password")

@@ -37,7 +37,7 @@ def rules(request: Request) -> RulesOut:
     return RulesOut(
         presets=[PresetOut(name=name, options=r.to_dict(), table=_table(r)) for name, r in PRESETS.items()],
         groups=[GroupOut(name=key, label=label) for key, label in RULE_GROUPS],
-        options=[_option(o) for o in OPTIONS], levels=list(LEVELS), bots=list(request.app.state.roster.named),
+        options=[_option(o) for o in OPTIONS], levels=list(LEVELS), bots=request.app.state.roster.bots(),
     )
 
 

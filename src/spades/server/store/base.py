@@ -493,12 +493,18 @@ def _v12_tournaments(tx: Tx, dialect: Dialect) -> None:
         created DOUBLE PRECISION NOT NULL)""")
 
 
+def _v13_bot_tokens(tx: Tx, dialect: Dialect) -> None:
+    """Bot accounts: an account with a bot token (its hash, one a player) is a bot, which connects with it."""
+    tx.run("""CREATE TABLE bot_tokens (player TEXT PRIMARY KEY REFERENCES players(token),
+        token_hash TEXT NOT NULL UNIQUE, created TEXT NOT NULL)""")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
                                                           _v6_friend_results, _v7_coach_subjects,
                                                           _v8_server_processes, _v9_ratings,
                                                           _v10_lobby, _v11_accounts,
-                                                          _v12_tournaments)
+                                                          _v12_tournaments, _v13_bot_tokens)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -765,6 +771,23 @@ class Store(ABC):
             tx.run("UPDATE accounts SET password = ? WHERE player = ? AND name IS NOT NULL",
                    (password, player))
 
+    def set_bot_token(self, *, player: str, token_hash: str) -> None:
+        """Make the player's account a bot, connecting with the token of this hash (replacing an earlier
+        one)."""
+        with self._tx(write=True) as tx:
+            tx.run("DELETE FROM bot_tokens WHERE player = ?", (player,))
+            tx.run("INSERT INTO bot_tokens (player, token_hash, created) VALUES (?, ?, ?)",
+                   (player, token_hash, _now()))
+
+    def bot_by_token(self, *, token_hash: str) -> Account | None:
+        """The (not deleted) bot account whose token has this hash, or None."""
+        columns = ", ".join(f"accounts.{c.strip()}" for c in _ACCOUNT_COLUMNS.split(","))
+        with self._tx(write=False) as tx:
+            row = tx.one(f"SELECT {columns} FROM bot_tokens"
+                         " JOIN accounts ON accounts.player = bot_tokens.player"
+                         " WHERE bot_tokens.token_hash = ? AND accounts.name IS NOT NULL", (token_hash,))
+        return None if row is None else Account(*row)
+
     def add_session(self, *, player: str, selector: str, verifier: str) -> None:
         """Keep a new session of a player's (its selector and verifier: never the credential itself)."""
         with self._tx(write=True) as tx:
@@ -786,8 +809,9 @@ class Store(ABC):
 
     @staticmethod
     def _sign_out_everywhere(tx: Tx, player: str) -> None:
-        """``sign_out_everywhere`` within a transaction."""
+        """``sign_out_everywhere`` within a transaction (a bot's token too)."""
         tx.run("DELETE FROM sessions WHERE player = ?", (player,))
+        tx.run("DELETE FROM bot_tokens WHERE player = ?", (player,))
         tx.run("UPDATE players SET retired = 1 WHERE token = ?", (player,))
 
     def delete_account(self, *, player: str) -> bool:

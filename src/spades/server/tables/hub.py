@@ -137,7 +137,7 @@ class TableHub:
 
     def offered(self) -> list[str]:
         """What a table's computer players may be: the levels, then the operator's outside bots."""
-        return [*LEVEL_REGISTRY, *self.roster.named]
+        return [*LEVEL_REGISTRY, *self.roster.bots()]
 
     def act(self, code: str, command: Callable[[FriendsTable], T]) -> T:
         """Run a command on the table and store (and announce) the entries it made."""

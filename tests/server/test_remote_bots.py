@@ -1,0 +1,132 @@
+"""Remote bots: a bot account connects over the real WebSocket with its token, is offered to friends'
+tables while connected, plays its seats in the protocol's messages (each checked against its schema),
+and a bot that leaves mid-hand is replaced by the normal level; bad tokens are refused."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol.schemas import check
+from server.tables_client import Seat, app_state, open_table, play_game, run_async, start_game
+from spades.server.run import BackgroundServer
+
+
+def bot_account(client: httpx.Client, name: str) -> dict[str, Any]:
+    """A new player with an account of this name, made a bot: its name, level and token."""
+    player = {"X-Player-Token": client.post("/api/players").json()["token"]}
+    assert client.post("/api/account", json={"name": name}, headers=player).status_code == 201
+    r = client.post("/api/account/bot", headers=player)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+async def bot_connection(base: str, token: str) -> ClientConnection:
+    """A bot's socket, its token sent."""
+    ws = await connect(base.replace("http://", "ws://") + "/api/bots/live")
+    await ws.send(json.dumps({"token": token}))
+    return ws
+
+
+async def run_bot(ws: ClientConnection, received: list[dict[str, Any]], decisions: int | None) -> None:
+    """Answer as a bot does (the first legal move), checking every message; leave after ``decisions``."""
+    async for text in ws:
+        msg = json.loads(text)
+        check(msg)
+        received.append(msg)
+        if msg["type"] == "hello":
+            answer = {"type": "ready", "name": "first-legal"}
+        elif msg["type"] == "decide":
+            if decisions is not None and sum(m["type"] == "decide" for m in received) > decisions:
+                await ws.close()
+                return
+            answer = {"type": "move", "id": msg["id"], "move": msg["legal"][0]}
+        else:
+            continue
+        check(answer)
+        await ws.send(json.dumps(answer))
+
+
+def wait_offered(client: httpx.Client, level: str) -> None:
+    """Wait until the server offers the bot (its socket registered)."""
+    deadline = time.monotonic() + 10
+    while level not in client.get("/api/rules").json()["bots"]:
+        assert time.monotonic() < deadline, "the bot was never offered"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("leaves_after", [None, 3])
+def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_after: int | None) -> None:
+    with BackgroundServer(tmp_path / "db.sqlite3") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        bot = bot_account(client, "Robo_1")
+        assert bot["level"] == "bot-robo_1"
+        r = client.post("/api/tables", json={"name": "Ann", "level": bot["level"]})
+        assert r.status_code == 400 and "bot-robo_1" not in r.json()["detail"]  # not connected: not offered
+        received: list[dict[str, Any]] = []
+
+        async def play() -> None:
+            ws = await bot_connection(server.url, bot["token"])
+            playing = asyncio.create_task(run_bot(ws, received, leaves_after))
+            await asyncio.to_thread(wait_offered, client, bot["level"])
+            host = await asyncio.to_thread(open_table, client, level=bot["level"])
+            seat = Seat(server.url, host["code"], host["token"])
+            await start_game([seat])
+            await play_game([seat], until_phase="hand_over", seconds=120)
+            await seat.close()
+            await ws.close()
+            await playing
+            assert seat.table["level"] == bot["level"]
+            assert [s["bot"] for s in seat.table["seats"]] == [False, True, True, True]
+
+        run_async(play())
+        remotes = app_state(server).roster.remotes
+        decides = [m for m in received if m["type"] == "decide"]
+        hellos = [m for m in received if m["type"] == "hello"]
+        assert {m["seat"] for m in hellos} == {1, 2, 3}
+        first = {m["view"]["seat"]: set(m["view"]["hand"]) for m in reversed(decides)}
+        assert sorted(first) == [1, 2, 3] and all(len(h) == 13 for h in first.values())
+        assert len(set.union(*first.values())) == 39  # each seat's own hand only, never another's
+        if leaves_after is None:
+            assert len(decides) >= 3 * 13 and remotes.fault_count == 0
+        else:  # it left: the normal level played its seats, each decision reported
+            assert len(decides) == leaves_after + 1
+            assert remotes.fault_count > 0 and {f.kind for f in remotes.faults} <= {"absent", "crash"}
+        assert bot["level"] not in client.get("/api/rules").json()["bots"]
+
+
+def test_bad_tokens_are_refused_with_a_reason(tmp_path: Path) -> None:
+    with BackgroundServer(tmp_path / "db.sqlite3") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        bot = bot_account(client, "Robo2")
+        again = client.post("/api/account/bot", headers={"X-Player-Token": "x" * 48})
+        assert again.status_code == 401
+        player = {"X-Player-Token": client.post("/api/players").json()["token"]}
+        r = client.post("/api/account/bot", headers=player)  # no account yet
+        assert r.status_code == 409 and "no account" in r.json()["detail"]
+        client.post("/api/account", json={"name": "dotted.name"}, headers=player)
+        r = client.post("/api/account/bot", headers=player)
+        assert r.status_code == 422 and "ASCII" in r.json()["detail"]
+
+        async def refused(first: str) -> tuple[int | None, str]:
+            ws = await connect(server.url.replace("http://", "ws://") + "/api/bots/live")
+            await ws.send(first)
+            with pytest.raises(ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None
+            return closed.value.rcvd.code, closed.value.rcvd.reason
+
+        for first in ("not json", json.dumps({"token": 5}), json.dumps({"token": "nope"}),
+                      json.dumps({"token": bot["token"] + "x"})):
+            code, reason = run_async(refused(first))
+            assert code == 4401 and "bot account's token" in reason
+        assert bot["level"] not in client.get("/api/rules").json()["bots"]
