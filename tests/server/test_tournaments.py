@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from server.conftest import query
 from server.tables_client import ACTIVE, Seat, run_async, simple_move
 from spades.server.run import BackgroundServer
 from spades.tournament.scores import matchpoints
@@ -209,3 +210,20 @@ def test_a_player_with_an_account_registers_under_its_name_once(client: httpx.Cl
     assert again.status_code == 409 and "registered already, as Zoë" in again.json()["detail"]
     nameless = client.post(f"/api/tournaments/{code}/entries", json={})
     assert nameless.status_code == 400 and "Give a name" in nameless.json()["detail"]
+
+
+def test_a_finished_tournaments_results_outlive_its_tables_expiry(database: str) -> None:
+    with BackgroundServer(database) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        code, host = create(client, rounds=1, boards=1, grace=5, level="random")
+        register(client, code, PEOPLE[:5])  # nobody comes: computer players take the seats after 5 s
+        started = client.post(f"/api/tournaments/{code}/start", headers={"X-Host-Token": host})
+        assert started.status_code == 204
+        deadline = time.monotonic() + 60
+        while (over := look(client, code))["status"] != "over":
+            assert time.monotonic() < deadline, over["tables"]
+            time.sleep(0.3)
+    query(database, "UPDATE friend_tables SET touched = 0")  # idle for 56 years: the codes open no table
+    with BackgroundServer(database) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        assert client.get(f"/api/tables/{over['tables'][0]['code']}").status_code == 404
+        assert look(client, code)["results"] == over["results"]
+    assert len(over["results"]["travellers"][0]["lines"]) == 2

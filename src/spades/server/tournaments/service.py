@@ -213,7 +213,17 @@ class Tournaments:
 
     def _played(self, t: Tournament, r: int) -> list[list[HandResult]]:
         """The hands each table of round ``r`` played, board by board."""
-        return [self.hub.read(code, FriendsTable.played_boards) for code in t.tables[r]]
+        return [self._boards_of(code) for code in t.tables[r]]
+
+    def _boards_of(self, code: str) -> list[HandResult]:
+        """The hands a table played, board by board: from the hub's copy, or from the store's log once the
+        table is idle past the tables' expiry (a finished tournament's results stay)."""
+        try:
+            return self.hub.read(code, FriendsTable.played_boards)
+        except TableNotFound:
+            options, entries = self.hub.log.load(code)
+            return FriendsTable.replay(code, TableOptions.from_json(options), entries,
+                                       self.hub.clock).played_boards()
 
     def _open_round(self, t: Tournament) -> None:
         """Open the next round's tables, people seated and marked away until they connect, the first
