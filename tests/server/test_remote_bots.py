@@ -37,8 +37,10 @@ async def bot_connection(base: str, token: str) -> ClientConnection:
     return ws
 
 
-async def run_bot(ws: ClientConnection, received: list[dict[str, Any]], decisions: int | None) -> None:
-    """Answer as a bot does (the first legal move), checking every message; leave after ``decisions``."""
+async def run_bot(ws: ClientConnection, received: list[dict[str, Any]], decisions: int | None,
+                  illegal: bool = False) -> None:
+    """Answer as a bot does (the first legal move; an illegal one if ``illegal``), checking every message;
+    leave after ``decisions``."""
     async for text in ws:
         msg = json.loads(text)
         check(msg)
@@ -49,7 +51,8 @@ async def run_bot(ws: ClientConnection, received: list[dict[str, Any]], decision
             if decisions is not None and sum(m["type"] == "decide" for m in received) > decisions:
                 await ws.close()
                 return
-            answer = {"type": "move", "id": msg["id"], "move": msg["legal"][0]}
+            move = "play 2C" if illegal and "play 2C" not in msg["legal"] else msg["legal"][0]
+            answer = {"type": "move", "id": msg["id"], "move": move}
         else:
             continue
         check(answer)
@@ -64,8 +67,9 @@ def wait_offered(client: httpx.Client, level: str) -> None:
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("leaves_after", [None, 3])
-def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_after: int | None) -> None:
+@pytest.mark.parametrize(("leaves_after", "illegal"), [(None, False), (3, False), (None, True)])
+def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_after: int | None,
+                                                       illegal: bool) -> None:
     with BackgroundServer(tmp_path / "db.sqlite3") as server, \
             httpx.Client(base_url=server.url, timeout=30) as client:
         bot = bot_account(client, "Robo_1")
@@ -76,7 +80,7 @@ def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_af
 
         async def play() -> None:
             ws = await bot_connection(server.url, bot["token"])
-            playing = asyncio.create_task(run_bot(ws, received, leaves_after))
+            playing = asyncio.create_task(run_bot(ws, received, leaves_after, illegal))
             await asyncio.to_thread(wait_offered, client, bot["level"])
             host = await asyncio.to_thread(open_table, client, level=bot["level"])
             seat = Seat(server.url, host["code"], host["token"])
@@ -87,6 +91,8 @@ def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_af
             await playing
             assert seat.table["level"] == bot["level"]
             assert [s["bot"] for s in seat.table["seats"]] == [False, True, True, True]
+            assert [s["name"] for s in seat.table["seats"][1:]] == [f"Bot robo_1 ({s})"
+                                                                     for s in ("East", "South", "West")]
 
         run_async(play())
         remotes = app_state(server).roster.remotes
@@ -96,8 +102,13 @@ def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_af
         first = {m["view"]["seat"]: set(m["view"]["hand"]) for m in reversed(decides)}
         assert sorted(first) == [1, 2, 3] and all(len(h) == 13 for h in first.values())
         assert len(set.union(*first.values())) == 39  # each seat's own hand only, never another's
-        if leaves_after is None:
-            assert len(decides) >= 3 * 13 and remotes.fault_count == 0
+        refusals = [m for m in received if m["type"] == "refused"]
+        if illegal:  # each illegal answer refused and counted, the normal level's move played instead
+            assert refusals and all(m["fault"] == "illegal" and m["reason"].startswith("play 2C")
+                                    for m in refusals)
+            assert remotes.fault_count == len(refusals) and {f.kind for f in remotes.faults} == {"illegal"}
+        elif leaves_after is None:
+            assert len(decides) >= 3 * 13 and remotes.fault_count == 0 and not refusals
         else:  # it left: the normal level played its seats, each decision reported
             assert len(decides) == leaves_after + 1
             assert remotes.fault_count > 0 and {f.kind for f in remotes.faults} <= {"absent", "crash"}

@@ -21,6 +21,7 @@ from spades.deal import MAX_DEAL
 from spades.errors import SpadesError
 from spades.game import SEAT_NAMES, Game, HandResult, Phase, seat_name
 from spades.protocol.names import BOT_NAME
+from spades.protocol.remote import REMOTE_PREFIX
 from spades.ratings import NotRated, rated_rules_of
 from spades.rules import Rules
 
@@ -336,9 +337,14 @@ class TableState:
         return len(self.seats)
 
     def seat_label(self, seat: int) -> str:
-        """A seat's name for people: the person's name, or the computer player and the seat."""
+        """A seat's name for people: the person's name, or the computer player and the seat (a remote bot
+        by its name, marked a bot)."""
         s = self.seats[seat]
-        return s.name if s.name is not None else f"Computer ({seat_name(self.players, seat)})"
+        if s.name is not None:
+            return s.name
+        level = self.options.level
+        who = f"Bot {level.removeprefix(REMOTE_PREFIX)}" if level.startswith(REMOTE_PREFIX) else "Computer"
+        return f"{who} ({seat_name(self.players, seat)})"
 
     def seat_labels(self) -> tuple[str, ...]:
         """Every seat's name for people, by seat: how the table's messages name the seats."""
