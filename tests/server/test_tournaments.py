@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from server.conftest import query
-from server.tables_client import ACTIVE, Seat, run_async, simple_move
+from server.tables_client import ACTIVE, Seat, app_state, check_no_hidden_cards, run_async, simple_move
 from spades.server.run import BackgroundServer
 from spades.tournament.scores import matchpoints
 
@@ -47,10 +47,11 @@ def look(client: httpx.Client, code: str, entry: str | None = None) -> dict[str,
     return out
 
 
-async def play_round(bases: list[str], client: httpx.Client, code: str, tokens: dict[str, str]) -> None:
+async def play_round(bases: list[str], client: httpx.Client, code: str,
+                     tokens: dict[str, str]) -> list[Seat]:
     """Everyone but the absent person goes to their seat (the ``i``-th person through server process
     ``bases[i % len(bases)]``) and plays simple moves (each table's host deals the next board) until the
-    tournament moves past this round."""
+    tournament moves past this round; their connections, with every message each received."""
     before = look(client, code)
     seats = []
     for i, (name, token) in enumerate(tokens.items()):
@@ -88,6 +89,18 @@ async def play_round(bases: list[str], client: httpx.Client, code: str, tokens: 
         done.set()
 
     await asyncio.gather(watch(), *(play(s) for s in seats))
+    return seats
+
+
+def check_frames(server: BackgroundServer, seats: list[Seat]) -> None:
+    """No message to a seat at any of these tables held a card another seat hid at its version."""
+    log = app_state(server).tables.log
+    for code in {s.code for s in seats}:
+        by_seat: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        for s in seats:
+            if s.code == code:
+                by_seat[s.table["you"]] += s.received
+        assert check_no_hidden_cards(log, code, by_seat) > 0
 
 
 def test_eight_people_play_a_two_table_duplicate_through_to_the_standings(server: BackgroundServer) -> None:
@@ -99,11 +112,11 @@ def test_eight_people_play_a_two_table_duplicate_through_to_the_standings(server
         first = look(client, code)
         assert first["status"] == "playing" and first["round"] == 1 and len(first["tables"]) == 2
         assert [p["pair"] for p in first["people"]] == [1, 1, 2, 2, 3, 3, 4, 4]
-        run_async(play_round([server.url], client, code, tokens))
+        check_frames(server, run_async(play_round([server.url], client, code, tokens)))
         second = look(client, code)
         assert second["round"] == 2 and {t["code"] for t in second["tables"]}.isdisjoint(
             t["code"] for t in first["tables"])
-        run_async(play_round([server.url], client, code, tokens))
+        check_frames(server, run_async(play_round([server.url], client, code, tokens)))
         final = look(client, code, tokens["Ann"])
     assert final["status"] == "over" and final["you"]["code"] is None
     results = final["results"]
