@@ -3,6 +3,7 @@ answers the first legal move (or an illegal one), checking every message against
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -31,9 +32,9 @@ async def bot_connection(base: str, token: str) -> ClientConnection:
 
 
 async def run_bot(ws: ClientConnection, received: list[dict[str, Any]], decisions: int | None,
-                  illegal: bool = False) -> None:
-    """Answer as a bot does (the first legal move; an illegal one if ``illegal``), checking every message;
-    leave after ``decisions``."""
+                  illegal: bool = False, late_first: float = 0) -> None:
+    """Answer as a bot does (the first legal move; an illegal one if ``illegal``; the first only after
+    ``late_first`` seconds), checking every message; leave after ``decisions``."""
     async for text in ws:
         msg = json.loads(text)
         check(msg)
@@ -46,6 +47,8 @@ async def run_bot(ws: ClientConnection, received: list[dict[str, Any]], decision
                 return
             move = "play 2C" if illegal and "play 2C" not in msg["legal"] else msg["legal"][0]
             answer = {"type": "move", "id": msg["id"], "move": move}
+            if msg["id"] == 1:
+                await asyncio.sleep(late_first)
         else:
             continue
         check(answer)

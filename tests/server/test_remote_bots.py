@@ -19,9 +19,10 @@ from server.tables_client import Seat, app_state, open_table, play_game, run_asy
 from spades.server.run import BackgroundServer
 
 
-@pytest.mark.parametrize(("leaves_after", "illegal"), [(None, False), (3, False), (None, True)])
+@pytest.mark.parametrize(("leaves_after", "illegal", "late_first"),
+                         [(None, False, 0), (3, False, 0), (None, True, 0), (None, False, 2.5)])
 def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_after: int | None,
-                                                       illegal: bool) -> None:
+                                                       illegal: bool, late_first: float) -> None:
     with BackgroundServer(tmp_path / "db.sqlite3") as server, \
             httpx.Client(base_url=server.url, timeout=30) as client:
         bot = bot_account(client, "Robo_1")
@@ -32,7 +33,7 @@ def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_af
 
         async def play() -> None:
             ws = await bot_connection(server.url, bot["token"])
-            playing = asyncio.create_task(run_bot(ws, received, leaves_after, illegal))
+            playing = asyncio.create_task(run_bot(ws, received, leaves_after, illegal, late_first))
             await asyncio.to_thread(wait_offered, client, bot["level"])
             host = await asyncio.to_thread(open_table, client, level=bot["level"])
             seat = Seat(server.url, host["code"], host["token"])
@@ -59,6 +60,9 @@ def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_af
             assert refusals and all(m["fault"] == "illegal" and m["reason"].startswith("play 2C")
                                     for m in refusals)
             assert remotes.fault_count == len(refusals) and {f.kind for f in remotes.faults} == {"illegal"}
+        elif late_first:  # its first answer came too late: replaced, skipped when it came; then on time
+            assert [(f.kind, f.decision) for f in remotes.faults] == [("late", 1)] and not refusals
+            assert len(decides) >= 3 * 13
         elif leaves_after is None:
             assert len(decides) >= 3 * 13 and remotes.fault_count == 0 and not refusals
         else:  # it left: the normal level played its seats, each decision reported

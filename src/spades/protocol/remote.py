@@ -72,6 +72,21 @@ class RemoteBot:
             raise _Gone()
         return line
 
+    async def _ready(self, deadline: float) -> None:
+        """Wait for ``ready``, skipping a late answer to an earlier decision sent before it."""
+        while True:
+            line = await self._read(max(0.0, deadline - self.loop.time()))
+            try:
+                parse_ready(line)
+                return
+            except AnswerError:
+                try:
+                    late = parse_answer(line, self.decisions + 1) is None
+                except AnswerError:
+                    late = False
+                if not late:
+                    raise
+
     async def exchange(self, view: SeatView, move_ms: int) -> tuple[int, Move]:
         """Greet the bot for the view's seat if need be, ask for its move: the decision's number and the
         move (legal or not: the caller's to check)."""
@@ -80,7 +95,7 @@ class RemoteBot:
             if self.greeted != key:
                 self.greeted = None
                 await self.send(json.dumps(hello(view.rules, view.seat, move_ms)))
-                parse_ready(await self._read(START_SECONDS))
+                await self._ready(self.loop.time() + START_SECONDS)
                 self.greeted = key
             self.decisions += 1
             number = self.decisions
