@@ -148,7 +148,8 @@ def test_what_a_rated_table_refuses_says_why(client: httpx.Client) -> None:
     assert r.status_code == 404 and "No player is named" in r.json()["detail"]
     assert client.get("/api/ratings").status_code == 422
     board = client.get("/api/leaderboard", params={"rules": "cutthroat"}).json()
-    assert board == {"rules": "cutthroat", "rated_rules": ["standard", "cutthroat"], "leaders": []}
+    assert board == {"rules": "cutthroat", "rated_rules": ["standard", "cutthroat"], "leaders": [],
+                     "you": None}
 
 
 def play_rated(person: Player) -> dict[str, Any]:
@@ -165,13 +166,31 @@ def test_the_leaderboard_names_accounts_only_and_a_deleted_account_takes_its_rat
     ann, bob = (Player(client, level="easy", rules={"preset": "standard", "options": QUICK["options"]})
                 for _ in range(2))
     assert client.post("/api/account", json={"name": "Annie"}, headers=ann.headers).status_code == 201
-    for _ in range(PROVISIONAL_GAMES):
+    def standing(person: Player) -> Any:
+        """The person's own standing as the standard leaderboard shows it to them."""
+        return client.get("/api/leaderboard", params={"rules": "standard", "limit": 2},
+                          headers=person.headers).json()["you"]
+
+    assert standing(ann) is None  # no rated game yet
+    for n in range(1, PROVISIONAL_GAMES + 1):
         play_rated(ann)
         play_rated(bob)  # rated too, but with no account: no name to list
+        if n == 1:  # shown to herself while provisional, with the games still to play
+            you = standing(ann)
+            assert (you["name"], you["rank"], you["provisional"], you["games"], you["to_list"]) == (
+                "Annie", None, True, 1, PROVISIONAL_GAMES - 1)
     assert own(client, ann.headers)["name"] == "Annie" and own(client, bob.headers)["name"] is None
-    leaders = client.get("/api/leaderboard", params={"rules": "standard", "limit": 2}).json()["leaders"]
+    board = client.get("/api/leaderboard", params={"rules": "standard", "limit": 2},
+                       headers=ann.headers).json()
+    leaders = board["leaders"]
     assert {(x["name"], x["computer"]) for x in leaders} == {("Annie", False), ("easy", True)}
     assert [x["rank"] for x in leaders] == [1, 2] and leaders[0]["rating"] >= leaders[1]["rating"]
+    [annie] = [x for x in leaders if x["name"] == "Annie"]
+    assert board["you"] == {"rules": "standard", "rating": annie["rating"],
+                            "uncertainty": annie["uncertainty"], "games": PROVISIONAL_GAMES,
+                            "provisional": False, "name": "Annie", "rank": annie["rank"], "to_list": 0}
+    you = standing(bob)  # past the provisional games, but unnamed: not listed
+    assert (you["name"], you["rank"], you["provisional"], you["to_list"]) == (None, None, False, 0)
     assert client.delete("/api/account", headers=ann.headers).status_code == 204
     assert [x["name"] for x in client.get("/api/leaderboard").json()["leaders"]] == ["easy"]
     me = hash_token(ann.headers["X-Player-Token"])

@@ -713,10 +713,23 @@ class LeaderOut(BaseModel):
     games: int
 
 
+class StandingOut(RatingOut):
+    """The caller's own standing under a leaderboard's rule set: their rating, their account's name (None:
+    none, so not listed), their place if the board lists them, and the rated games still to play before it
+    can (0 once past the provisional ones)."""
+
+    name: str | None
+    rank: int | None
+    to_list: int
+
+
 class LeaderboardOut(BaseModel):
-    """The players past their provisional games under a rated rule set, the highest rated first."""
+    """The players past their provisional games under a rated rule set, the highest rated first; and the
+    caller's own standing, listed or not, when they send their credential and have a rating there."""
 
     rules: str
     rated_rules: list[str]
     """Every rated rule set (each has its leaderboard)."""
     leaders: list[LeaderOut]
+    you: StandingOut | None = Field(default=None, description="the caller's own standing (none without a "
+                                                               "credential or a rating under these rules)")

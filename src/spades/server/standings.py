@@ -8,10 +8,17 @@ reads them and names the players: a computer level by its name, a person by thei
 from __future__ import annotations
 
 from spades.bots import LEVELS
-from spades.ratings import RATED, Rating, computer, level_of
+from spades.ratings import PROVISIONAL_GAMES, RATED, Rating, computer, level_of
 from spades.server.accounts.names import BadName, check_name, name_key
 from spades.server.archive import Archive, page_of
-from spades.server.schemas import LeaderboardOut, LeaderOut, ProfileOut, RatedGameOut, RatingOut
+from spades.server.schemas import (
+    LeaderboardOut,
+    LeaderOut,
+    ProfileOut,
+    RatedGameOut,
+    RatingOut,
+    StandingOut,
+)
 from spades.server.service import NotFound
 from spades.server.store import RatingChange, Store
 from spades.server.tables.state import hash_token
@@ -54,16 +61,30 @@ class Standings:
         account = self.store.account(player=token)
         return self._profile(hash_token(token), None if account is None else account.name, token)
 
-    def leaderboard(self, rules: str, limit: int) -> LeaderboardOut:
+    def leaderboard(self, rules: str, limit: int, token: str | None = None) -> LeaderboardOut:
         """The named players and computer levels past their provisional games under a rated rule set, the
-        highest first."""
+        highest first; and, for the caller (``token``: theirs, if they sent it), their own standing."""
         if rules not in RATED:
             raise NotFound(f"No rated rule set is called {rules[:40]!r}: the rated rule sets are "
                            f"{', '.join(RATED)}.")
+        rows = self.store.leaderboard(rules=rules, limit=limit)
         return LeaderboardOut(rules=rules, rated_rules=list(RATED), leaders=[
             LeaderOut(rank=i + 1, name=name or level_of(player) or "", computer=name is None, rating=r.shown,
                       uncertainty=r.uncertainty, games=r.games)
-            for i, (player, r, name) in enumerate(self.store.leaderboard(rules=rules, limit=limit))])
+            for i, (player, r, name) in enumerate(rows)],
+            you=None if token is None else self._standing(rules, token, [player for player, _, _ in rows]))
+
+    def _standing(self, rules: str, token: str, listed: list[str]) -> StandingOut | None:
+        """The caller's standing under a rated rule set (None before their first rated game there): their
+        place among the rated ids ``listed``, highest first, if they are one of them."""
+        me = hash_token(token)
+        r = self.store.ratings(player=me).get(rules)
+        if r is None:
+            return None
+        account = self.store.account(player=token)
+        return StandingOut(**_rating(rules, r).model_dump(), name=None if account is None else account.name,
+                           rank=listed.index(me) + 1 if me in listed else None,
+                           to_list=max(0, PROVISIONAL_GAMES - r.games))
 
     def _profile(self, player: str, name: str | None, token: str | None = None) -> ProfileOut:
         """A rated id's ratings and history, under the name shown; for a person (``token``: theirs), their

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
-from spades.server.deps import TokenDep
+from spades.server.deps import MaybeTokenDep, TokenDep
 from spades.server.schemas import TOKEN_ERRORS, LeaderboardOut, ProfileOut, errors
 from spades.server.standings import Standings
 
@@ -22,14 +22,14 @@ def get_standings(request: Request) -> Standings:
 StandingsDep = Annotated[Standings, Depends(get_standings)]
 
 
-@router.get("/leaderboard", responses=errors(404, 422))
-def leaderboard(standings: StandingsDep,
+@router.get("/leaderboard", responses=errors(400, 401, 404, 422))
+def leaderboard(standings: StandingsDep, token: MaybeTokenDep,
                 rules: Annotated[str, Query(max_length=40, description="the rated rule set")] = "standard",
                 limit: Annotated[int, Query(ge=1, le=500, description="places at most")] = 100,
                 ) -> LeaderboardOut:
     """The named players and computer levels past their provisional games under a rated rule set, the
-    highest rated first."""
-    return standings.leaderboard(rules, limit)
+    highest rated first; with the caller's credential, their own standing too (listed or not yet)."""
+    return standings.leaderboard(rules, limit, token)
 
 
 @router.get("/profiles/{name}", responses=errors(404, 422))
