@@ -59,7 +59,7 @@ def back_to_schema_6(database: str) -> None:
             " claimed DOUBLE PRECISION NOT NULL, done INTEGER NOT NULL, total INTEGER NOT NULL,"
             " PRIMARY KEY (game_id, hand))",
             "DROP TABLE server_processes", "DROP TABLE ratings", "DROP TABLE rating_changes",
-            "DROP TABLE tournaments",
+            "DROP TABLE tournaments", "DROP TABLE bot_tokens",
             "ALTER TABLE games DROP COLUMN rated", "DROP TABLE quick_waits",
             "DROP INDEX friend_tables_listed", "ALTER TABLE friend_tables DROP COLUMN listed",
             "DROP TABLE passkey_challenges", "DROP TABLE passkeys", "DROP TABLE sessions",

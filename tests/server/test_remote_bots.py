@@ -16,7 +16,9 @@ from websockets.exceptions import ConnectionClosed
 
 from server.remote_bot import bot_account, bot_connection, run_bot, wait_offered
 from server.tables_client import Seat, app_state, open_table, play_game, run_async, start_game
+from spades.server.accounts.service import Accounts
 from spades.server.run import BackgroundServer
+from spades.server.store import open_store
 
 
 @pytest.mark.parametrize(("leaves_after", "illegal", "late_first"),
@@ -97,3 +99,24 @@ def test_bad_tokens_are_refused_with_a_reason(tmp_path: Path) -> None:
             code, reason = run_async(refused(first))
             assert code == 4401 and "bot account's token" in reason
         assert bot["level"] not in client.get("/api/rules").json()["bots"]
+
+
+def test_a_bots_token_is_kept_hashed_replaced_and_ended(database: str) -> None:
+    store = open_store(database)
+    store.check()
+    try:
+        accounts = Accounts(store)
+        store.add_player(token="p" * 48)
+        accounts.create("p" * 48, "Robo3", None)
+        first = accounts.make_bot("p" * 48)
+        assert accounts.bot(first.token) == first.level == "bot-robo3"
+        assert store.bot_by_token(token_hash=first.token) is None  # only its hash finds it
+        second = accounts.make_bot("p" * 48)
+        assert accounts.bot(first.token) is None and accounts.bot(second.token) == "bot-robo3"
+        accounts.sign_out_everywhere("p" * 48)
+        assert accounts.bot(second.token) is None
+        third = accounts.make_bot("p" * 48)
+        accounts.delete("p" * 48)
+        assert accounts.bot(third.token) is None
+    finally:
+        store.close()
