@@ -1,7 +1,8 @@
 """The leaderboard, a profile and a finished game's page in Chromium, each clean by axe-core: a person
 goes from the leaderboard to a computer level's profile (its rating, the rating's history drawn, its
 latest games), opens a game there and steps through a hand trick by trick, seeing what each seat held and
-played; a game still being played shows a message and no card. No page logs a console error."""
+played; a game still being played shows a message and no card; the person who played those games sees
+their own standing on the leaderboard. No page logs a console error."""
 
 from __future__ import annotations
 
@@ -106,6 +107,25 @@ def test_from_the_leaderboard_to_a_profile_to_a_game_stepped_through(fresh_page:
     expect(page.locator(".mini")).to_have_count(0)
     assert [e.split(" (http")[0] for e in errors] == [  # the browser's own note of the refusal, nothing else
         "Failed to load resource: the server responded with a status of 409 (Conflict)"]
+
+    # the person who played those games, past their provisional ones, sees their standing: unlisted, then
+    # listed once they have a name
+    page.evaluate("token => localStorage.setItem('spades.token', token)", player.headers["X-Player-Token"])
+    with httpx.Client(base_url=server.url) as client:
+        you = client.get("/api/leaderboard", headers=player.headers).json()["you"]
+        page.goto("/leaderboard")
+        standing = page.locator("#board-you")
+        shown = f"{you['rating']} ± {you['uncertainty']}"
+        expect(standing).to_have_text(f"You: {shown}, make an account to be listed")
+        assert client.post("/api/account", json={"name": "Ann"}, headers=player.headers).status_code == 201
+        rank = client.get("/api/leaderboard", headers=player.headers).json()["you"]["rank"]
+    page.reload()
+    expect(page.locator("#board tr[data-name=Ann] td").first).to_have_text(str(rank))
+    expect(standing).to_have_text(f"You (Ann): {shown}, place {rank}")
+    assert_clean(page, "the leaderboard with the viewer's standing")
+    standing.get_by_role("link", name="You (Ann)").click()
+    expect(page.get_by_role("heading", name="Ann")).to_be_visible()
+    assert len(errors) == 1
 
 
 def test_stats_list_a_players_games_and_download_them_all(fresh_page: NewPage, server: BackgroundServer,
