@@ -101,6 +101,36 @@ def test_bad_tokens_are_refused_with_a_reason(tmp_path: Path) -> None:
         assert bot["level"] not in client.get("/api/rules").json()["bots"]
 
 
+def test_a_remote_bot_is_rated_at_a_rated_table_as_a_computer_player(tmp_path: Path) -> None:
+    with BackgroundServer(tmp_path / "db.sqlite3") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        bot = bot_account(client, "Robo_4")
+        player = {"X-Player-Token": client.post("/api/players").json()["token"]}
+        r = client.post("/api/account", json={"name": "Bot-Ann"}, headers=player)
+        assert r.status_code == 422 and "remote bots" in r.json()["detail"]
+        received: list[dict[str, Any]] = []
+
+        async def play() -> None:
+            ws = await bot_connection(server.url, bot["token"])
+            playing = asyncio.create_task(run_bot(ws, received, None))
+            await asyncio.to_thread(wait_offered, client, bot["level"])
+            r = await asyncio.to_thread(client.post, "/api/tables", headers=player, json={
+                "name": "Ann", "level": bot["level"], "rated": True,
+                "options": {"target": 10, "low_mark": -10}})
+            assert r.status_code == 201, r.text
+            seat = Seat(server.url, r.json()["code"], r.json()["token"])
+            await start_game([seat])
+            await play_game([seat], seconds=120)
+            await seat.close()
+            await ws.close()
+            await playing
+
+        run_async(play())
+        profile = client.get(f"/api/profiles/{bot['level']}").json()
+        assert profile["computer"] and profile["name"] == "bot-robo_4"
+        assert [(r["rules"], r["games"]) for r in profile["ratings"]] == [("standard", 1)]
+
+
 def test_a_bots_token_is_kept_hashed_replaced_and_ended(database: str) -> None:
     store = open_store(database)
     store.check()

@@ -8,6 +8,7 @@ reads them and names the players: a computer level by its name, a person by thei
 from __future__ import annotations
 
 from spades.bots import LEVELS
+from spades.protocol.remote import REMOTE_PREFIX
 from spades.ratings import PROVISIONAL_GAMES, RATED, Rating, computer, level_of
 from spades.server.accounts.names import BadName, check_name, name_key
 from spades.server.archive import Archive, page_of
@@ -45,7 +46,7 @@ class Standings:
     def who(self, name: str) -> tuple[str, str, str | None]:
         """The rated id of the player with this name (any look-alike of it), the name as shown, and a
         person's player token (None for a computer level); NotFound if no player has it."""
-        if name in LEVELS:
+        if name in LEVELS or name.startswith(REMOTE_PREFIX):  # a remote bot is rated as a computer player
             return computer(name), name, None
         try:
             account = self.store.account_by_name(name_key=name_key(check_name(name)))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import unicodedata
 
 from spades.bots import LEVELS
+from spades.protocol.remote import REMOTE_PREFIX
 from spades.server.accounts.errors import AccountError
 from spades.server.store import DELETED_NAME
 from spades.server.tables.state import RESERVED_NAMES
@@ -66,6 +67,9 @@ def check_name(name: str) -> str:
                       f"{' '.join(repr(c) for c in wrong)}.")
     if not shown[0].isalnum():
         raise BadName("A name begins with a letter or a digit.")
+    if name_key(shown).startswith(REMOTE_PREFIX):
+        raise BadName(f'A name beginning "{REMOTE_PREFIX}" is how tables name the remote bots: choose '
+                      'another.')
     if _bare(shown) in _RESERVED:
         raise BadName(f'The name "{shown}" is kept for the game\'s own use: choose another.')
     return shown
