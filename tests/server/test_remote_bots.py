@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,31 @@ def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_af
             assert len(decides) == leaves_after + 1
             assert remotes.fault_count > 0 and {f.kind for f in remotes.faults} <= {"absent", "crash"}
         assert bot["level"] not in client.get("/api/rules").json()["bots"]
+
+
+def test_the_example_bridge_plays_the_example_bot_as_a_bot_account(tmp_path: Path) -> None:
+    examples = Path(__file__).parents[2] / "examples" / "bots"
+    with BackgroundServer(tmp_path / "db.sqlite3") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        bot = bot_account(client, "Bridged")
+        bridge = subprocess.Popen([sys.executable, str(examples / "remote.py"), server.url, bot["token"],
+                                   sys.executable, str(examples / "bot.py")])
+        try:
+            wait_offered(client, bot["level"])
+            host = open_table(client, level=bot["level"])
+            seat = Seat(server.url, host["code"], host["token"])
+
+            async def play() -> None:
+                await start_game([seat])
+                await play_game([seat], until_phase="hand_over", seconds=120)
+                await seat.close()
+
+            run_async(play())
+            remotes = app_state(server).roster.remotes
+            assert remotes.fault_count == 0 and remotes.get(bot["level"]).decisions >= 3 * 13
+        finally:
+            bridge.terminate()
+            bridge.wait(timeout=10)
 
 
 def test_bad_tokens_are_refused_with_a_reason(tmp_path: Path) -> None:
