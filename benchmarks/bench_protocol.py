@@ -5,9 +5,11 @@ The in-process bot is given the same view as JSON values (``view_json`` and the 
 so the difference is the protocol's own cost: writing the line, the pipe both ways, the bot reading and
 writing JSON, reading its answer. Both play seat 0 against three ``normal`` players over the same deals
 (they choose the same moves, so the games are the same); the decision times of seat 0 print, and the
-overhead, the mean of the exec bot's less the in-process one's.
+overhead, the mean of the exec bot's less the in-process one's. With ``--remote`` the same bot also plays
+as a remote bot: a bot account on a real server on a loopback port, its lines relayed to the server's
+WebSocket by ``examples/bots/remote.py``, asked by the server's ``RemotePlayer`` as a table's would.
 
-    .venv/bin/python benchmarks/bench_protocol.py --deals 4
+    .venv/bin/python benchmarks/bench_protocol.py --deals 4 [--remote]
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import importlib.util
 import random
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -30,6 +34,7 @@ from spades.protocol import ExecPlayer, legal_moves, view_json
 from spades.rules import find_preset
 
 BOT = Path(__file__).parents[1] / "examples" / "bots" / "bot.py"
+BRIDGE = BOT.with_name("remote.py")
 
 
 def _example() -> ModuleType:
@@ -84,11 +89,38 @@ def run(player: Player, deals: int, preset: str) -> Timed:
     return timed
 
 
+def remote(deals: int, preset: str) -> Timed:
+    """``run`` for the example bot as a remote bot, through the bridge, on a server of its own."""
+    import httpx
+
+    from spades.server.run import BackgroundServer
+
+    with tempfile.TemporaryDirectory() as tmp, BackgroundServer(Path(tmp) / "db.sqlite3") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        player = {"X-Player-Token": client.post("/api/players").json()["token"]}
+        client.post("/api/account", json={"name": "benchbot"}, headers=player).raise_for_status()
+        bot = client.post("/api/account/bot", headers=player).json()
+        bridge = subprocess.Popen([sys.executable, str(BRIDGE), server.url, bot["token"], sys.executable,
+                                   str(BOT)])
+        try:
+            while bot["level"] not in client.get("/api/rules").json()["bots"]:
+                time.sleep(0.05)
+            assert server.app is not None
+            roster = server.app.state.roster
+            timed = run(roster.player(bot["level"], True), deals, preset)
+            assert not roster.remotes.fault_count, roster.remotes.faults
+            return timed
+        finally:
+            bridge.terminate()
+            bridge.wait()
+
+
 def main() -> None:
     """Time both and print the figures."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--deals", type=int, default=4, help="whole games to play (default 4)")
     p.add_argument("--rules", default="standard")
+    p.add_argument("--remote", action="store_true", help="also as a remote bot over a server's WebSocket")
     args = p.parse_args()
     inside = run(InProcess(), args.deals, args.rules)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -105,6 +137,10 @@ def main() -> None:
     mean = 1000 * (statistics.fmean(outside.times) - statistics.fmean(inside.times))
     median = 1000 * (statistics.median(outside.times) - statistics.median(inside.times))
     print(f"overhead per decision: mean {mean:.3f} ms, median {median:.3f} ms (goal <= 1 ms)")
+    if args.remote:
+        ms = sorted(1000 * t for t in remote(args.deals, args.rules).times)
+        print(f"     remote: {len(ms)} decisions, mean {statistics.fmean(ms):.3f} ms, "
+              f"median {statistics.median(ms):.3f} ms, p95 {ms[int(0.95 * len(ms))]:.3f} ms")
     n = len(outside.times) + 1
     referee, alone = 1000 * outside.cpu / n, 1000 * inside.cpu / n
     bot_ms = 1000 * bot_cpu / n
