@@ -8,6 +8,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from server.pgcluster import Cluster
+from server.processes import Served, redis_server
 from server.remote_bot import bot_account, bot_connection, run_bot, wait_offered
 from server.tables_client import Seat, app_state, open_table, play_game, run_async, start_game
 from spades.server.accounts.service import Accounts
@@ -73,6 +76,42 @@ def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_af
             assert len(decides) == leaves_after + 1
             assert remotes.fault_count > 0 and {f.kind for f in remotes.faults} <= {"absent", "crash"}
         assert bot["level"] not in client.get("/api/rules").json()["bots"]
+
+
+def test_a_bot_connected_to_one_process_plays_at_a_table_of_another(tmp_path: Path,
+                                                                      pg_cluster: Cluster) -> None:
+    """Two ``spades serve`` processes with Redis: the bot's socket is on A, the table is opened and played
+    on B, and B's computer seats are the bot's (asked through Redis), each seat its own hand only."""
+    database = pg_cluster.database()
+    with redis_server(tmp_path / "redis") as redis_url, Served(database, redis_url=redis_url) as a, \
+            Served(database, redis_url=redis_url) as b, httpx.Client(base_url=b.url, timeout=30) as client:
+        bot = bot_account(client, "Faraway")
+        received: list[dict[str, Any]] = []
+
+        async def play() -> None:
+            ws = await bot_connection(a.url, bot["token"])
+            playing = asyncio.create_task(run_bot(ws, received, None))
+            await asyncio.to_thread(wait_offered, client, bot["level"])
+            host = await asyncio.to_thread(open_table, client, level=bot["level"])
+            seat = Seat(b.url, host["code"], host["token"])
+            await start_game([seat])
+            await play_game([seat], until_phase="hand_over", seconds=120)
+            await seat.close()
+            await ws.close()
+            await playing
+            assert [s["bot"] for s in seat.table["seats"]] == [False, True, True, True]
+
+        run_async(play())
+        decides = [m for m in received if m["type"] == "decide"]
+        assert {m["seat"] for m in received if m["type"] == "hello"} == {1, 2, 3}
+        assert len(decides) >= 3 * 13 and not [m for m in received if m["type"] == "refused"]
+        assert [m["id"] for m in decides] == list(range(1, len(decides) + 1))
+        first = {m["view"]["seat"]: set(m["view"]["hand"]) for m in reversed(decides)}
+        assert len(set.union(*first.values())) == 39  # each seat's own hand only, never another's
+        deadline = time.monotonic() + 10  # once it left A, B no longer offers it
+        while bot["level"] in client.get("/api/rules").json()["bots"]:
+            assert time.monotonic() < deadline, "the bot was still offered after it left"
+            time.sleep(0.05)
 
 
 def test_the_example_bridge_plays_the_example_bot_as_a_bot_account(tmp_path: Path) -> None:

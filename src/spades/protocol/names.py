@@ -70,7 +70,7 @@ def parse_named_bots(text: str) -> dict[str, str]:
 
 class Roster:
     """The computer players a server offers: the levels, the outside bots its operator named, and the
-    remote bots connected to this process (``remotes``). Each named bot is one ``ExecPlayer`` per nil
+    remote bots connected to any of its processes (``remotes``). Each named bot is one ``ExecPlayer`` per nil
     choice, shared by every table (they take turns), until ``close``; a remote bot's name is always a
     ``RemotePlayer``, which plays the ``normal`` level while the bot is not connected.
 
@@ -88,7 +88,7 @@ class Roster:
 
     def offers(self, name: str) -> bool:
         """Whether a table may ask for this level or bot (a remote one while it is connected)."""
-        return name in LEVELS or name in self.named or self.remotes.get(name) is not None
+        return name in LEVELS or name in self.named or self.remotes.connected(name)
 
     def bots(self) -> list[str]:
         """The bots offered besides the levels: the operator's, then the remote ones connected."""

@@ -5,8 +5,9 @@ rules other than those it last heard ``hello`` for, it is greeted again (``hello
 ``ready``); then ``decide``, answered by ``move``. A bot that is not connected, answers late, malformed
 or illegally is at fault as an exec bot is (``Fault``, logged, counted, ``refused`` told to a live bot),
 and the ``normal`` level plays that decision: a table never waits on a bot for longer than its time a move.
-A bot's socket lives in one server process: a table whose computer players move in another process finds
-the bot absent there (its seats then play at the ``normal`` level).
+A bot's socket lives in one server process; a table whose computer players move in another process asks
+it through a ``Relay`` (Redis, when the server has it), with the same deadline, and finds it absent
+without one.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ import random
 import threading
 from collections import deque
 from collections.abc import Callable, Coroutine
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
 
 from spades.bots import Player, make_player
+from spades.errors import SpadesError
 from spades.game import SeatView
-from spades.moves import Move
+from spades.moves import Move, parse_move
 from spades.protocol.messages import (
     AnswerError,
     decide_line,
@@ -34,9 +37,8 @@ from spades.protocol.messages import (
     refused,
 )
 from spades.protocol.referee import KEPT_FAULTS, START_SECONDS, Fault
-from spades.rules import Rules
 
-__all__ = ["REMOTE_PREFIX", "RemoteBot", "RemotePlayer", "Remotes"]
+__all__ = ["REMOTE_PREFIX", "Answer", "Relay", "RemoteBot", "RemotePlayer", "Remotes"]
 
 log = logging.getLogger("spades.protocol")
 
@@ -48,6 +50,59 @@ class _Gone(Exception):
     """The bot's socket closed."""
 
 
+@dataclass(frozen=True)
+class Answer:
+    """What came of asking a bot for a decision: its number, and the move's text or the fault and why."""
+
+    decision: int
+    move: str | None = None
+    fault: str = ""
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """As JSON values, to pass between server processes."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Answer:
+        """Read back ``to_dict``'s values."""
+        return cls(int(data["decision"]), data.get("move"), str(data.get("fault", "")),
+                   str(data.get("reason", "")))
+
+
+class Relay(Protocol):
+    """Reaches the bots connected to other server processes (``spades.server.bots_relay``, through Redis)."""
+
+    def serve(self, remotes: Remotes) -> None:
+        """Answer the other processes' requests for the bots connected to ``remotes``, from now on."""
+        ...
+
+    def arrived(self, name: str) -> None:
+        """Say that a bot connected to this process (every process then offers it)."""
+        ...
+
+    def left(self, name: str) -> None:
+        """Say that a bot's connection to this process closed."""
+        ...
+
+    def present(self) -> set[str]:
+        """The bots connected to any process (an empty set when the relay fails)."""
+        ...
+
+    def ask(self, name: str, greeting: str, decision: str, seconds: float) -> Answer | None:
+        """Ask the process that has the bot for a decision (``Remotes.ask_here``'s arguments), waiting at
+        most ``seconds``; None without an answer in time."""
+        ...
+
+    def tell(self, name: str, line: str) -> None:
+        """Send a line to the bot, wherever it is connected."""
+        ...
+
+    def close(self) -> None:
+        """Stop serving and saying this process's bots are here."""
+        ...
+
+
 class RemoteBot:
     """One connected bot: how to send it a line (a coroutine on ``loop``), the lines it sent, the seat and
     rules it was last greeted for."""
@@ -56,7 +111,7 @@ class RemoteBot:
                  loop: asyncio.AbstractEventLoop) -> None:
         self.name, self.send, self.loop = name, send, loop
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self.greeted: tuple[int, Rules] | None = None
+        self.greeted: str | None = None
         self.decisions = 0
         self._turn = asyncio.Lock()
 
@@ -87,19 +142,19 @@ class RemoteBot:
                 if not late:
                     raise
 
-    async def exchange(self, view: SeatView, move_ms: int) -> tuple[int, Move]:
-        """Greet the bot for the view's seat if need be, ask for its move: the decision's number and the
-        move (legal or not: the caller's to check)."""
+    async def exchange(self, greeting: str, decision: str, move_ms: int) -> tuple[int, Move]:
+        """Send the ``hello`` line ``greeting`` if it is not the one the bot last answered, then the
+        ``decide`` line ``decision`` under this bot's next number: that number and the move (legal or
+        not: the caller's to check)."""
         async with self._turn:
-            key = (view.seat, view.rules)
-            if self.greeted != key:
+            if self.greeted != greeting:
                 self.greeted = None
-                await self.send(json.dumps(hello(view.rules, view.seat, move_ms)))
+                await self.send(greeting)
                 await self._ready(self.loop.time() + START_SECONDS)
-                self.greeted = key
+                self.greeted = greeting
             self.decisions += 1
             number = self.decisions
-            await self.send(decide_line(view, number, move_ms))
+            await self.send(_numbered(decision, number))
             deadline = self.loop.time() + move_ms / 1000
             move = None
             while move is None:  # answers to earlier decisions, late ones, are skipped
@@ -108,15 +163,19 @@ class RemoteBot:
 
 
 class Remotes:
-    """The bots connected to this server process, by name (``bot-<key>``); a new connection of a name
-    replaces its earlier one. ``faults`` and ``fault_count`` are theirs, as an ``ExecPlayer`` keeps them."""
+    """The bots connected to this server process, by name (``bot-<key>``), and through ``relay`` (if any)
+    those connected to the others; a new connection of a name replaces its earlier one in its process.
+    ``faults`` and ``fault_count`` are this process's tables', as an ``ExecPlayer`` keeps them."""
 
-    def __init__(self, move_seconds: float = 2.0) -> None:
+    def __init__(self, move_seconds: float = 2.0, relay: Relay | None = None) -> None:
         self.move_ms = round(move_seconds * 1000)
         self.faults: deque[Fault] = deque(maxlen=KEPT_FAULTS)
         self.fault_count = 0
+        self.relay = relay
         self._bots: dict[str, RemoteBot] = {}
         self._lock = threading.Lock()
+        if relay is not None:
+            relay.serve(self)
 
     def connect(self, name: str, send: Callable[[str], Coroutine[Any, Any, None]]) -> RemoteBot:
         """Register a bot's connection (on its event loop)."""
@@ -125,24 +184,72 @@ class Remotes:
             old, self._bots[name] = self._bots.get(name), bot
         if old is not None:
             old.loop.call_soon_threadsafe(old.heard, None)
+        if self.relay is not None:
+            self.relay.arrived(name)
         return bot
 
     def disconnect(self, bot: RemoteBot) -> None:
         """Forget a connection that closed (its waits end at once)."""
         with self._lock:
-            if self._bots.get(bot.name) is bot:
+            gone = self._bots.get(bot.name) is bot
+            if gone:
                 del self._bots[bot.name]
+        if gone and self.relay is not None:
+            self.relay.left(bot.name)
         bot.heard(None)
 
     def get(self, name: str) -> RemoteBot | None:
-        """The connected bot of this name, or None."""
+        """The bot of this name connected to this process, or None."""
         with self._lock:
             return self._bots.get(name)
 
-    def names(self) -> list[str]:
-        """The connected bots' names, sorted."""
+    def here(self) -> list[str]:
+        """The names of the bots connected to this process."""
         with self._lock:
-            return sorted(self._bots)
+            return list(self._bots)
+
+    def names(self) -> list[str]:
+        """The names of the bots connected to any process, sorted."""
+        there = self.relay.present() if self.relay is not None else set()
+        return sorted(there.union(self.here()))
+
+    def connected(self, name: str) -> bool:
+        """Whether a bot of this name is connected to any process."""
+        return self.get(name) is not None or (self.relay is not None and name in self.relay.present())
+
+    def ask(self, name: str, greeting: str, decision: str) -> Answer:
+        """The bot's answer to a decision (lines as ``RemoteBot.exchange`` takes them), wherever it is
+        connected; a fault if it is nowhere or its process did not answer in time."""
+        if self.get(name) is not None or self.relay is None:
+            return self.ask_here(name, greeting, decision)
+        answer = self.relay.ask(name, greeting, decision, START_SECONDS + self.move_ms / 1000 + 1)
+        return answer or Answer(0, fault="late", reason="no answer in time")
+
+    def ask_here(self, name: str, greeting: str, decision: str) -> Answer:
+        """The answer of the bot connected to this process (not from its own event loop's thread, which
+        would wait on itself: tables and the relay ask from worker threads)."""
+        bot = self.get(name)
+        if bot is None or _on(bot.loop):
+            return Answer(0, fault="absent", reason="not connected to the server")
+        asked = asyncio.run_coroutine_threadsafe(bot.exchange(greeting, decision, self.move_ms), bot.loop)
+        try:
+            number, move = asked.result(timeout=START_SECONDS + self.move_ms / 1000 + 1)
+        except AnswerError as e:
+            return Answer(bot.decisions, fault="malformed", reason=str(e))
+        except _Gone:
+            return Answer(bot.decisions, fault="crash", reason="disconnected")
+        except (TimeoutError, concurrent.futures.TimeoutError):
+            asked.cancel()
+            return Answer(bot.decisions, fault="late", reason="no answer in time")
+        return Answer(number, str(move))
+
+    def tell(self, name: str, line: str) -> None:
+        """Send a line to the bot, wherever it is connected (dropped if it is nowhere)."""
+        bot = self.get(name)
+        if bot is not None:
+            asyncio.run_coroutine_threadsafe(bot.send(line), bot.loop)
+        elif self.relay is not None:
+            self.relay.tell(name, line)
 
     def fault(self, fault: Fault, name: str) -> None:
         """Count and log a bot's fault."""
@@ -150,6 +257,15 @@ class Remotes:
             self.faults.append(fault)
             self.fault_count += 1
         log.warning("remote bot %s, seat %d: %s: %s", name, fault.seat, fault.kind, fault.reason)
+
+    def close(self) -> None:
+        """Stop the relay, if any."""
+        if self.relay is not None:
+            self.relay.close()
+
+
+_TOLD = ("malformed", "illegal")
+"""The faults a bot is told of (``refused``): it answered, but not a move that could be played."""
 
 
 class RemotePlayer:
@@ -160,35 +276,32 @@ class RemotePlayer:
         self.fallback: Player = make_player("normal", bid_nil=bid_nil)
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
-        """The bot's move for the view; the ``normal`` level's if it cannot be played (not from the bot's own
-        event loop's thread, which would wait on itself: the table's work runs in worker threads)."""
-        bot = self.remotes.get(self.name)
-        if bot is None or _on(bot.loop):
-            return self._fault(view, rng, None, 0, "absent", "not connected to this server process")
+        """The bot's move for the view; the ``normal`` level's if it cannot be played."""
         ms = self.remotes.move_ms
-        asked = asyncio.run_coroutine_threadsafe(bot.exchange(view, ms), bot.loop)
-        try:
-            number, move = asked.result(timeout=START_SECONDS + ms / 1000 + 1)
-        except AnswerError as e:
-            return self._fault(view, rng, bot, bot.decisions, "malformed", str(e))
-        except _Gone:
-            return self._fault(view, rng, None, bot.decisions, "crash", "disconnected")
-        except (TimeoutError, concurrent.futures.TimeoutError):
-            asked.cancel()
-            return self._fault(view, rng, None, bot.decisions, "late", "no answer in time")
-        if move not in legal_moves(view):
-            return self._fault(view, rng, bot, number, "illegal", f"{move} is not one of the legal moves.")
-        return move
+        answer = self.remotes.ask(self.name, json.dumps(hello(view.rules, view.seat, ms)),
+                                  decide_line(view, 0, ms))
+        fault, reason = answer.fault, answer.reason
+        if not fault:
+            try:
+                move = parse_move(str(answer.move))
+            except SpadesError as e:  # a process's answer is read back from its text
+                fault, reason = "malformed", str(e)
+            else:
+                if move in legal_moves(view):
+                    return move
+                fault, reason = "illegal", f"{move} is not one of the legal moves."
+        self.remotes.fault(Fault(fault, reason, view.seat, answer.decision), self.name)
+        played = self.fallback.choose(view, rng)
+        if fault in _TOLD:
+            self.remotes.tell(self.name, json.dumps(refused(answer.decision, fault, reason, played)))
+        return played
 
-    def _fault(self, view: SeatView, rng: random.Random, told: RemoteBot | None, decision: int, kind: str,
-               reason: str) -> Move:
-        """Report the fault (to the bot too, if ``told``); the fallback's move."""
-        self.remotes.fault(Fault(kind, reason, view.seat, decision), self.name)
-        move = self.fallback.choose(view, rng)
-        if told is not None:
-            line = json.dumps(refused(decision, kind, reason, move))
-            asyncio.run_coroutine_threadsafe(told.send(line), told.loop)
-        return move
+
+def _numbered(line: str, number: int) -> str:
+    """A ``decide`` line under the bot's own decision number (its tables number them 0)."""
+    message = json.loads(line)
+    message["id"] = number
+    return json.dumps(message, separators=(",", ":"))
 
 
 def _on(loop: asyncio.AbstractEventLoop) -> bool:

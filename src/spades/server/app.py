@@ -25,10 +25,12 @@ from starlette.routing import Match
 
 from spades.errors import SpadesError
 from spades.protocol import Roster, parse_named_bots
+from spades.protocol.remote import Remotes
 from spades.server.accounts.errors import AccountError, TooManyAttempts
 from spades.server.accounts.service import Accounts
 from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.archive import Archive, NotOver
+from spades.server.bots_relay import RedisRelay
 from spades.server.lobby import Lobby
 from spades.server.middleware import (
     AccessLog,
@@ -99,7 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.coach_workers else None
 
     limits = _rate_limits(settings)
-    roster = Roster(parse_named_bots(settings.bots))
+    roster = Roster(parse_named_bots(settings.bots),
+                    Remotes(relay=RedisRelay(settings.redis_url) if settings.redis_url else None))
     sign_ins = _buckets(settings, "sign-in", settings.sign_ins_per_minute / 60, settings.sign_in_burst)
 
     @asynccontextmanager
@@ -112,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if coach is not None:
             coach.close()
         roster.close()
+        roster.remotes.close()
         store.close()
 
     app = FastAPI(
