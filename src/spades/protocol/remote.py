@@ -162,6 +162,11 @@ class RemoteBot:
             return number, move
 
 
+_RELAYED = 1.0
+"""Seconds more a process waits on another's answer, so that the other's own verdict (``late``, with
+the decision's number) reaches it first."""
+
+
 class Remotes:
     """The bots connected to this server process, by name (``bot-<key>``), and through ``relay`` (if any)
     those connected to the others; a new connection of a name replaces its earlier one in its process.
@@ -222,7 +227,7 @@ class Remotes:
         connected; a fault if it is nowhere or its process did not answer in time."""
         if self.get(name) is not None or self.relay is None:
             return self.ask_here(name, greeting, decision)
-        answer = self.relay.ask(name, greeting, decision, START_SECONDS + self.move_ms / 1000 + 1)
+        answer = self.relay.ask(name, greeting, decision, self._longest() + _RELAYED)
         return answer or Answer(0, fault="late", reason="no answer in time")
 
     def ask_here(self, name: str, greeting: str, decision: str) -> Answer:
@@ -233,7 +238,7 @@ class Remotes:
             return Answer(0, fault="absent", reason="not connected to the server")
         asked = asyncio.run_coroutine_threadsafe(bot.exchange(greeting, decision, self.move_ms), bot.loop)
         try:
-            number, move = asked.result(timeout=START_SECONDS + self.move_ms / 1000 + 1)
+            number, move = asked.result(timeout=self._longest())
         except AnswerError as e:
             return Answer(bot.decisions, fault="malformed", reason=str(e))
         except _Gone:
@@ -242,6 +247,10 @@ class Remotes:
             asked.cancel()
             return Answer(bot.decisions, fault="late", reason="no answer in time")
         return Answer(number, str(move))
+
+    def _longest(self) -> float:
+        """Seconds a decision may take at most: a greeting's, a move's, and one to spare."""
+        return START_SECONDS + self.move_ms / 1000 + 1
 
     def tell(self, name: str, line: str) -> None:
         """Send a line to the bot, wherever it is connected (dropped if it is nowhere)."""
