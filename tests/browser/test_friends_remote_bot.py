@@ -51,6 +51,7 @@ def test_the_host_seats_a_connected_remote_bot(fresh_page: NewPage, server: Back
         ann.page.locator("#btn-start").click()
         expect(ann.page.locator("#lobby")).to_be_hidden()
         expect(ann.page.get_by_text("Bot robo_1 (West)").first).to_be_visible()
+        expect(ann.page.locator(".seat .bot-badge")).to_have_count(3)  # the bot's seats, not Ann's
 
         assert play_round([ann], "sheet", server, code, limit=1500) > 0
         assert app_state(server).roster.remotes.fault_count == 0

@@ -80,6 +80,6 @@ def test_games_ending_at_once_in_two_writers_lose_no_update(database: str) -> No
     assert all(a.after == b.before for a, b in itertools.pairwise(history))
     assert history[-1].after == expert
     board = stores[0].leaderboard(rules="standard", limit=5)
-    assert board == [(EXPERT, expert, None)] and expert.games >= PROVISIONAL_GAMES
+    assert board == [(EXPERT, expert, None, False)] and expert.games >= PROVISIONAL_GAMES
     for s in stores:
         s.close()

@@ -21,6 +21,7 @@ from server.pgcluster import Cluster
 from server.processes import Served, redis_server
 from server.remote_bot import bot_account, bot_connection, run_bot, wait_offered
 from server.tables_client import Seat, app_state, open_table, play_game, run_async, start_game
+from spades.ratings import PROVISIONAL_GAMES, GameResult, computer
 from spades.server.accounts.service import Accounts
 from spades.server.run import BackgroundServer
 from spades.server.store import open_store
@@ -167,7 +168,7 @@ def test_bad_tokens_are_refused_with_a_reason(tmp_path: Path) -> None:
         assert bot["level"] not in client.get("/api/rules").json()["bots"]
 
 
-def test_a_remote_bot_is_rated_at_a_rated_table_as_a_computer_player(tmp_path: Path) -> None:
+def test_a_remote_bot_is_rated_at_a_rated_table_as_its_account_marked_a_bot(tmp_path: Path) -> None:
     with BackgroundServer(tmp_path / "db.sqlite3") as server, \
             httpx.Client(base_url=server.url, timeout=30) as client:
         bot = bot_account(client, "Robo_4")
@@ -192,9 +193,12 @@ def test_a_remote_bot_is_rated_at_a_rated_table_as_a_computer_player(tmp_path: P
             await playing
 
         run_async(play())
-        profile = client.get(f"/api/profiles/{bot['level']}").json()
-        assert profile["computer"] and profile["name"] == "bot-robo_4"
+        profile = client.get(f"/api/profiles/{bot['level']}").json()  # rated as its account, a bot
+        assert profile["bot"] and not profile["computer"] and profile["name"] == "Robo_4"
         assert [(r["rules"], r["games"]) for r in profile["ratings"]] == [("standard", 1)]
+        assert client.get("/api/profiles/Robo_4").json() == profile
+        assert client.get("/api/profiles/computer:bot-robo_4").status_code == 404
+        assert not client.get("/api/profiles/normal").json()["bot"]
 
 
 def test_a_bots_token_is_kept_hashed_replaced_and_ended(database: str) -> None:
@@ -214,5 +218,29 @@ def test_a_bots_token_is_kept_hashed_replaced_and_ended(database: str) -> None:
         third = accounts.make_bot("p" * 48)
         accounts.delete("p" * 48)
         assert accounts.bot(third.token) is None
+    finally:
+        store.close()
+
+
+def test_a_bot_account_is_on_the_leaderboard_marked_a_bot(database: str) -> None:
+    store = open_store(database)
+    store.check()
+    try:
+        accounts = Accounts(store)
+        store.add_player(token="b" * 48)
+        accounts.create("b" * 48, "Robo5", None)
+        accounts.make_bot("b" * 48)
+        bot = store.bot_by_name(name_key="robo5")
+        assert bot is not None and bot.name == "Robo5" and store.bot_by_name(name_key="robo6") is None
+        expert = computer("expert")
+        for i in range(PROVISIONAL_GAMES):
+            code = f"B{i:05d}"
+            assert store.add_table(code=code, options="{}")
+            rated = GameResult(rules="standard", game=f"table {code} 1", sides=(0, 1, 0, 1), places=(0, 1),
+                               seats=(bot.player_hash, expert, bot.player_hash, expert))
+            assert store.append_table(code=code, version=0, entries=[json.dumps({"k": "x"})], rated=rated)
+        board = store.leaderboard(rules="standard", limit=5)
+        assert [(player, name, marked) for player, _, name, marked in board] == [
+            (bot.player_hash, "Robo5", True), (expert, None, False)]
     finally:
         store.close()

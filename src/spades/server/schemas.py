@@ -694,6 +694,7 @@ class ProfileOut(BaseModel):
     name: str | None
     """The name shown (a computer level's, or an account's); None for the caller's own, unnamed."""
     computer: bool
+    bot: bool = Field(default=False, description="a remote bot's account, rated as itself")
     ratings: list[RatingOut]
     history: list[RatedGameOut]
     stats: PlayStatsOut | None = Field(default=None, description="a person's play in figures (none for a "
@@ -708,6 +709,7 @@ class LeaderOut(BaseModel):
     rank: int
     name: str
     computer: bool
+    bot: bool = Field(default=False, description="a remote bot's account, rated as itself")
     rating: int
     uncertainty: int
     games: int

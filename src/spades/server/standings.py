@@ -43,18 +43,26 @@ class Standings:
         """The profile of the player with this name (a computer level's name, or an account's)."""
         return self._profile(*self.who(name))
 
-    def who(self, name: str) -> tuple[str, str, str | None]:
-        """The rated id of the player with this name (any look-alike of it), the name as shown, and a
-        person's player token (None for a computer level); NotFound if no player has it."""
-        if name in LEVELS or name.startswith(REMOTE_PREFIX):  # a remote bot is rated as a computer player
-            return computer(name), name, None
+    def who(self, name: str) -> tuple[str, str, str | None, bool]:
+        """The rated id of the player with this name (any look-alike of it, or a remote bot's computer
+        players' name), the name as shown, a person's player token (None for a computer level or a bot),
+        and whether it is a bot account; NotFound if no player has it."""
+        if name.startswith(REMOTE_PREFIX):
+            account = self.store.bot_by_name(name_key=name.removeprefix(REMOTE_PREFIX))
+            if account is None:  # no bot account (any more): rated as the computer players were
+                return computer(name), name, None, False
+            return account.player_hash, account.name, None, True
+        if name in LEVELS:
+            return computer(name), name, None, False
         try:
             account = self.store.account_by_name(name_key=name_key(check_name(name)))
         except BadName:  # not a name an account can have (nor is it asked of the database)
             account = None
         if account is None:
             raise NotFound(f"No player is named {name[:40]!r}.")
-        return account.player_hash, account.name, account.player
+        if self.store.bot_by_name(name_key=account.name_key) is not None:
+            return account.player_hash, account.name, None, True
+        return account.player_hash, account.name, account.player, False
 
     def own(self, token: str) -> ProfileOut:
         """The caller's own ratings and rated games (with no rated game yet: none), under their account's
@@ -70,10 +78,10 @@ class Standings:
                            f"{', '.join(RATED)}.")
         rows = self.store.leaderboard(rules=rules, limit=limit)
         return LeaderboardOut(rules=rules, rated_rules=list(RATED), leaders=[
-            LeaderOut(rank=i + 1, name=name or level_of(player) or "", computer=name is None, rating=r.shown,
-                      uncertainty=r.uncertainty, games=r.games)
-            for i, (player, r, name) in enumerate(rows)],
-            you=None if token is None else self._standing(rules, token, [player for player, _, _ in rows]))
+            LeaderOut(rank=i + 1, name=name or level_of(player) or "", computer=name is None, bot=bot,
+                      rating=r.shown, uncertainty=r.uncertainty, games=r.games)
+            for i, (player, r, name, bot) in enumerate(rows)],
+            you=None if token is None else self._standing(rules, token, [row[0] for row in rows]))
 
     def _standing(self, rules: str, token: str, listed: list[str]) -> StandingOut | None:
         """The caller's standing under a rated rule set (None before their first rated game there): their
@@ -87,11 +95,12 @@ class Standings:
                            rank=listed.index(me) + 1 if me in listed else None,
                            to_list=max(0, PROVISIONAL_GAMES - r.games))
 
-    def _profile(self, player: str, name: str | None, token: str | None = None) -> ProfileOut:
+    def _profile(self, player: str, name: str | None, token: str | None = None,
+                 bot: bool = False) -> ProfileOut:
         """A rated id's ratings and history, under the name shown; for a person (``token``: theirs), their
         figures and latest games too."""
         ratings = self.store.ratings(player=player)
-        return ProfileOut(name=name, computer=level_of(player) is not None,
+        return ProfileOut(name=name, computer=level_of(player) is not None, bot=bot,
                           ratings=[_rating(rules, r) for rules, r in sorted(ratings.items())],
                           history=[_game(c) for c in self.store.rating_history(player=player, limit=HISTORY)],
                           stats=None if token is None else self.archive.stats(token),

@@ -781,11 +781,19 @@ class Store(ABC):
 
     def bot_by_token(self, *, token_hash: str) -> Account | None:
         """The (not deleted) bot account whose token has this hash, or None."""
+        return self._bot("bot_tokens.token_hash", token_hash)
+
+    def bot_by_name(self, *, name_key: str) -> Account | None:
+        """The (not deleted) bot account whose name has this key, or None."""
+        return self._bot("accounts.name_key", name_key)
+
+    def _bot(self, column: str, value: str) -> Account | None:
+        """The (not deleted) bot account whose ``column`` (of ``bot_tokens`` or ``accounts``) is ``value``."""
         columns = ", ".join(f"accounts.{c.strip()}" for c in _ACCOUNT_COLUMNS.split(","))
         with self._tx(write=False) as tx:
             row = tx.one(f"SELECT {columns} FROM bot_tokens"
                          " JOIN accounts ON accounts.player = bot_tokens.player"
-                         " WHERE bot_tokens.token_hash = ? AND accounts.name IS NOT NULL", (token_hash,))
+                         f" WHERE {column} = ? AND accounts.name IS NOT NULL", (value,))
         return None if row is None else Account(*row)
 
     def add_session(self, *, player: str, selector: str, verifier: str) -> None:
@@ -1129,17 +1137,20 @@ class Store(ABC):
                           f" AND player IN ({', '.join('?' * len(wanted))})", (rules, *wanted))
         return {str(r[0]): Rating(mu=r[1], sigma=r[2], games=r[3]) for r in rows}
 
-    def leaderboard(self, *, rules: str, limit: int) -> list[tuple[str, Rating, str | None]]:
+    def leaderboard(self, *, rules: str, limit: int) -> list[tuple[str, Rating, str | None, bool]]:
         """The computer levels and the people with an account past their provisional games under a rated
-        rule set, the highest first: each one's rated id, rating, and account name (None for a level)."""
+        rule set, the highest first: each one's rated id, rating, account name (None for a level), and
+        whether the account is a bot's."""
         with self._tx(write=False) as tx:
-            rows = tx.all("SELECT ratings.player, mu, sigma, games, accounts.name FROM ratings"
+            rows = tx.all("SELECT ratings.player, mu, sigma, games, accounts.name, bot_tokens.player"
+                          " FROM ratings"
                           " LEFT JOIN accounts ON accounts.player_hash = ratings.player"
+                          " LEFT JOIN bot_tokens ON bot_tokens.player = accounts.player"
                           " WHERE rules = ? AND games >= ?"
                           " AND (accounts.name IS NOT NULL OR ratings.player LIKE ?)"
                           " ORDER BY mu DESC, ratings.player LIMIT ?",
                           (rules, PROVISIONAL_GAMES, COMPUTER + "%", limit))
-        return [(str(r[0]), Rating(mu=r[1], sigma=r[2], games=r[3]), r[4]) for r in rows]
+        return [(str(r[0]), Rating(mu=r[1], sigma=r[2], games=r[3]), r[4], r[5] is not None) for r in rows]
 
     def rating_history(self, *, player: str, limit: int) -> list[RatingChange]:
         """A rated id's latest ``limit`` rating changes, oldest first."""

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from spades.ratings import GameResult
+from spades.protocol.remote import REMOTE_PREFIX
+from spades.ratings import GameResult, level_of
 from spades.server.store import FriendResult, Store
 from spades.server.tables.entries import BadEntry, Entry, entry_json, entry_of
 from spades.server.tables.table import StaleVersion, TableDamaged, TableNotFound
@@ -39,8 +41,19 @@ class TableLog:
         """Append entries after the first ``seq`` at once, with the results of a game they end (and its
         rating, if rated); StaleVersion if another got there first."""
         stored = [json.dumps(entry_json(e)) for e in entries]
+        if rated is not None:
+            rated = replace(rated, seats=tuple(self._rated_id(player) for player in rated.seats))
         if not self.store.append_table(code=code, version=seq, entries=stored, results=results, rated=rated):
             raise StaleVersion(f"Table {code} has moved past version {seq}.")
+
+    def _rated_id(self, player: str) -> str:
+        """A seat's rated id: a remote bot's is its account's (a person's, marked a bot), the computer
+        players' name while no bot account has it."""
+        level = level_of(player)
+        if level is None or not level.startswith(REMOTE_PREFIX):
+            return player
+        account = self.store.bot_by_name(name_key=level.removeprefix(REMOTE_PREFIX))
+        return player if account is None else account.player_hash
 
     def load(self, code: str, since: int = 0, max_idle: float | None = None) -> StoredTable:
         """The table's options and its entries from ``since`` on; TableNotFound if none (or idle too long)."""

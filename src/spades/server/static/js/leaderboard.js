@@ -28,7 +28,7 @@ async function show(rules) {
   if (!select.options.length) select.innerHTML = body.rated_rules.map((n) => `<option>${esc(n)}</option>`).join("");
   select.value = body.rules;
   const rows = body.leaders.map((l) => `<tr data-name="${esc(l.name)}"><td>${l.rank}</td>
-    <th scope="row"><a href="/@${encodeURIComponent(l.name)}">${esc(l.name)}</a>${l.computer ? ' <span class="computer-mark">(computer)</span>' : ""}</th>
+    <th scope="row"><a href="/@${encodeURIComponent(l.name)}">${esc(l.name)}</a>${l.computer ? ' <span class="computer-mark">(computer)</span>' : l.bot ? ' <span class="computer-mark bot-mark">(bot)</span>' : ""}</th>
     <td class="rating">${l.rating}</td><td>± ${l.uncertainty}</td><td>${plural(l.games, "game")}</td></tr>`).join("");
   $("board").innerHTML = body.leaders.length
     ? `<table class="figures-table"><caption>The ${esc(body.rules)} rules</caption><thead><tr><th scope="col">Place</th><th scope="col">Player</th>

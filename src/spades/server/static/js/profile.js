@@ -21,7 +21,7 @@ async function load() {
   document.title = `Spades: ${body.name}`;
   $("profile-about").textContent = body.computer
     ? `A computer player: the ${body.name} level, rated as people are by the games it plays with and against them.`
-    : "";
+    : body.bot ? "A bot: a program playing through its account, rated as people are." : "";
   showRatings(body);
   if (body.stats) showStats(body.stats);
   showGames(body);
@@ -73,9 +73,9 @@ function showStats(s) {
   $("stats-section").hidden = false;
 }
 
-// A person's latest games (rated or not); a computer level's latest rated games.
+// A person's latest games (rated or not); a computer level's or a bot's latest rated games.
 function showGames(p) {
-  const games = p.computer
+  const games = p.computer || p.bot
     ? [...p.history].reverse().map((g) => ({ page: g.page, when: g.at, result: g.won ? "won" : "lost", what: `rated, ${g.rules}`, ref: g.page.split("/").pop() }))
     : p.recent.map((g) => ({ page: `/games/${g.ref}`, when: g.finished, result: g.won ? "won" : "lost",
       what: `${g.friends ? "with friends" : "against the computer"}${g.final_score === null ? "" : `, ${g.final_score} points`}`, ref: g.ref }));

@@ -36,7 +36,7 @@ export function render(overlay = null) {
     el.setAttribute("aria-label", `${s.name}: ${shown === null ? "no bid yet" : "bid " + shown}, ${plural(tricks[s.seat], "trick")} won${turn === s.seat ? ", to play" : ""}`);
     el.innerHTML = `
       <div class="nameplate">
-        <span class="name">${esc(s.name)}${state.game.dealer === s.seat ? ' <span class="dealer" title="Dealer">D</span>' : ""}</span>
+        <span class="name">${esc(s.name)}${remoteBot(s.seat) ? ' <span class="bot-badge" title="A bot account\'s program plays this seat">bot</span>' : ""}${state.game.dealer === s.seat ? ' <span class="dealer" title="Dealer">D</span>' : ""}</span>
         <span class="bidline"><span class="bid">Bid ${shown === null ? "–" : esc(shown)}</span>
         <span class="won-count">Won ${tricks[s.seat]}</span></span>
       </div>${backs}`;
@@ -59,6 +59,12 @@ export function render(overlay = null) {
 }
 
 // A friends' table by its code (its deal is secret until the game is over), else the deal's number.
+// Whether a remote bot (a bot account's program: the table's level "bot-NAME") plays the seat.
+function remoteBot(seat) {
+  const t = state.table;
+  return Boolean(t && t.level.startsWith("bot-") && t.seats[seat] && t.seats[seat].bot);
+}
+
 function dealLabel() {
   const { daily, deal } = state.game;
   if (state.table) return `Table ${state.table.code}${deal ? ` · deal #${deal}` : ""}`;
