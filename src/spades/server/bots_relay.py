@@ -32,6 +32,8 @@ _TIMEOUT = 1.0
 """Seconds a call to Redis may take before it counts as failed."""
 _WORKERS = 8
 """Requests of other processes answered at once (each waits on its bot for up to its deadline)."""
+_DROP = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+"""Drop a presence key if this process set it (not if the bot has since connected to another)."""
 _log = logging.getLogger("spades.protocol")
 
 
@@ -49,6 +51,8 @@ class RedisRelay:
         self._pool = ThreadPoolExecutor(_WORKERS, thread_name_prefix="spades-bots-relay")
         self._threads: list[threading.Thread] = []
         self._remotes: Remotes | None = None
+        self._me = secrets.token_hex(8)
+        """This process's mark on the presence keys it sets."""
 
     def serve(self, remotes: Remotes) -> None:
         """Start answering requests for ``remotes``' bots and renewing their presence."""
@@ -60,11 +64,11 @@ class RedisRelay:
 
     def arrived(self, name: str) -> None:
         """Set the bot's presence key."""
-        self._call(lambda: self._redis.set(_LIVE + name, "1", ex=_TTL))
+        self._call(lambda: self._redis.set(_LIVE + name, self._me, ex=_TTL))
 
     def left(self, name: str) -> None:
-        """Drop the bot's presence key."""
-        self._call(lambda: self._redis.delete(_LIVE + name))
+        """Drop the bot's presence key, unless another process has set it since."""
+        self._call(lambda: self._redis.eval(_DROP, 1, _LIVE + name, self._me))
 
     def present(self) -> set[str]:
         """The names whose presence keys are set."""
