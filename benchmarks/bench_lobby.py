@@ -31,6 +31,8 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from figures import percentiles
+
 from server.pgcluster import Cluster
 from server.processes import Served, redis_server
 from spades.ratings import GameResult
@@ -38,15 +40,6 @@ from spades.server.store import open_store
 
 ASK_EVERY = 1.0
 """Seconds between a waiting person's asks, as the page's."""
-
-
-def percentiles(values: list[float]) -> str:
-    """p50/p95/p99 of seconds, in milliseconds."""
-    if len(values) < 2:
-        return "n/a"
-    q = statistics.quantiles(values, n=100)
-    ms = [round(q[k] * 1000) for k in (49, 94, 98)]
-    return f"p50 {ms[0]} ms, p95 {ms[1]} ms, p99 {ms[2]} ms (n={len(values)})"
 
 
 async def person(client: httpx.AsyncClient, token: str, name: str, at: float, start: float,

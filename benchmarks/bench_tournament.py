@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import tempfile
 import time
@@ -28,21 +27,14 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from figures import percentiles
+
 from server.pgcluster import Cluster
 from server.processes import Served, redis_server
 from spades.server.store import open_store
 
 GRACE = 5
 """Seconds before a computer player takes an absent person's seat (the least a table allows)."""
-
-
-def percentiles(values: list[float]) -> str:
-    """p50/p95/p99 of seconds, in milliseconds."""
-    if len(values) < 2:
-        return "n/a"
-    q = statistics.quantiles(values, n=100)
-    ms = [round(q[k] * 1000) for k in (49, 94, 98)]
-    return f"p50 {ms[0]} ms, p95 {ms[1]} ms, p99 {ms[2]} ms (n={len(values)})"
 
 
 def last_card(database: str, codes: list[str]) -> float:
