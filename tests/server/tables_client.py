@@ -179,6 +179,14 @@ async def play_game(seats: list[Seat], until_phase: str = "game_over", seconds: 
     await asyncio.gather(*(run(s) for s in seats))
 
 
+async def play_alone(seat: Seat, until_phase: str = "hand_over", seconds: float = 120) -> None:
+    """Start a game at a table where ``seat`` is the only person (computers in the other seats), play
+    it to ``until_phase`` and close the connection."""
+    await start_game([seat])
+    await play_game([seat], until_phase=until_phase, seconds=seconds)
+    await seat.close()
+
+
 def check_no_hidden_cards(log: TableLog, code: str, seats: dict[int, list[dict[str, Any]]]) -> int:
     """No message to a seat holds a card another seat hides at the message's version, and none to a
     spectator (keyed by the number of seats) a card not yet played this hand; the checks made."""

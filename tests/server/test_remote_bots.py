@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from server.pgcluster import Cluster
 from server.processes import Served, redis_server
 from server.remote_bot import bot_account, bot_connection, run_bot, wait_offered
-from server.tables_client import Seat, app_state, open_table, play_game, run_async, start_game
+from server.tables_client import Seat, app_state, open_table, play_alone, run_async
 from spades.ratings import PROVISIONAL_GAMES, GameResult, computer
 from spades.server.accounts.service import Accounts
 from spades.server.run import BackgroundServer
@@ -45,9 +45,7 @@ def test_a_bot_account_plays_a_hand_at_a_friends_table(tmp_path: Path, leaves_af
             await asyncio.to_thread(wait_offered, client, bot["level"])
             host = await asyncio.to_thread(open_table, client, level=bot["level"])
             seat = Seat(server.url, host["code"], host["token"])
-            await start_game([seat])
-            await play_game([seat], until_phase="hand_over", seconds=120)
-            await seat.close()
+            await play_alone(seat)
             await ws.close()
             await playing
             assert seat.table["level"] == bot["level"]
@@ -95,9 +93,7 @@ def test_a_bot_connected_to_one_process_plays_at_a_table_of_another(tmp_path: Pa
             await asyncio.to_thread(wait_offered, client, bot["level"])
             host = await asyncio.to_thread(open_table, client, level=bot["level"])
             seat = Seat(b.url, host["code"], host["token"])
-            await start_game([seat])
-            await play_game([seat], until_phase="hand_over", seconds=120)
-            await seat.close()
+            await play_alone(seat)
             await ws.close()
             await playing
             assert [s["bot"] for s in seat.table["seats"]] == [False, True, True, True]
@@ -127,12 +123,7 @@ def test_the_example_bridge_plays_the_example_bot_as_a_bot_account(tmp_path: Pat
             host = open_table(client, level=bot["level"])
             seat = Seat(server.url, host["code"], host["token"])
 
-            async def play() -> None:
-                await start_game([seat])
-                await play_game([seat], until_phase="hand_over", seconds=120)
-                await seat.close()
-
-            run_async(play())
+            run_async(play_alone(seat))
             remotes = app_state(server).roster.remotes
             assert remotes.fault_count == 0 and remotes.get(bot["level"]).decisions >= 3 * 13
         finally:
@@ -186,9 +177,7 @@ def test_a_remote_bot_is_rated_at_a_rated_table_as_its_account_marked_a_bot(tmp_
                 "options": {"target": 10, "low_mark": -10}})
             assert r.status_code == 201, r.text
             seat = Seat(server.url, r.json()["code"], r.json()["token"])
-            await start_game([seat])
-            await play_game([seat], seconds=120)
-            await seat.close()
+            await play_alone(seat, until_phase="game_over")
             await ws.close()
             await playing
 

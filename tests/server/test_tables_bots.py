@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server.tables_client import Seat, app_state, open_table, play_game, run_async, start_game
+from server.tables_client import Seat, app_state, open_table, play_alone, run_async
 from spades.errors import SpadesError
 from spades.server.run import BackgroundServer
 from spades.server.settings import Settings
@@ -25,12 +25,7 @@ def test_an_operators_bot_plays_a_hand_at_a_friends_table(tmp_path: Path, bot: s
         host = open_table(client, level=bot, preset="two-player" if bot == "nodebot" else "standard")
         seat = Seat(server.url, host["code"], host["token"])
 
-        async def play() -> None:
-            await start_game([seat])
-            await play_game([seat], until_phase="hand_over", seconds=120)
-            await seat.close()
-
-        run_async(play())
+        run_async(play_alone(seat))
         assert seat.table["level"] == bot
         assert [s["bot"] for s in seat.table["seats"]].count(True) == len(seat.table["seats"]) - 1
         roster = app_state(server).roster

@@ -21,6 +21,7 @@ from server.tables_client import (
     close_at,
     join,
     open_table,
+    play_alone,
     play_game,
     run_async,
     start_game,
@@ -232,9 +233,7 @@ def test_the_lobby_names_places_and_sides_and_finished_hands_are_shown_face_up(
 
     async def run() -> dict[str, Any]:
         seat = Seat(server.url, code, host["token"])
-        await start_game([seat])
-        await play_game([seat], until_phase="hand_over")
-        await seat.close()
+        await play_alone(seat, seconds=300)
         return seat.table
 
     table = run_async(run())
