@@ -39,7 +39,15 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from spades.arena import MatchResult, SideStats, format_table, play_duplicate, progress_bar, summarise
+from spades.arena import (
+    MatchResult,
+    SideStats,
+    deal_number,
+    format_table,
+    play_duplicate,
+    progress_bar,
+    summarise,
+)
 from spades.bots import LEVELS, Player, make_player
 from spades.bots.search import sample_hands
 from spades.cards import Card, cards_of
@@ -162,7 +170,7 @@ def _logged(results: Iterator[tuple[int, Played]], log: Path | None) -> Iterator
 def run(level: str, deals: int, sims: int = 1000, uct_c: float = 200.0, jobs: int = 1, seed: int = 1,
         progress: bool = False, log: Path | None = None, game_value: bool = False) -> MatchResult:
     """Play ``deals`` duplicate deals of ``level`` against IS-MCTS with ``sims`` simulations."""
-    numbers = [seed * 1_000_003 + i + 1 for i in range(deals)]
+    numbers = [deal_number(seed, i) for i in range(deals)]
     names = ((level,), (f"ismcts-{sims}",))
     show = progress_bar() if progress else None
     if jobs == 1:
