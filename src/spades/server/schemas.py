@@ -217,7 +217,11 @@ class NewGameIn(StrictIn):
     deal: int | None = Field(default=None, ge=1, le=MAX_DEAL, description="the deal number to play")
     daily: DateText | None = Field(default=None, description="play the daily deal of this date (not with "
                                    "a deal number)")
-    resume: bool = Field(default=False, description="keep the current game if it is this same deal")
+    resume: bool = Field(default=False, description="keep the current game if it is this same deal (with "
+                         "``board``, one dealt as a board)")
+    board: bool = Field(default=False, description="deal it as a board of a tournament (or any friends' "
+                        "table) is dealt: the first dealer drawn from the deal number, not East, so the "
+                        "seats hold the board's hands")
     rated: bool = Field(default=False, description="a rated game (the player's rules must be a rated "
                         "rule set): its deal is secret until it is over, so no deal number nor daily deal")
 

@@ -173,10 +173,12 @@ class Service:
 
     def new_game(
         self, token: str, *, deal: int | None = None, daily: str | None = None, resume: bool = False,
-        rated: bool = False,
+        rated: bool = False, board: bool = False,
     ) -> MoveOut:
         """Start a numbered, daily or fresh deal with the player's rules (or resume it); or a rated game,
-        on a fresh deal kept secret until it is over, under the player's rules if they are rated."""
+        on a fresh deal kept secret until it is over, under the player's rules if they are rated. A
+        ``board`` is dealt as the friends' tables deal it (the first dealer drawn from the deal number),
+        so a tournament's board opens with the hands its tables held."""
         if deal is not None and daily is not None:
             raise SpadesError("Ask for a deal number or a daily deal, not both.")
         if rated:
@@ -200,25 +202,28 @@ class Service:
             row = self.store.active_game(token=token)
             if row is not None and row.status == "active" and row.deal == deal:
                 with self._locked(row) as table:
-                    return MoveOut(events=[], state=table.state())
+                    if not board or table.game.first_dealer is None:
+                        return MoveOut(events=[], state=table.state())
         settings = self.settings(token)
-        return self._start(token, rules_of(settings), deal, daily, settings.level, settings.bots_bid_nil)
+        return self._start(token, rules_of(settings), deal, daily, settings.level, settings.bots_bid_nil,
+                           board=board)
 
     def restart(self, token: str, game_id: int) -> MoveOut:
         """The same deal and rules again, from the first hand."""
         with self._table(token, game_id) as table:
-            rules, row = table.game.rules, table.row
+            rules, row, board = table.game.rules, table.row, table.game.first_dealer is None
         if row.rated is not None:
             raise SpadesError("A rated game cannot be restarted: its deal is played once.")
-        return self._start(token, rules, row.deal, row.daily, row.level, row.bots_bid_nil)
+        return self._start(token, rules, row.deal, row.daily, row.level, row.bots_bid_nil, board=board)
 
     def _start(self, token: str, rules: Rules, deal: int, daily: str | None, level: str,
-               bots_bid_nil: bool, rated: str | None = None) -> MoveOut:
+               bots_bid_nil: bool, rated: str | None = None, board: bool = False) -> MoveOut:
         """Store a new game (rated under ``rated``, if given), play the computer players up to the
-        person, and append their moves."""
+        person, and append their moves. The seat before the person's deals first, so they bid last;
+        a ``board``'s first dealer is drawn from the deal number instead."""
         forfeit = self._forfeit(token)
         human = human_seat(rules.players)
-        game = Game(rules, deal, first_dealer=(human - 1) % rules.players)
+        game = Game(rules, deal, first_dealer=None if board else (human - 1) % rules.players)
         row = self.store.add_game(token=token, deal=deal, daily=daily, level=level,
                                   bots_bid_nil=bots_bid_nil, header=dump_record(game), rated=rated)
         table = self._new_table(row, game)

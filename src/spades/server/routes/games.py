@@ -39,7 +39,7 @@ GameId = Annotated[int, Path(ge=1, le=2**62, description="the game's number")]
 async def new_game(body: NewGameIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Start a game with the player's rules; ``resume`` keeps a game of the same deal going."""
     return await run_in_threadpool(service.new_game, token, deal=body.deal, daily=body.daily,
-                                   resume=body.resume, rated=body.rated)
+                                   resume=body.resume, rated=body.rated, board=body.board)
 
 
 @router.get("/current", response_model=GameState,

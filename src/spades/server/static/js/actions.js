@@ -179,6 +179,7 @@ export function syncAddress() {
   const url = new URL(location.href);
   if (state.game.deal) url.searchParams.set("deal", String(state.game.deal));
   else url.searchParams.delete("deal"); // a rated game's deal is secret until it is over
+  url.searchParams.delete("board"); // asked for once: a reload resumes the game, however it was dealt
   history.replaceState(null, "", url);
 }
 

@@ -153,6 +153,8 @@ async function boot() {
     return;
   }
   if (wanted !== null) {
+    // "&board=1": a tournament's board, dealt as its tables dealt it (the address forgets it once started)
+    const board = new URLSearchParams(location.search).has("board");
     // A link to another deal does not throw away a game under way without asking.
     const current = await api.get("/api/games/current").catch(() => null);
     if (current && String(current.deal) !== wanted.trim()) {
@@ -160,11 +162,11 @@ async function boot() {
       syncAddress();
       afterState();
       const deal = wanted.trim();
-      confirmLeave(`Play deal ${deal}`, `play deal #${deal}`, () => newGame({ deal: Number(deal), resume: true }));
+      confirmLeave(`Play deal ${deal}`, `play deal #${deal}`, () => newGame({ deal: Number(deal), resume: true, board }));
       return;
     }
     try {
-      const out = await api.post("/api/games", { deal: Number(wanted.trim()), resume: true });
+      const out = await api.post("/api/games", { deal: Number(wanted.trim()), resume: true, board });
       state.game = out.state;
       await animate(out.events);
       afterState();

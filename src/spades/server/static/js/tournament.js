@@ -149,7 +149,7 @@ function showResults(t) {
     const cols = ["Table", "North-South", "East-West", "Bids N E S W", "Tricks", "N-S result", "Matchpoints"];
     // once the tournament is over its deals are public: each board opens as a solo game
     const title = el("h3", {}, `Board ${b.board} (round ${b.lines[0].round})`);
-    if (r.seed) title.append(" ", el("a", { href: `/?deal=${b.deal}` }, `play deal ${b.deal}`));
+    if (r.seed) title.append(" ", el("a", { href: `/?deal=${b.deal}&board=1` }, `play deal ${b.deal}`));
     return el("section", { class: "traveller" }, title,
       el("table", {}, el("tr", {}, ...cols.map((h) => el("th", {}, h))), ...rows));
   }));

@@ -1,0 +1,47 @@
+"""After a hosted tournament its boards open as solo games with the hands the tables held: the board's
+dealer deals (``board``), not East, so South holds the board's South hand."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+
+from server.test_tournaments import PEOPLE, create, held, look, register
+from spades.cards import cards_of
+from spades.game import Game
+from spades.rules import Rules
+from spades.server.run import BackgroundServer
+
+_SOUTH = 2
+
+
+def test_a_finished_tournaments_board_opens_as_a_solo_game_with_its_hands(tmp_path: Path) -> None:
+    with BackgroundServer(tmp_path / "spades.sqlite3") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        code, host = create(client, rounds=1, boards=1, grace=5, level="random")
+        register(client, code, PEOPLE[:5])  # nobody comes: computer players take the seats after 5 s
+        started = client.post(f"/api/tournaments/{code}/start", headers={"X-Host-Token": host})
+        assert started.status_code == 204
+        deadline = time.monotonic() + 60
+        while (over := look(client, code))["status"] != "over":
+            assert time.monotonic() < deadline, over["tables"]
+            time.sleep(0.3)
+        line = over["results"]["travellers"][0]["lines"][0]
+        deal = over["results"]["travellers"][0]["deal"]
+        player = {"X-Player-Token": client.post("/api/players").json()["token"]}
+        solo = client.post("/api/games", json={"deal": deal, "board": True}, headers=player)
+        assert solo.status_code == 201, solo.text
+        again = client.post("/api/games", json={"deal": deal, "board": True, "resume": True}, headers=player)
+        plain = client.post("/api/games", json={"deal": deal}, headers=player).json()["state"]
+        restarted = client.post(f"/api/games/{plain['id']}/restart", headers=player).json()["state"]
+        asked_as_board = client.post("/api/games", json={"deal": deal, "board": True, "resume": True},
+                                     headers=player).json()["state"]
+    state = solo.json()["state"]
+    board = Game(Rules(), deal)  # the engine's board: its first dealer drawn from the deal number
+    assert [{str(c) for c in cards_of(mask)} for mask in board.hand.dealt] == held(line)  # the tables'
+    assert state["dealer"] == board.dealer and set(state["hand"]) == held(line)[_SOUTH]
+    assert again.json()["state"]["id"] == state["id"]  # resumed: the same game
+    assert plain["dealer"] == 1 and restarted["dealer"] == 1  # a numbered deal: East deals, as before
+    assert asked_as_board["id"] != restarted["id"] and asked_as_board["dealer"] == board.dealer
