@@ -3,7 +3,9 @@
 Every change reads the tournament's document, changes it and writes it back on its version (another
 process that wrote first makes this one read and try again), so any process serves any request. The
 rounds move on by themselves: whoever looks at the tournament once every table of the round has played
-its boards opens the next round's tables (the write's compare-and-set lets one process do it). A round's
+its boards opens the next round's tables (the write's compare-and-set lets one process do it). A table's
+code is derived from the tournament's secret seed, the round and the table's number, so processes that
+open the same round at once open the same tables, each seated once, and none is left over. A round's
 tables are ordinary friends' tables of the round's boards (``TableOptions.boards``) with the people seated
 where the movement puts them, each marked away until their page connects, so that a computer player
 takes the seat of anyone who does not come once the table's grace period is over.
@@ -15,6 +17,7 @@ code (``lobby.seat_token``): their own requests fetch it, from any process; the 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import secrets
 from collections.abc import Callable
@@ -26,7 +29,7 @@ from spades.rules import Rules, option
 from spades.server.lobby import seat_token
 from spades.server.store import Store
 from spades.server.tables.entries import Away, BotSeated
-from spades.server.tables.hub import TableHub, new_code, normal_code
+from spades.server.tables.hub import CODE_ALPHABET, CODE_LENGTH, TableHub, new_code, normal_code
 from spades.server.tables.state import (
     NameTaken,
     NotAllowed,
@@ -231,20 +234,32 @@ class Tournaments:
         r = len(t.tables)
         options = _table_options(t.rules.replace(target=TABLE_TARGET), t.level, t.turn_seconds, t.grace,
                                  t.deals(r), t.code)
-        codes = []
+        codes: list[str] = []
         for table in range(len(t.movement()[r])):
-            seats = t.seats(r, table)
-            for _ in range(_RETRIES):
-                code = new_code()
-                if self.hub.log.create(code, options.to_json()):
-                    break
-            else:
-                raise TableError("No free table code was found: try again.")
-            people = [(seat, t.people[i]) for seat, i in enumerate(seats) if i is not None]
+            code = self._claim(t, r, table, options, codes)
+            people = [(seat, t.people[i]) for seat, i in enumerate(t.seats(r, table)) if i is not None]
             self.hub.act(code, functools.partial(_seat_all, people=people, code=code))
             codes.append(code)
         t.tables.append(codes)
         t.cuts.append(None)
+
+    def _claim(self, t: Tournament, r: int, table: int, options: TableOptions, taken: list[str]) -> str:
+        """The code of table ``table`` of round ``r``, created now or by another process opening the same
+        round: the first of the table's derived codes (``_table_code``) that is free or holds a table of
+        these options, and not one of ``taken`` (this round's tables before it)."""
+        wanted = json.loads(json.dumps(options.to_json()))  # as the store gives it back
+        for attempt in range(_RETRIES):
+            code = _table_code(t, r, table, attempt)
+            if code in taken:
+                continue
+            if self.hub.log.create(code, wanted):
+                return code
+            try:
+                if self.hub.log.load(code)[0] == wanted:
+                    return code
+            except TableNotFound:  # expired meanwhile: a stranger's table, its code not ours
+                pass
+        raise TableError("No free table code was found: try again.")
 
 
 def _table_options(rules: Rules, level: str, turn_seconds: float, grace: float, boards: tuple[int, ...],
@@ -257,10 +272,22 @@ def _table_options(rules: Rules, level: str, turn_seconds: float, grace: float, 
         raise TableError(str(e)) from None
 
 
+def _table_code(t: Tournament, r: int, table: int, attempt: int) -> str:
+    """The ``attempt``-th code for table ``table`` of round ``r``, from the tournament's secret seed: every
+    process that opens the round picks the same codes, and nobody outside can (a squatter only makes it
+    take the next)."""
+    digest = hashlib.blake2b(f"{t.code}:{t.seed}:{r}:{table}:{attempt}".encode(), digest_size=8).digest()
+    n = int.from_bytes(digest, "big")
+    return "".join(CODE_ALPHABET[(n >> (5 * i)) % len(CODE_ALPHABET)] for i in range(CODE_LENGTH))
+
+
 def _seat_all(table: FriendsTable, people: list[tuple[int, Person]], code: str) -> None:
     """Seat a round's people at their table, each away until a page of theirs connects (a computer player
     takes the seat of whoever is not there when the grace period is over), a computer player for those
-    withdrawn; then deal the first board."""
+    withdrawn; then deal the first board. Nothing if that was done (by another process opening the round
+    at the same time)."""
+    if table.started:
+        return
     for seat, person in people:
         table.join(person.name, seat, player=person.player, sealed=hash_token(seat_token(person.token, code)))
         table.commit(BotSeated(seat=seat) if person.computer else Away(seat=seat))
