@@ -120,7 +120,7 @@ def test_eight_people_play_a_two_table_duplicate_through_to_the_standings(server
         assert started.status_code == 204
         first = look(client, code)
         assert first["status"] == "playing" and first["round"] == 1 and len(first["tables"]) == 2
-        assert [p["pair"] for p in first["people"]] == [1, 1, 2, 2, 3, 3, 4, 4]
+        assert [p["entrant"] for p in first["people"]] == [1, 1, 2, 2, 3, 3, 4, 4]
         check_frames(server, run_async(play_round([server.url], client, code, tokens)))
         second = look(client, code)
         assert second["round"] == 2 and {t["code"] for t in second["tables"]}.isdisjoint(
@@ -202,7 +202,7 @@ def test_a_round_opens_computers_for_the_withdrawn_and_the_host_ends_it(client: 
     late = client.post(f"/api/tournaments/{code}/entries", json={"name": "Zed"})
     assert late.status_code == 409 and "registration is closed" in late.json()["detail"]
     seen = look(client, code, tokens["Bob"])
-    assert len(seen["tables"]) == 2 and "Computer pair" in {t["ns"] for t in seen["tables"]} | {
+    assert len(seen["tables"]) == 2 and "Computer pair (fill)" in {t["ns"] for t in seen["tables"]} | {
         t["ew"] for t in seen["tables"]}
     assert seen["you"]["token"] is not None and seen["host"] is False
     assert client.delete(f"/api/tournaments/{code}/entries/1", headers=hosted).status_code == 204

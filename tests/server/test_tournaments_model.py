@@ -24,7 +24,7 @@ def hand(deal: int) -> HandResult:
 
 def test_people_pair_in_order_and_computers_fill_a_partner_and_a_pair() -> None:
     t = tournament(5)
-    assert t.pairs == 3 and [t.pair_name(p) for p in range(4)] == ["A & B", "C & D", "E & Computer",
+    assert t.entrants == 3 and [t.entrant_name(p) for p in range(4)] == ["A & B", "C & D", "E & Computer",
                                                                      "Computer pair"]
     seated = [t.seats(0, table) for table in range(2)]
     people = sorted(i for seats in seated for i in seats if i is not None)
@@ -40,12 +40,12 @@ def test_only_boards_every_table_played_count_and_an_ended_round_keeps_them() ->
     result = t.result([[first, second]])
     assert [line.score.board for line in result.lines] == [0, 0]  # board 2: one table only, not yet shown
     ns = [line.score.ns_result for line in result.lines]
-    by_name = {t.pair_name(s.entrant): s.score for _, s in result.standings()}
+    by_name = {t.entrant_name(s.entrant): s.score for _, s in result.standings()}
     mp = matchpoints(ns)
     ew = matchpoints([-r for r in ns])
     (ns0, ew0), (ns1, ew1) = t.movement()[0]
-    assert by_name == {t.pair_name(ns0): mp[0], t.pair_name(ew0): ew[0], t.pair_name(ns1): mp[1],
-                       t.pair_name(ew1): ew[1]}
+    assert by_name == {t.entrant_name(ns0): mp[0], t.entrant_name(ew0): ew[0], t.entrant_name(ns1): mp[1],
+                       t.entrant_name(ew1): ew[1]}
     assert not t.round_over([2, 1], 0) and t.round_over([2, 2], 0)
     t.cuts[0] = t.counted([2, 1], 0)  # the host ends the round
     assert t.round_over([2, 1], 0) and len(t.result([[first, [*second, hand(deals[1])]]]).lines) == 2

@@ -40,12 +40,13 @@ from spades.tournament.scores import (
     match_standings,
     ranked,
 )
-from spades.tournament.swiss import choose_byes, pair_off, seat_fours
+from spades.tournament.swiss import swiss_round
 
 __all__ = [
     "FORMATS",
     "NAMES",
     "Entry",
+    "Format",
     "Round",
     "Table",
     "TournamentResult",
@@ -267,39 +268,20 @@ def _seat_levels(result: TournamentResult, seating: Seating) -> tuple[str, ...]:
     return (n, e, s, w)
 
 
-class _Rounds:
-    """Seats each round: the movement for duplicate pairs, the standings so far for Swiss and teams."""
-
-    def __init__(self, result: TournamentResult, rounds: int) -> None:
-        self.result = result
-        n = len(result.entries)
-        self.movement = mitchell(n, rounds) if result.format == "duplicate-pairs" else ()
-        self.met: set[frozenset[int]] = set()
-        self.byes_had = [0] * n
-
-    def seat(self, r: int) -> tuple[tuple[Seating, ...], tuple[int, ...]]:
-        """Round ``r``'s tables and byes."""
-        result, n = self.result, len(self.result.entries)
-        if self.movement:
-            gap = n if n % 2 else None
-            played = [t for t in self.movement[r] if result.fill or gap not in t]
-            out = [e for t in self.movement[r] if gap in t and not result.fill for e in t if e != gap]
-            return tuple(Seating(r, i, (ns,), (ew,)) for i, (ns, ew) in enumerate(played)), tuple(out)
-        order = [s.entrant for _, s in result.standings()]
-        byes = choose_byes(order, self.byes_had, n % (4 if result.individual else 2))
-        for e in byes:
-            self.byes_had[e] += 1
-        playing = [e for e in order if e not in byes]
-        if result.individual:
-            fours = seat_fours(playing, self.met)
-            self.met |= {frozenset(pair) for four in fours for pair in four}
-            return tuple(Seating(r, i, ns, ew) for i, (ns, ew) in enumerate(fours)), tuple(byes)
-        pairs = pair_off(playing, self.met)
-        self.met |= {frozenset(p) for p in pairs}
-        if result.format == "teams":
-            return tuple(Seating(r, 2 * i + k, (a, b)[k:k + 1], (b, a)[k:k + 1])
-                         for i, (a, b) in enumerate(pairs) for k in (0, 1)), tuple(byes)
-        return tuple(Seating(r, i, (a,), (b,)) for i, (a, b) in enumerate(pairs)), tuple(byes)
+def _seat(result: TournamentResult, r: int, movement: tuple[tuple[tuple[int, int], ...], ...]
+          ) -> tuple[tuple[Seating, ...], tuple[int, ...]]:
+    """Round ``r``'s tables and byes: the movement's for duplicate pairs, from the standings so far for
+    Swiss and teams."""
+    n = len(result.entries)
+    if result.format == "duplicate-pairs":
+        gap = n if n % 2 else None
+        played = [t for t in movement[r] if result.fill or gap not in t]
+        out = [e for t in movement[r] if gap in t and not result.fill for e in t if e != gap]
+        return tuple(Seating(r, i, (ns,), (ew,)) for i, (ns, ew) in enumerate(played)), tuple(out)
+    order = [s.entrant for _, s in result.standings()]
+    return swiss_round(r, order, (s for past in result.rounds for s in past.tables),
+                       (e for past in result.rounds for e in past.byes),
+                       individual=result.individual, teams=result.format == "teams")
 
 
 def _check(fmt: str, individual: bool, entries: int, fill: str | None, rules: Rules) -> None:
@@ -339,10 +321,10 @@ def run_tournament(fmt: str, entries: Sequence[str], *, rounds: int = 1, boards:
         fill_entry = parse_entries([fill], 2)[0]
     result = TournamentResult(cast(Format, fmt), individual, rules, seed, boards,
                               parse_entries(entries, size), fill_entry)
-    seats = _Rounds(result, rounds)
+    movement = mitchell(len(result.entries), rounds) if fmt == "duplicate-pairs" else ()
     with _tables(jobs) as play:
         for r in range(rounds):
-            tables, byes = seats.seat(r)
+            tables, byes = _seat(result, r, movement)
             deals = tuple(deal_number(seed, r * boards + b) for b in range(boards))
             result.rounds.append(Round(r, deals, tables, byes))
             played = play([(rules, _seat_levels(result, s), deals) for s in tables])

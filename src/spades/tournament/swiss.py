@@ -20,11 +20,12 @@ counts as a tied match (``scores.BYE_POINTS``). Round one takes the entry order 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from spades.errors import TournamentError
+from spades.tournament.scores import Seating
 
-__all__ = ["SEARCH_STEPS", "choose_byes", "pair_off", "seat_fours"]
+__all__ = ["SEARCH_STEPS", "choose_byes", "met_before", "pair_off", "seat_fours", "swiss_round"]
 
 SEARCH_STEPS = 200_000
 """The most choices the pairing search tries before it settles for the greedy pairing."""
@@ -106,3 +107,31 @@ def seat_fours(order: Sequence[int], partnered: Collection[frozenset[int]]) -> t
         raise TournamentError("Tables of four need a multiple of four players: give the rest byes first.")
     pairs = _match(order, partnered, fours=True)
     return tuple(pairs[i:i + 2] for i in range(0, len(pairs), 2))
+
+
+def met_before(tables: Iterable[Seating], individual: bool) -> set[frozenset[int]]:
+    """What a Swiss round avoids repeating from these tables: the partnerships (individual), or who
+    played whom (pairs, teams)."""
+    if individual:
+        return {frozenset(side) for s in tables for side in (s.ns, s.ew)}
+    return {frozenset(s.entrants) for s in tables}
+
+
+def swiss_round(r: int, order: Sequence[int], earlier: Iterable[Seating], byes: Iterable[int], *,
+                individual: bool = False, teams: bool = False) -> tuple[tuple[Seating, ...], tuple[int, ...]]:
+    """Round ``r``'s tables and byes, from the standings order (every entrant, numbered from 0), the
+    earlier rounds' tables and their byes (an entrant once per bye). A team's match is two tables, the
+    first team North-South at the first and East-West at the second."""
+    byes_had = [0] * len(order)
+    for e in byes:
+        byes_had[e] += 1
+    out = choose_byes(order, byes_had, len(order) % (4 if individual else 2))
+    playing = [e for e in order if e not in out]
+    if individual:
+        fours = seat_fours(playing, met_before(earlier, True))
+        return tuple(Seating(r, i, ns, ew) for i, (ns, ew) in enumerate(fours)), tuple(out)
+    pairs = pair_off(playing, met_before(earlier, False))
+    if teams:
+        return tuple(Seating(r, 2 * i + k, (a, b)[k:k + 1], (b, a)[k:k + 1])
+                     for i, (a, b) in enumerate(pairs) for k in (0, 1)), tuple(out)
+    return tuple(Seating(r, i, (a,), (b,)) for i, (a, b) in enumerate(pairs)), tuple(out)

@@ -21,21 +21,21 @@ from spades.server.schemas import TOKEN_PATTERN, ErrorOut, Level, Preset, RuleOp
 from spades.server.tables.hub import CODE_ALPHABET, CODE_LENGTH
 from spades.server.tables.state import TableError, clean_text, hash_token
 from spades.server.tables.views import DisplayName
-from spades.server.tournaments.model import FORMAT, Tournament
+from spades.server.tournaments.model import Tournament
 from spades.server.tournaments.service import Tournaments
 from spades.tournament.printable import results_pdf
-from spades.tournament.run import TournamentResult
+from spades.tournament.run import Format, TournamentResult
 
 __all__ = ["EntryOut", "NewTournamentIn", "TournamentOut", "router"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
                                             for status, text in {
-    400: "Rules that contradict each other or do not suit a tournament, or a registration with no name from "
-         "a player without an account: the detail says why.",
+    400: "Rules that contradict each other or do not suit a tournament, individuals in a format other than "
+         "Swiss, or a registration with no name from a player without an account: the detail says why.",
     403: "Only the host (or, to withdraw, the person) may do that; or a token this tournament never gave.",
     404: "No tournament has this code, or no one is registered under that number.",
     409: "Not now: registration closed, a name registered already, too few people, more rounds than the "
-         "pairs can be paired for, the tournament over; the detail says why.",
+         "entrants can be paired for, the tournament over; the detail says why.",
     422: "A name that is empty, too long or holds control characters, or a malformed body.",
     429: "Too many requests: wait a little.",
     503: "The database cannot serve this right now: nothing was changed; try again.",
@@ -65,13 +65,17 @@ TournamentsDep = Annotated[Tournaments, Depends(_tournaments)]
 
 
 class NewTournamentIn(StrictIn):
-    """A tournament as the host sets it up (duplicate pairs; people are paired as they register)."""
+    """A tournament as the host sets it up (people make its pairs or teams in the order they register)."""
 
     name: str = Field(max_length=200, json_schema_extra={"pattern": text_pattern(MAX_TITLE)},
                       description=f"the tournament's name: 1 to {MAX_TITLE} characters once trimmed, none a "
                                   "control character (else a 422 that says why)")
-    format: Literal["duplicate-pairs"] = "duplicate-pairs"
-    rounds: int = Field(default=2, ge=1, le=12, description="rounds (a Mitchell: at most one a table)")
+    format: Format = Field(default="duplicate-pairs", description="duplicate pairs (a Mitchell movement), "
+                           "Swiss (each round paired by the standings) or teams of four")
+    individual: bool = Field(default=False, description="Swiss only: each person plays on their own, "
+                             "partners changing every round")
+    rounds: int = Field(default=2, ge=1, le=12, description="rounds (a Mitchell: at most one a table; Swiss: "
+                        "fewer than the entrants)")
     boards: int = Field(default=2, ge=1, le=8, description="boards each round, each one hand from 0-0")
     preset: Preset = "standard"
     options: RuleOptions = Field(default_factory=dict)
@@ -104,16 +108,18 @@ class EntryOut(BaseModel):
 
 
 class PersonOut(BaseModel):
-    """Someone registered: their number, name, pair (from 1) and whether a computer plays for them."""
+    """Someone registered: their number, name, entrant (their pair or team, from 1; in individual Swiss
+    their own number plus 1) and whether a computer plays for them."""
 
     number: int
     name: str
-    pair: int
+    entrant: int
     computer: bool
 
 
 class TableOut(BaseModel):
-    """A table of the round being played: its code, its pairs, and the boards it has played."""
+    """A table of the round being played: its code, its sides (pairs, teams, or two people each), and the
+    boards it has played."""
 
     table: int
     code: str
@@ -138,7 +144,8 @@ class TournamentOut(BaseModel):
 
     code: str
     name: str
-    format: str
+    format: Format
+    individual: bool
     status: Literal["open", "playing", "over"]
     rules_name: str
     rounds: int
@@ -150,6 +157,10 @@ class TournamentOut(BaseModel):
     """The round being played (or last played), from 1; 0 before the start."""
     people: list[PersonOut]
     tables: list[TableOut]
+    byes: list[str]
+    """Swiss and teams: who sits the round being played out (a bye counts as a tied match)."""
+    repeats: bool
+    """Swiss and teams: the round repeats a match (or a partnership) since no pairing avoids it."""
     results: dict[str, Any]
     """The results so far as ``spades tournament --json`` writes them: standings, rounds, travellers."""
     host: bool
@@ -165,7 +176,7 @@ def create(body: NewTournamentIn, tournaments: TournamentsDep) -> CreatedOut:
         raise TableError(str(e)) from None
     name = clean_text(body.name, what="tournament's name", limit=MAX_TITLE)
     code, host = tournaments.create(name, rules, body.rounds, body.boards, body.level, body.turn_seconds,
-                                    body.grace)
+                                    body.grace, body.format, body.individual)
     return CreatedOut(code=code, host_token=host)
 
 
@@ -250,14 +261,15 @@ def _out(t: Tournament, result: TournamentResult, played: list[int], host: str |
          you: YouOut | None) -> TournamentOut:
     """The answer to a look: the tournament, its results, the round's tables."""
     r = t.current
-    tables = [TableOut(table=i + 1, code=code, ns=t.pair_name(ns), ew=t.pair_name(ew), played=n)
-              for i, ((ns, ew), code, n) in enumerate(zip(t.movement()[r], t.tables[r], played, strict=True))
+    tables = [TableOut(table=i + 1, code=code, ns=result.side_name(s.ns), ew=result.side_name(s.ew), played=n)
+              for i, (s, code, n) in enumerate(zip(t.round_tables(r), t.tables[r], played, strict=True))
               ] if r >= 0 else []
     return TournamentOut(
-        code=t.code, name=t.name, format=FORMAT, status=t.status,
+        code=t.code, name=t.name, format=t.format, individual=t.individual, status=t.status,
         rules_name=t.rules.name, rounds=t.rounds, boards=t.boards, level=t.level,
         turn_seconds=t.turn_seconds, grace=t.grace, round=r + 1,
-        people=[PersonOut(number=i, name=p.name, pair=i // 2 + 1, computer=p.computer)
+        people=[PersonOut(number=i, name=p.name, entrant=i // t.size + 1, computer=p.computer)
                 for i, p in enumerate(t.people)],
-        tables=tables, results=result.to_dict(), you=you,
+        tables=tables, byes=[result.name(e) for e in t.byes(r)] if r >= 0 else [],
+        repeats=r >= 0 and t.repeats(r), results=result.to_dict(), you=you,
         host=host is not None and hash_token(host) == t.host)

@@ -2,10 +2,13 @@
 results, made from what those tables played.
 
 A tournament is stored as one JSON document (``to_json``) with a version. People register one by one and
-are paired in registration order (the first with the second...); an odd person's partner is a computer
-player, and an odd number of pairs is filled by a computer pair, so every round seats everyone. The
-Mitchell movement (``spades.tournament.movement``) seats the pairs; every table of round ``r`` plays that
-round's boards, deal numbers drawn from the tournament's secret seed as the command line's are.
+make the entrants in registration order: duplicate pairs and fixed-pair Swiss pair the first with the
+second..., a team of four is four in a row, individual Swiss seats each person on their own; a missing
+partner or team-mate is a computer player. Duplicate pairs seats the pairs by the Mitchell movement
+(``spades.tournament.movement``), an odd number of pairs filled by a computer pair; Swiss and teams pair
+each round from the standings so far (``spades.tournament.swiss``), and an entrant left over sits the round
+out with a bye. Every table of round ``r`` plays that round's boards, deal numbers drawn from the
+tournament's secret seed as the command line's are.
 
 A board counts (in the standings and its traveller) once every table of its round has played it, so that
 nothing a table sees tells another about cards it has still to play; a round the host ended counts the
@@ -23,13 +26,12 @@ from spades.arena import deal_number
 from spades.game import HandResult
 from spades.rules import Rules
 from spades.tournament.movement import mitchell
-from spades.tournament.run import Entry, Round, TournamentResult, Traveller, board_played
+from spades.tournament.run import Entry, Format, Round, TournamentResult, Traveller, board_played
 from spades.tournament.scores import BoardScore, Seating
+from spades.tournament.swiss import met_before, swiss_round
 
-__all__ = ["FORMAT", "Person", "Tournament"]
+__all__ = ["Person", "Tournament"]
 
-FORMAT = "duplicate-pairs"
-"""The one format hosted so far."""
 _NORTH, _EAST, _SOUTH, _WEST = range(4)
 
 
@@ -62,9 +64,14 @@ class Tournament:
     """The secret seed the boards' deal numbers come from (shown once the tournament is over)."""
     host: str
     """The hash of the host's secret token."""
+    format: Format = "duplicate-pairs"
+    individual: bool = False
+    """Swiss only: each person is an entrant, partners changing every round."""
     people: list[Person] = field(default_factory=list)
     tables: list[list[str]] = field(default_factory=list)
     """The codes of each opened round's tables, table by table."""
+    paired: list[tuple[tuple[Seating, ...], tuple[int, ...]]] = field(default_factory=list)
+    """Swiss and teams: each opened round's tables and byes, as the standings paired them."""
     cuts: list[int | None] = field(default_factory=list)
     """Per opened round: the boards every table had played when the host ended it (None: not ended)."""
     over: bool = False
@@ -75,41 +82,79 @@ class Tournament:
         return "over" if self.over else "playing" if self.tables else "open"
 
     @property
-    def pairs(self) -> int:
-        """The pairs people make, two by two in registration order."""
-        return (len(self.people) + 1) // 2
+    def size(self) -> int:
+        """The people an entrant is: 1 in individual Swiss, 4 in teams, else 2 (a pair)."""
+        return 1 if self.individual else 4 if self.format == "teams" else 2
+
+    @property
+    def entrants(self) -> int:
+        """The entrants people make, in registration order (the last one's missing people computers)."""
+        return -(-len(self.people) // self.size)
 
     @property
     def current(self) -> int:
         """The round being played (or the last one played), from 0; -1 before the start."""
         return len(self.tables) - 1
 
-    def pair_name(self, pair: int) -> str:
-        """A pair's name: its people's, a computer player's for a missing partner; the filling pair's."""
-        if pair >= self.pairs:
+    def entrant_name(self, entrant: int) -> str:
+        """An entrant's name: its people's, a computer player's for a missing one; the filling pair's."""
+        if entrant >= self.entrants:
             return "Computer pair"
-        return " & ".join(self.people[i].name if i < len(self.people) else "Computer"
-                          for i in (2 * pair, 2 * pair + 1))
+        names = [self.people[i].name if i < len(self.people) else "Computer" for i in self.members(entrant)]
+        return " & ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " & " + names[-1]
+
+    def members(self, entrant: int) -> range:
+        """The people numbers an entrant seats (those past the last person are computer players)."""
+        return range(entrant * self.size, (entrant + 1) * self.size)
 
     def movement(self) -> tuple[tuple[tuple[int, int], ...], ...]:
-        """Each round's tables as (North-South pair, East-West pair); an odd field's computer pair is
-        numbered ``pairs`` (``TournamentError`` if the field cannot play the rounds)."""
-        return mitchell(self.pairs, self.rounds)
+        """Duplicate pairs: each round's tables as (North-South pair, East-West pair); an odd field's
+        computer pair is numbered ``entrants`` (``TournamentError`` if the field cannot play the rounds)."""
+        return mitchell(self.entrants, self.rounds)
+
+    def round_tables(self, r: int) -> tuple[Seating, ...]:
+        """Round ``r``'s tables: the movement's (duplicate pairs), or as the standings paired them."""
+        if self.format == "duplicate-pairs":
+            return tuple(Seating(r, t, (ns,), (ew,)) for t, (ns, ew) in enumerate(self.movement()[r]))
+        return self.paired[r][0]
+
+    def byes(self, r: int) -> tuple[int, ...]:
+        """The entrants who sit round ``r`` out (Swiss and teams, when the field does not divide)."""
+        return () if self.format == "duplicate-pairs" else self.paired[r][1]
+
+    def repeats(self, r: int) -> bool:
+        """Whether round ``r`` repeats a match (pairs, teams) or a partnership (individual) of an earlier
+        round: only when no pairing of its entrants avoids it."""
+        earlier = [s for past in range(r) for s in self.round_tables(past)]
+        return bool(met_before(self.round_tables(r), self.individual) & met_before(earlier, self.individual))
 
     def seats(self, r: int, t: int) -> list[int | None]:
         """Who sits North, East, South and West at table ``t`` of round ``r``: a person's number, or None
-        where a computer player sits."""
-        ns, ew = self.movement()[r][t]
-        out: list[int | None] = [None] * 4
-        for pair, first, second in ((ns, _NORTH, _SOUTH), (ew, _EAST, _WEST)):
-            for seat, person in ((first, 2 * pair), (second, 2 * pair + 1)):
-                if pair < self.pairs and person < len(self.people):
-                    out[seat] = person
-        return out
+        where a computer player sits. A pair sits North and South (or East and West) in its order; a team's
+        first two play at the first table of its match, the other two at the second."""
+        s = self.round_tables(r)[t]
+        if self.individual:
+            (north, south), (east, west) = s.ns, s.ew
+        else:
+            first = 2 if self.format == "teams" and s.table % 2 else 0
+            north, south = self.members(s.ns[0])[first:first + 2]
+            east, west = self.members(s.ew[0])[first:first + 2]
+        return [i if i < len(self.people) else None for i in (north, east, south, west)]
 
     def deals(self, r: int) -> tuple[int, ...]:
         """Round ``r``'s boards as deal numbers."""
         return tuple(deal_number(self.seed, r * self.boards + b) for b in range(self.boards))
+
+    def pair_next(self, played: Sequence[Sequence[Sequence[HandResult]]]) -> None:
+        """Swiss and teams: pair the next round from the standings after what was played (round one from
+        the registration order); the movement seats duplicate pairs by itself."""
+        if self.format == "duplicate-pairs":
+            return
+        order = [s.entrant for _, s in self.result(played).standings()]
+        r = len(self.paired)
+        self.paired.append(swiss_round(r, order, (s for past in self.paired for s in past[0]),
+                                       (e for past in self.paired for e in past[1]),
+                                       individual=self.individual, teams=self.format == "teams"))
 
     def counted(self, played: Sequence[int], r: int) -> int:
         """How many of round ``r``'s boards count, given how many each of its tables played: those every
@@ -125,17 +170,17 @@ class Tournament:
         """The results so far as the command line's tournaments have them (standings, travellers, CSV,
         JSON, PDF), from the hands each table of each opened round played, board by board: only the
         boards that count (the seed is shown once the tournament is over)."""
-        entries = tuple(Entry(self.pair_name(p), tuple(
+        entries = tuple(Entry(self.entrant_name(e), tuple(
             "computer" if i >= len(self.people) or self.people[i].computer else "person"
-            for i in (2 * p, 2 * p + 1))) for p in range(self.pairs))
-        fill = Entry("Computer pair", (self.level, self.level)) if self.pairs % 2 else None
-        result = TournamentResult("duplicate-pairs", False, self.rules, self.seed if self.over else 0,
+            for i in self.members(e))) for e in range(self.entrants))
+        fill = None
+        if self.format == "duplicate-pairs" and self.entrants % 2:
+            fill = Entry("Computer pair", (self.level, self.level))
+        result = TournamentResult(self.format, self.individual, self.rules, self.seed if self.over else 0,
                                   self.boards, entries, fill)
-        movement = self.movement() if self.tables else ()
         for r, hands in enumerate(played):
-            deals = self.deals(r)
-            seatings = tuple(Seating(r, t, (ns,), (ew,)) for t, (ns, ew) in enumerate(movement[r]))
-            result.rounds.append(Round(r, deals, seatings, ()))
+            deals, seatings = self.deals(r), self.round_tables(r)
+            result.rounds.append(Round(r, deals, seatings, self.byes(r)))
             for b in range(self.counted([len(h) for h in hands], r)):
                 for seating, table_hands in zip(seatings, hands, strict=True):
                     bids, tricks, play, points = board_played(table_hands[b])
@@ -145,16 +190,22 @@ class Tournament:
 
     def to_json(self) -> dict[str, Any]:
         """The stored document."""
-        return {"name": self.name, "format": FORMAT, "rules": self.rules.to_dict(), "rounds": self.rounds,
+        return {"name": self.name, "format": self.format, "individual": self.individual,
+                "rules": self.rules.to_dict(), "rounds": self.rounds,
                 "boards": self.boards, "level": self.level, "turn_seconds": self.turn_seconds,
                 "grace": self.grace, "seed": self.seed, "host": self.host,
                 "people": [{"name": p.name, "token": p.token, "computer": p.computer, "player": p.player}
                            for p in self.people],
-                "tables": self.tables, "cuts": self.cuts, "over": self.over}
+                "tables": self.tables, "cuts": self.cuts, "over": self.over,
+                "paired": [{"tables": [[list(s.ns), list(s.ew)] for s in tables], "byes": list(byes)}
+                           for tables, byes in self.paired]}
 
     @classmethod
     def from_json(cls, code: str, data: dict[str, Any]) -> Tournament:
-        """The tournament a stored document holds."""
+        """The tournament a stored document holds (one stored before Swiss is duplicate pairs)."""
+        paired = [(tuple(Seating(r, t, tuple(ns), tuple(ew)) for t, (ns, ew) in enumerate(p["tables"])),
+                   tuple(p["byes"])) for r, p in enumerate(data.get("paired", []))]
         return cls(code, data["name"], Rules.from_dict(data["rules"]), data["rounds"], data["boards"],
                    data["level"], data["turn_seconds"], data["grace"], data["seed"], data["host"],
-                   [Person(**p) for p in data["people"]], data["tables"], data["cuts"], data["over"])
+                   data["format"], data.get("individual", False), [Person(**p) for p in data["people"]],
+                   data["tables"], paired, data["cuts"], data["over"])

@@ -42,14 +42,16 @@ from spades.server.tables.state import (
 from spades.server.tables.table import FriendsTable
 from spades.server.tournaments.model import Person, Tournament
 from spades.tournament.movement import max_rounds
-from spades.tournament.run import TournamentResult
+from spades.tournament.run import Format, TournamentResult
 
 __all__ = ["MIN_PEOPLE", "Tournaments"]
 
 T = TypeVar("T")
-MIN_PEOPLE = 5
-"""The fewest people a tournament starts with: three pairs (the third with a computer partner), so that
-each board is compared across tables (a computer pair fills an odd field)."""
+MIN_PEOPLE = {"duplicate-pairs": (5, "three pairs"), "swiss": (3, "two pairs"),
+              "individual": (4, "a table of four"), "teams": (5, "two teams")}
+"""The fewest people each format starts with, and what they make (a missing partner or team-mate is a
+computer player): duplicate pairs compares each board across tables, so it needs three pairs (a computer
+pair fills an odd field); the others need one match."""
 TABLE_TARGET = option("target").high
 """The target of a round's tables: a board is one hand from 0-0 compared by its points, so the highest
 target keeps any board from ending a game (whose end the page would show instead of the next board)."""
@@ -65,14 +67,17 @@ class Tournaments:
         self.hub = hub
 
     def create(self, name: str, rules: Rules, rounds: int, boards: int, level: str, turn_seconds: float,
-               grace: float) -> tuple[str, str]:
+               grace: float, fmt: Format = "duplicate-pairs", individual: bool = False) -> tuple[str, str]:
         """A new tournament open for registration: its code and the host's secret token."""
         _table_options(rules, level, turn_seconds, grace, (1,))  # the tables' choices checked first
         if rules.players != 4 or not rules.has_partners:
             raise TableError("A tournament is played by four players in two partnerships: choose such rules.")
+        if individual and fmt != "swiss":
+            raise TableError("Only Swiss is played by individuals: the other formats seat fixed pairs or "
+                             "teams.")
         host = secrets.token_urlsafe(18)
         t = Tournament("", name, rules, rounds, boards, level, turn_seconds, grace,
-                       secrets.randbelow(_SEED_BELOW) + 1, hash_token(host))
+                       secrets.randbelow(_SEED_BELOW) + 1, hash_token(host), fmt, individual)
         for _ in range(_RETRIES):
             code = new_code()
             if self.store.add_tournament(code=code, doc=json.dumps(t.to_json())):
@@ -132,13 +137,18 @@ class Tournaments:
             _need_host(t, host)
             if t.status != "open":
                 raise WrongTime("The tournament has started already.")
-            if len(t.people) < MIN_PEOPLE:
-                raise WrongTime(f"A tournament needs at least {MIN_PEOPLE} people (three pairs); "
+            least, make = MIN_PEOPLE["individual" if t.individual else t.format]
+            if len(t.people) < least:
+                raise WrongTime(f"This tournament needs at least {least} people ({make}); "
                                 f"{len(t.people)} registered.")
-            if t.rounds > max_rounds(t.pairs):
-                raise WrongTime(f"{t.pairs} pairs cannot be paired for {t.rounds} rounds: each meets a new "
-                                f"pair for {max_rounds(t.pairs)} rounds at most. Wait for more people, or "
-                                "start a new tournament with fewer rounds.")
+            most = _most_rounds(t)
+            if most is not None and t.rounds > most:
+                what, new = ("people", "partners someone new") if t.individual else \
+                    ("pairs", "meets a new pair")
+                raise WrongTime(f"{t.entrants} {what} cannot be paired for {t.rounds} rounds: each {new} for "
+                                f"{most} rounds at most. Wait for more people, or start a new tournament "
+                                "with fewer rounds.")
+            t.pair_next([])
             self._open_round(t)
         self._change(code, change)
 
@@ -149,8 +159,9 @@ class Tournaments:
             _need_host(t, host)
             if t.status != "playing":
                 raise WrongTime("No round is being played.")
-            t.cuts[t.current] = min(len(h) for h in self._played(t, t.current))
-            self._step(t)
+            played = [self._played(t, r) for r in range(len(t.tables))]
+            t.cuts[t.current] = min(len(h) for h in played[-1])
+            self._step(t, played)
         self._change(code, change)
 
     def look(self, code: str) -> tuple[Tournament, TournamentResult, list[int]]:
@@ -202,14 +213,16 @@ class Tournaments:
             played = [self._played(t, r) for r in range(len(t.tables))]
             if t.over or not played or not t.round_over([len(h) for h in played[-1]], t.current):
                 return t, played
-            self._step(t)
+            self._step(t, played)
             if self.store.save_tournament(code=t.code, version=version, doc=json.dumps(t.to_json())):
                 return t, [*played, *([self._played(t, t.current)] if len(t.tables) > len(played) else [])]
         raise TableError("The tournament is very busy: try again.")
 
-    def _step(self, t: Tournament) -> None:
-        """The current round is over: open the next, or end the tournament after the last."""
+    def _step(self, t: Tournament, played: list[list[list[HandResult]]]) -> None:
+        """The current round is over (``played``: what every opened round's tables played): pair and open
+        the next, or end the tournament after the last."""
         if len(t.tables) < t.rounds:
+            t.pair_next(played)
             self._open_round(t)
         else:
             t.over = True
@@ -235,7 +248,7 @@ class Tournaments:
         options = _table_options(t.rules.replace(target=TABLE_TARGET), t.level, t.turn_seconds, t.grace,
                                  t.deals(r), t.code)
         codes: list[str] = []
-        for table in range(len(t.movement()[r])):
+        for table in range(len(t.round_tables(r))):
             code = self._claim(t, r, table, options, codes)
             people = [(seat, t.people[i]) for seat, i in enumerate(t.seats(r, table)) if i is not None]
             self.hub.act(code, functools.partial(_seat_all, people=people, code=code))
@@ -298,6 +311,18 @@ def _to_computer(table: FriendsTable, seat: int) -> None:
     """A computer player takes a withdrawn person's seat (if no computer player has it already)."""
     if not table.seats[seat].bot:
         table.commit(BotSeated(seat=seat))
+
+
+def _most_rounds(t: Tournament) -> int | None:
+    """The most rounds in which the entrants can all meet someone new: a Mitchell has a round a table;
+    fixed-pair Swiss meets each other pair once (an odd field sits out once each), individual Swiss
+    partners each other person once; two teams or more may meet again (None: no limit)."""
+    n = t.entrants
+    if t.format == "duplicate-pairs":
+        return max_rounds(n)
+    if t.format == "teams":
+        return None
+    return n - 1 if t.individual else n - 1 + n % 2
 
 
 def _need_host(t: Tournament, token: str) -> None:

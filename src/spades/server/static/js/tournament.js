@@ -14,6 +14,27 @@ const LOOK_EVERY = 2000;           // ms between looks at the tournament
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 let presets = {};
 
+// Each format in words: how the people make its entrants and how each round is seated and scored.
+const FORMATS = {
+  "duplicate-pairs": "Duplicate pairs: every table of a round plays the same deals, and each pair is compared with "
+    + "the pairs who held the same cards (2 matchpoints for each pair beaten, 1 for a tie). People are paired in "
+    + "the order they register; an odd number of pairs is filled by a computer pair.",
+  swiss: "Swiss, fixed pairs: each round pairs the tables by the standings so far, a pair meeting the highest-placed "
+    + "pair it has not met. People are paired in the order they register.",
+  "swiss-individual": "Swiss, individual: each round seats tables of four by the standings so far, partners "
+    + "changing every round; nobody partners the same person twice while another seating avoids it.",
+  teams: "Team of four: each round a team plays a match at two tables, the same deals at both with the seats "
+    + "swapped; the margin per deal is added up over both tables. Four people in a row make a team.",
+};
+const RANKING = {
+  "duplicate-pairs": "Ranked by percentage, then matchpoints, then the results added up.",
+  match: "A match won is 2 points, tied 1, lost 0; a bye (when the field does not divide, the lowest-placed "
+    + "among those with the fewest byes sit out) counts as a tie. Ranked by points, then the margin (the "
+    + "results added up), then Buchholz (the points of every opponent met), then the order of registration.",
+};
+/** The format's key in FORMATS. */
+const kind = (t) => (t.individual ? "swiss-individual" : t.format);
+
 /** What this browser keeps about this tournament. */
 const mine = () => stored(KEY)[code] || {};
 const keep = (change) => store(KEY, (all) => { all[code] = { ...(all[code] || {}), ...change }; });
@@ -36,6 +57,9 @@ async function setUpCreate() {
   const showTarget = () => { $("target").value = presets[$("preset").value].target; };
   $("preset").addEventListener("change", showTarget);
   showTarget();
+  const showFormat = () => { $("format-about").textContent = FORMATS[$("format").value]; };
+  $("format").addEventListener("change", showFormat);
+  showFormat();
   $("create-form").addEventListener("submit", create);
 }
 
@@ -45,7 +69,8 @@ async function create(e) {
   $("create-error").textContent = "";
   try {
     const out = await api.post("/api/tournaments", {
-      name: f.name.value.trim(), rounds: Number(f.rounds.value), boards: Number(f.boards.value),
+      name: f.name.value.trim(), format: f.format.value.replace("-individual", ""),
+      individual: f.format.value === "swiss-individual", rounds: Number(f.rounds.value), boards: Number(f.boards.value),
       preset: f.preset.value, options: { target: Number(f.target.value) }, level: f.level.value,
       turn_seconds: Number(f.turn_seconds.value),
     });
@@ -91,8 +116,10 @@ function show(t) {
   $("about").hidden = false;
   const words = { open: "Registration is open", playing: `Round ${t.round} of ${t.rounds} is being played`,
     over: "The tournament is over" };
-  $("status").textContent = `${words[t.status]}. Duplicate pairs, ${t.boards} boards a round, `
-    + `${t.rules_name} rules, ${t.turn_seconds} seconds a move.`;
+  const paired = t.status === "playing" && t.repeats ? " No pairing avoids meeting someone again this round." : "";
+  const byes = t.status === "playing" && t.byes.length ? ` Sitting this round out (a bye): ${t.byes.join(", ")}.` : "";
+  $("status").textContent = `${words[t.status]}. ${FORMATS[kind(t)].split(":")[0]}, ${t.boards} boards a round, `
+    + `${t.rules_name} rules, ${t.turn_seconds} seconds a move.${byes}${paired}`;
   $("register-form").hidden = t.status !== "open" || Boolean(t.you);
   $("host-buttons").hidden = !t.host || t.status === "over";
   $("btn-start").hidden = t.status !== "open";
@@ -121,7 +148,8 @@ function showSeat(t) {
 }
 
 function person(t, p) {
-  const label = `${p.name} (pair ${p.pair})${p.computer ? ": a computer player plays for them" : ""}`;
+  const side = t.individual ? "" : ` (${t.format === "teams" ? "team" : "pair"} ${p.entrant})`;
+  const label = `${p.name}${side}${p.computer ? ": a computer player plays for them" : ""}`;
   const item = el("li", {}, label);
   const self = t.you && t.you.number === p.number;
   if ((t.host || self) && t.status !== "over" && !p.computer) {
@@ -139,14 +167,20 @@ function showResults(t) {
     ["dl-travellers", "travellers.csv"], ["dl-pdf", "results.pdf"]]) {
     $(id).href = `/api/tournaments/${code}/${file}`;
   }
-  const head = el("tr", {}, ...["Place", "Pair", "Matchpoints", "Top", "%", "Boards"].map((h) => el("th", {}, h)));
-  $("standings").replaceChildren(head, ...r.standings.map((s) => el("tr", {},
-    ...[s.place, s.name, s.score, s.top, s.percent.toFixed(1), s.boards].map((v) => el("td", {}, String(v))))));
+  const dup = t.format === "duplicate-pairs";
+  $("ranking").textContent = RANKING[dup ? t.format : "match"];
+  const who = t.individual ? "Player" : t.format === "teams" ? "Team" : "Pair";
+  const cols = dup ? [who, "Matchpoints", "Top", "%", "Boards"] : [who, "Points", "Margin", "Buchholz", "Boards"];
+  const head = el("tr", {}, ...["Place", ...cols].map((h) => el("th", {}, h)));
+  $("standings").replaceChildren(head, ...r.standings.map((s) => el("tr", {}, ...(dup
+    ? [s.place, s.name, s.score, s.top, s.percent.toFixed(1), s.boards]
+    : [s.place, s.name, s.score, num(s.margin, true), s.buchholz, s.boards]).map((v) => el("td", {}, String(v))))));
   $("travellers").replaceChildren(...r.travellers.map((b) => {
     const rows = b.lines.map((l) => el("tr", {}, ...[l.table, l.ns, l.ew, l.bids.join(" "),
       `${l.tricks[0] + l.tricks[2]}-${l.tricks[1] + l.tricks[3]}`, num(l.ns_result, true),
-      l.matchpoints ? `${l.matchpoints[0]}-${l.matchpoints[1]}` : ""].map((v) => el("td", {}, String(v)))));
-    const cols = ["Table", "North-South", "East-West", "Bids N E S W", "Tricks", "N-S result", "Matchpoints"];
+      ...(dup ? [`${l.matchpoints[0]}-${l.matchpoints[1]}`] : [])].map((v) => el("td", {}, String(v)))));
+    const cols = ["Table", "North-South", "East-West", "Bids N E S W", "Tricks", "N-S result",
+      ...(dup ? ["Matchpoints"] : [])];
     // once the tournament is over its deals are public: each board opens as a solo game
     const title = el("h3", {}, `Board ${b.board} (round ${b.lines[0].round})`);
     if (r.seed) title.append(" ", el("a", { href: `/?deal=${b.deal}&board=1` }, `play deal ${b.deal}`));
