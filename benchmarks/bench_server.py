@@ -29,6 +29,14 @@ function).
 ``--redis`` turns the rate limits on (far above what the clients send) and has them counted in a
 throwaway redis-server, as several processes of one server count them: the cost of that count.
 
+``--ws`` makes the moves and next hands on the solo game's WebSocket (``/api/games/live``, one per
+client) instead of ``POST`` requests; the player, settings and each new game still go over HTTP.
+
+``--against DIR`` also runs the same load against the code of another checkout (``DIR/src`` first on
+the server's ``PYTHONPATH``, over plain HTTP, since older code has no WebSocket), the two taken in turn
+``--rounds`` times, each on a fresh database, and prints the ratios: a before/after comparison made in the
+same minutes, as this machine's speed varies from hour to hour.
+
 ``--kill N`` instead kills the server (kill -9) N times at random moments under that load,
 restarts it, and checks that every answered move is in the database.
 """
@@ -48,6 +56,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from server.pgcluster import Cluster
 from server.processes import Served, redis_server, tree_cpu_seconds
@@ -82,7 +93,7 @@ class Connection:
     async def request(self, method: str, path: str, body: Any = None,
                       token: str | None = None) -> tuple[int, dict[str, str], Any]:
         """Send one request (reconnecting if needed); the answer."""
-        if self.writer is None:
+        if self.writer is None or self.reader is None or self.reader.at_eof():  # none yet, or closed idle
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         assert self.reader is not None
         data = b"" if body is None else json.dumps(body).encode()
@@ -100,6 +111,35 @@ class Connection:
         return status, headers, json.loads(payload) if payload else None
 
 
+class Socket:
+    """The solo game's WebSocket: each move sent and its answer awaited, as ``Connection.request`` does."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.url = f"ws://127.0.0.1:{port}/api/games/live"
+        self.token = token
+        self.ws: Any = None
+        self.sent = 0
+
+    async def request(self, method: str, path: str, body: Any = None,
+                      token: str | None = None) -> tuple[int, dict[str, str], Any]:
+        """Send a move or the next hand (``path`` as over HTTP) and return its status and body; the
+        server's time is not measured on a socket, so the headers are empty."""
+        if self.ws is None:
+            self.ws = await connect(self.url, compression=None)
+            await self.ws.send(json.dumps({"token": self.token}))
+        game = int(path.split("/")[3])
+        self.sent += 1
+        message = {"id": self.sent, "do": "next" if path.endswith("/next") else "move", "game": game, **body}
+        await self.ws.send(json.dumps(message))
+        answer = json.loads(await self.ws.recv())
+        return answer["status"], {}, answer["body"]
+
+    async def close(self) -> None:
+        """Close the connection, if open."""
+        if self.ws is not None:
+            await self.ws.close()
+
+
 class Load:
     """What the clients saw: the server's and the round trip's time per move, and the errors."""
 
@@ -113,13 +153,17 @@ class Load:
         """Each player's last answered state (for the kill check)."""
 
 
-async def client(port: int, level: str, think: float, until: float, load: Load, start_delay: float) -> None:
-    """One player: a token, then whole games until the time is up, waiting ``think`` after each answer."""
+async def client(port: int, level: str, think: float, until: float, load: Load, start_delay: float,
+                 ws: bool = False) -> None:
+    """One player: a token, then whole games until the time is up, waiting ``think`` after each answer
+    (``ws``: the moves over the WebSocket)."""
     await asyncio.sleep(start_delay)
     conn = Connection(port)
+    socket: Socket | None = None
     try:
         _, _, player = await conn.request("POST", "/api/players")
         token = player["token"]
+        socket = Socket(port, token) if ws else None
         await conn.request("PUT", "/api/settings", {"level": level, "speed": "instant"}, token)
         _, _, out = await conn.request("POST", "/api/games", {"deal": random.randrange(1, 10**9)}, token)
         state = out["state"]
@@ -133,12 +177,13 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
                 path, body = f"/api/games/{state['id']}/moves", {"move": choose(state),
                                                                    "version": state["version"]}
             start = time.perf_counter()
-            status, headers, out = await conn.request("POST", path, body, token)
+            via = conn if socket is None or path == "/api/games" else socket
+            status, headers, out = await via.request("POST", path, body, token)
             took = (time.perf_counter() - start) * 1000
             if status >= 300:
                 load.errors.append(f"{status} {out}")
                 return
-            load.server_ms.append(float(headers["server-timing"].split("dur=")[1]))
+            load.server_ms.append(float(headers["server-timing"].split("dur=")[1]) if headers else took)
             load.client_ms.append(took)
             load.kinds.append("new game" if path == "/api/games" else "next hand" if path.endswith("/next")
                               else "bid" if state["phase"] == "bidding" else "card")
@@ -146,42 +191,50 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
             load.answered[token] = state
             if think:
                 await asyncio.sleep(think)
-    except (ConnectionError, OSError) as e:
+    except (ConnectionError, OSError, ConnectionClosed) as e:
         load.errors.append(repr(e))
     finally:
         if conn.writer is not None:
             conn.writer.close()
+        if socket is not None:
+            await socket.close()
 
 
-def start_server(database: str, workers: int, coach: bool = False, redis_url: str | None = None) -> Served:
+def start_server(database: str, workers: int, coach: bool = False, redis_url: str | None = None,
+                 source: str | None = None) -> Served:
     """``spades serve`` with ``workers`` processes on a database, the coach's background reviews off
     unless ``coach``; with ``redis_url``, the rate limits on, counted in Redis, too high to refuse
-    these clients."""
+    these clients; with ``source``, that checkout's code."""
     settings = {} if coach else {"SPADES_COACH_WORKERS": "0"}
+    if source is not None:
+        settings["PYTHONPATH"] = str(Path(source).resolve() / "src")
     if redis_url:
         settings.update(SPADES_RATE_PER_TOKEN="1000", SPADES_RATE_PER_ADDRESS="100000")
     return Served(database, "--workers", str(workers), redis_url=redis_url, settings=settings)
 
 
-async def run_load(port: int, games: int, level: str, think: float, seconds: float) -> tuple[Load, float]:
-    """``games`` clients for ``seconds``; what they saw and the time it took."""
+async def run_load(port: int, games: int, level: str, think: float, seconds: float,
+                   ws: bool = False) -> tuple[Load, float]:
+    """``games`` clients for ``seconds`` (``ws``: moving over the WebSocket); what they saw and the time
+    it took."""
     load = Load()
     until = time.monotonic() + seconds
     start = time.perf_counter()
     spread = min(1.0, think or 0.2)  # the clients start over this many seconds
-    await asyncio.gather(*(client(port, level, think, until, load, random.uniform(0, spread))
+    await asyncio.gather(*(client(port, level, think, until, load, random.uniform(0, spread), ws)
                            for _ in range(games)))
     return load, time.perf_counter() - start
 
 
-def report(load: Load, wall: float, cpu: float, args: argparse.Namespace) -> None:
-    """Print the figures."""
+def report(load: Load, wall: float, cpu: float, args: argparse.Namespace, name: str) -> tuple[float, float]:
+    """Print the figures of one run (``name``: which code, how reached); its moves a second and server
+    CPU milliseconds a move."""
     moves = len(load.server_ms)
+    rate, cpu_ms = moves / wall, 1000 * cpu / max(1, moves)
     limits = " + Redis rate limits" if args.redis else ""
-    print(f"{args.store}{limits}, {args.workers} process(es), {args.games} games at once, "
+    print(f"{name}: {args.store}{limits}, {args.workers} process(es), {args.games} games at once, "
           f"think {args.think} s, level {args.level}: {moves} moves in {wall:.1f} s "
-          f"({moves / wall:.0f} moves/s), "
-          f"{len(load.errors)} errors; server CPU {1000 * cpu / max(1, moves):.2f} ms a move")
+          f"({rate:.0f} moves/s), {len(load.errors)} errors; server CPU {cpu_ms:.2f} ms a move")
     for name, values in (("server time", load.server_ms), ("round trip", load.client_ms)):
         if values:
             p50, p95, p99 = (percentile(values, q) for q in (50, 95, 99))
@@ -193,6 +246,7 @@ def report(load: Load, wall: float, cpu: float, args: argparse.Namespace) -> Non
                                                   for kind, values in sorted(by_kind.items())))
     for e in load.errors[:5]:
         print("  error:", e[:300])
+    return rate, cpu_ms
 
 
 async def load_then_kill(server: Served, load: Load, args: argparse.Namespace) -> None:
@@ -246,28 +300,54 @@ def main() -> int:
                     help="count the rate limits in a throwaway redis-server (their cost per request)")
     ap.add_argument("--profile", metavar="FILE", help="sample the server with py-spy into FILE")
     ap.add_argument("--kill", type=int, default=0, help="kill -9 the server this many times and check")
+    ap.add_argument("--ws", action="store_true", help="make the moves on the solo game's WebSocket")
+    ap.add_argument("--against", metavar="DIR", help="also run another checkout's code (over HTTP), in turn")
+    ap.add_argument("--rounds", type=int, default=2, help="runs of each code with --against (default 2)")
     args = ap.parse_args()
+    if args.kill:
+        with ExitStack() as stack:
+            return check_kills(fresh_database(stack, args.store), args)
+    this = "this code" + (" over the WebSocket" if args.ws else " over HTTP")
+    runs: list[tuple[str, str | None, bool]] = [(this, None, args.ws)]
+    if args.against:
+        runs = [(f"{args.against} over HTTP", args.against, False), *runs] * args.rounds
+    figures: dict[str, list[tuple[float, float]]] = {}
+    for name, source, ws in runs:
+        figures.setdefault(name, []).append(measure(args, source, ws, name))
+    if args.against:
+        (before, old), (after, new) = figures.items()
+        for (old_rate, old_cpu), (new_rate, new_cpu) in zip(old, new, strict=True):
+            print(f"{after} / {before}: moves/s x{new_rate / old_rate:.2f}, "
+                  f"server CPU a move x{new_cpu / old_cpu:.2f}")
+    return 0
+
+
+def fresh_database(stack: ExitStack, store: str) -> str:
+    """A new, empty database of the kind asked for, removed when ``stack`` closes."""
+    if store == "postgres":
+        return stack.enter_context(Cluster(durable=True)).database()
+    return str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "bench.sqlite3")
+
+
+def measure(args: argparse.Namespace, source: str | None, ws: bool, name: str) -> tuple[float, float]:
+    """One run of the load on a fresh database against ``source``'s code (None: this checkout's); its
+    figures printed, and its moves a second and server CPU milliseconds a move returned."""
     with ExitStack() as stack:
-        if args.store == "postgres":
-            database = stack.enter_context(Cluster(durable=True)).database()
-        else:
-            database = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "bench.sqlite3")
-        if args.kill:
-            return check_kills(database, args)
+        database = fresh_database(stack, args.store)
         redis_url = stack.enter_context(redis_server(Path(stack.enter_context(
             tempfile.TemporaryDirectory())))) if args.redis else None
-        with start_server(database, args.workers, args.coach, redis_url) as server:
+        with start_server(database, args.workers, args.coach, redis_url, source) as server:
             spy = None if args.profile is None else subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(server.proc.pid),
                  "--subprocesses", "--nonblocking", "--gil", "--format", "raw", "--rate", "200",
                  "--duration", str(round(args.seconds)), "-o", args.profile], stdout=subprocess.DEVNULL)
             cpu = tree_cpu_seconds(server.proc.pid)
-            load, wall = asyncio.run(run_load(server.port, args.games, args.level, args.think, args.seconds))
+            load, wall = asyncio.run(run_load(server.port, args.games, args.level, args.think, args.seconds,
+                                              ws))
             cpu = tree_cpu_seconds(server.proc.pid) - cpu
             if spy is not None:
                 spy.wait(timeout=60)
-        report(load, wall, cpu, args)
-    return 0
+        return report(load, wall, cpu, args, name)
 
 
 if __name__ == "__main__":

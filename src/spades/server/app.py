@@ -23,14 +23,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
-from spades.errors import SpadesError
 from spades.protocol import Roster, parse_named_bots
 from spades.protocol.remote import Remotes
-from spades.server.accounts.errors import AccountError, TooManyAttempts
 from spades.server.accounts.service import Accounts
-from spades.server.analyses import Analyses, CoachUnavailable
-from spades.server.archive import Archive, NotOver
+from spades.server.analyses import Analyses
+from spades.server.archive import Archive
 from spades.server.bots_relay import RedisRelay
+from spades.server.failures import FAILURES, failure_of, invalid_detail
 from spades.server.lobby import Lobby
 from spades.server.middleware import (
     AccessLog,
@@ -50,10 +49,10 @@ from spades.server.routes.tournaments import pages as tournament_pages
 from spades.server.routes.tournaments import router as tournaments_router
 from spades.server.rules_page import router as rules_page_router
 from spades.server.schemas import errors
-from spades.server.service import MoveRejected, NotFound, Service, UnknownPlayer
+from spades.server.service import Service
 from spades.server.settings import Settings
 from spades.server.standings import Standings
-from spades.server.store import StoreError, open_store
+from spades.server.store import open_store
 from spades.server.tournaments.service import Tournaments
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -128,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.roster = roster
     app.state.service = Service(store, coach)
+    app.state.token_buckets = limits[0]  # the solo game's WebSocket counts each message against them too
     app.state.archive = Archive(store, app.state.service.reviews)
     app.state.accounts = Accounts(store, sign_ins)
     app.include_router(players.router)
@@ -213,43 +213,12 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = []
-        for err in exc.errors():
-            where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
-            parts.append(f"{where}: {err.get('msg', 'invalid')}" if where else str(err.get("msg")))
-        return JSONResponse({"detail": "Invalid request: " + "; ".join(parts)}, status_code=422)
+        return JSONResponse({"detail": invalid_detail(exc.errors())}, status_code=422)
 
-    @app.exception_handler(NotFound)
-    async def not_found(_: Request, exc: NotFound) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=404)
+    async def failed(_: Request, exc: Exception) -> JSONResponse:
+        """The error's answer from the one table of them (``failures``)."""
+        failure = failure_of(exc)
+        return JSONResponse(failure.body, status_code=failure.status, headers=failure.headers)
 
-    @app.exception_handler(NotOver)
-    async def not_over(_: Request, exc: NotOver) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=409)
-
-    @app.exception_handler(UnknownPlayer)
-    async def unknown_player(_: Request, exc: UnknownPlayer) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=401)
-
-    @app.exception_handler(StoreError)
-    async def unavailable(_: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse({"detail": f"The server's database failed ({exc}), so nothing was changed: "
-                                       "try again in a moment."}, status_code=503)
-
-    @app.exception_handler(CoachUnavailable)
-    async def coach_unavailable(_: Request, exc: CoachUnavailable) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "30"})
-
-    @app.exception_handler(AccountError)
-    async def account_refused(_: Request, exc: AccountError) -> JSONResponse:
-        retry = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyAttempts) else None
-        return JSONResponse({"detail": str(exc)}, status_code=exc.status, headers=retry)
-
-    @app.exception_handler(MoveRejected)
-    async def rejected(_: Request, exc: MoveRejected) -> JSONResponse:
-        return JSONResponse({"detail": str(exc), "state": exc.state.model_dump(mode="json")},
-                            status_code=409)
-
-    @app.exception_handler(SpadesError)
-    async def bad(_: Request, exc: SpadesError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=400)
+    for kind in FAILURES:
+        app.add_exception_handler(kind, failed)

@@ -25,7 +25,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["ACCESS_LOG", "AccessLog", "BodyLimit", "Buckets", "ClientAddress", "RateLimit", "SharedBuckets",
-           "TokenBucket", "security_headers"]
+           "TokenBucket", "security_headers", "too_many"]
 
 ACCESS_LOG = logging.getLogger("spades.access")
 """One JSON line per request (``spades serve`` sends it to stderr)."""
@@ -282,6 +282,12 @@ class SharedBuckets:
         await self._redis.aclose()
 
 
+def too_many(who: str, wait: float) -> tuple[int, str]:
+    """A 429's whole seconds to wait and its words, for requests from ``who`` (this player...)."""
+    seconds = math.ceil(wait)
+    return seconds, f"Too many requests from {who}: try again in {seconds} s."
+
+
 class RateLimit:
     """429 with Retry-After past a client address's or a player token's rate.
 
@@ -305,9 +311,8 @@ class RateLimit:
                     continue
                 wait = await bucket.wait(key)
                 if wait:
-                    seconds = math.ceil(wait)
-                    await send_error(send, 429, f"Too many requests from {who}: try again in "
-                                     f"{seconds} s.", [(b"retry-after", str(seconds).encode())])
+                    seconds, detail = too_many(who, wait)
+                    await send_error(send, 429, detail, [(b"retry-after", str(seconds).encode())])
                     return
         await self.app(scope, receive, send)
 

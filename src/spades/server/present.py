@@ -309,22 +309,24 @@ def event_of(game: Game, seat: int, move: Move, viewer: int | None = None, names
 def events_of(game: Game, seat: int, move: Move, viewers: Sequence[int | None],
               names: Names = None) -> list[EventOut]:
     """The event for a move just applied as each of ``viewers`` may see it: all but its line is face
-    up, so that part is made once (a friends' table tells every seat and its spectators of each move)."""
+    up, so that part is made once, with the first viewer's line, and copied with each other's (a friends'
+    table tells every seat and its spectators of each move; the solo game, one seat)."""
     n = game.players
     trick = _played(tuple(game.trick))
     winner: int | None = None
     if isinstance(move, Play) and not game.trick and game.tricks:
         trick, winner = _played(game.tricks[-1].cards), game.tricks[-1].winner
+    texts = [_event_text(game, seat, move, _viewer(n, v), winner, names) for v in viewers]
     face = EventOut(
-        seat=seat, kind=_KINDS[type(move)], text="", card=str(move.card) if isinstance(move, Play) else None,
-        trick=trick, winner=winner, bids=[_bid_text(game.rules, b) for b in game.bids],
+        seat=seat, kind=_KINDS[type(move)], text=texts[0],
+        card=str(move.card) if isinstance(move, Play) else None, trick=trick, winner=winner,
+        bids=[_bid_text(game.rules, b) for b in game.bids],
         tricks=list(game.tricks_won),
         progress=[_progress(game.rules, game.phase, side, game.bids, game.tricks_won)
                   for side in range(game.rules.sides)],
         nil_broken=broken_nils(game.rules, game.bids, game.tricks_won),
     )
-    return [face.model_copy(update={"text": _event_text(game, seat, move, _viewer(n, v), winner, names)})
-            for v in viewers]
+    return [face, *(face.model_copy(update={"text": text}) for text in texts[1:])]
 
 
 _KINDS: dict[type[Move], Literal["bid", "play", "pass", "draw", "look", "misdeal"]] = {

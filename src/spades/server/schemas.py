@@ -58,6 +58,7 @@ __all__ = [
     "SettingsIn",
     "SheetRow",
     "SideOut",
+    "SoloCommandIn",
     "StatsOut",
     "StatusOut",
     "StrictIn",
@@ -238,6 +239,19 @@ class NextHandIn(StrictIn):
     """Deal the next hand once the score sheet has been seen."""
 
     version: int = Field(ge=0)
+
+
+class SoloCommandIn(StrictIn):
+    """A message on the solo game's WebSocket (``/api/games/live``): a move (``do: "move"``, as ``POST
+    /api/games/{game}/moves``) or the next hand (``do: "next"``, as ``POST .../next``), answered with the
+    same status and body, and its ``id`` (any whole number the page chooses, to match the answer)."""
+
+    id: int = Field(ge=0, le=2**53, description="echoed in the answer")
+    do: Literal["move", "next"]
+    game: int = Field(ge=1, le=2**62, description="the game's number")
+    move: str | None = Field(default=None, max_length=80, description="the move, for ``do: \"move\"``",
+                             json_schema_extra={"pattern": MOVE_PATTERN})
+    version: int = Field(ge=0, description="the state version this was chosen from")
 
 
 class PlayedCard(BaseModel):

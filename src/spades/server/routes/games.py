@@ -1,18 +1,35 @@
-"""Games: start (numbered, daily or fresh), resume, move, next hand, restart, hint.
+"""Games: start (numbered, daily or fresh), resume, move, next hand, restart, hint; and the WebSocket a page
+may make its moves on instead.
 
-The routes a game is played through are coroutines that hand the service's work to one worker
-thread (the store may wait on its database): FastAPI would otherwise use a thread for the route
-and another to check its answer.
+A move (or the next hand) is made right on the event loop when the service says it is quick (a local
+store, a cached game, computer players that do not search): no hand-off to a worker thread and back,
+which cost more than the move. Otherwise, and when the loop's try found a lock held (``StoreBusy``: it
+changed nothing), it is made in a worker thread, where waiting stalls no one. The other routes hand their
+work to a worker thread (the store may wait on its database), or are plain functions FastAPI runs in one.
+
+The WebSocket (``/api/games/live``) answers each move as the HTTP route would, with the same status and
+body, without the HTTP request's machinery around it. It starts with ``{"token": <credential>}``; each
+message is then a ``SoloCommandIn``, its credential checked again in the store (a signing out counts at
+once) and counted against the player token's rate limit, and its answer is ``{"type": "answer", "id":
+<the message's>, "status": <HTTP status>, "body": <the route's JSON>}``.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Response, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from spades.server.deps import ServiceDep, TokenDep
+from spades.server.failures import FAILURES, failure_of, invalid_detail
+from spades.server.middleware import Buckets, too_many
 from spades.server.schemas import (
     TOKEN_ERRORS,
     CoachGameOut,
@@ -24,8 +41,13 @@ from spades.server.schemas import (
     MoveOut,
     NewGameIn,
     NextHandIn,
+    SoloCommandIn,
     errors,
 )
+from spades.server.service import Service
+from spades.server.store import StoreBusy, at_once
+
+T = TypeVar("T")
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses={**errors(429), **TOKEN_ERRORS})
 _GAME_ERRORS = errors(404, 409)
@@ -50,16 +72,112 @@ async def current_game(service: ServiceDep, token: TokenDep) -> GameState | Resp
     return Response(status_code=204) if state is None else state
 
 
+_CROWDED = 2.0
+"""Seconds that moves go to a worker thread after one on the event loop found a lock held too long (the
+database's, by another writer): each wait would stall the loop, that writer may hold on a while, and a
+move tried on the loop in vain is made twice."""
+_crowded_until = 0.0
+"""Until then (``time.monotonic``), moves are made in a worker thread."""
+_HELLO_WAIT = 15.0
+"""Seconds a WebSocket has to send its credential."""
+MAX_MESSAGE = 1000
+"""The longest message the WebSocket takes, in characters."""
+
+
+async def run_move(service: Service, game_id: int, work: Callable[..., T], *args: Any) -> T:
+    """A move's ``work`` on the event loop where the service says the game's moves are quick (waiting for
+    locks only briefly: ``at_once``), else, when a lock was held, or for a while after, in a worker thread."""
+    global _crowded_until
+    if time.monotonic() >= _crowded_until and service.quick(game_id):
+        try:
+            with at_once():
+                return work(*args)
+        except StoreBusy:
+            _crowded_until = time.monotonic() + _CROWDED
+    return await run_in_threadpool(work, *args)
+
+
 @router.post("/{game_id}/moves", responses={**_GAME_ERRORS, **errors(413)})
 async def make_move(game_id: GameId, body: MoveIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Make the player's move; the computer players answer up to the player's next decision."""
-    return await run_in_threadpool(service.move, token, game_id, body.move, body.version)
+    return await run_move(service, game_id, service.move, token, game_id, body.move, body.version)
 
 
 @router.post("/{game_id}/next", responses={**_GAME_ERRORS, **errors(413)})
 async def next_hand(game_id: GameId, body: NextHandIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Deal the next hand once a hand is over."""
-    return await run_in_threadpool(service.next_hand, token, game_id, body.version)
+    return await run_move(service, game_id, service.next_hand, token, game_id, body.version)
+
+
+@router.websocket("/live")
+async def live(ws: WebSocket) -> None:
+    """Moves and next hands over one connection, each answered as its HTTP route answers it."""
+    service: Service = ws.app.state.service
+    buckets: Buckets | None = ws.app.state.token_buckets
+    await ws.accept()
+    try:
+        hello = json.loads(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
+        credential = hello.get("token") if isinstance(hello, dict) else None
+        if not isinstance(credential, str) or len(credential) > 64:
+            await _close(ws, 400, 'Say hello first: {"token": "<your player token>"}.')
+            return
+        await _player(service, credential)
+        while True:
+            await ws.send_text(await _answer(service, buckets, credential, await ws.receive_text()))
+    except (TimeoutError, WebSocketDisconnect, OSError):  # gone (uvicorn's ClientDisconnected is an OSError)
+        return
+    except FAILURES as e:
+        failure = failure_of(e)
+        await _close(ws, failure.status, failure.body["detail"])
+    except ValueError:
+        await _close(ws, 400, "The first message is not JSON.")
+
+
+async def _player(service: Service, credential: str) -> str:
+    """The player a credential stands for, asked of the store (``deps.get_caller``'s way)."""
+    if service.store.local:
+        return service.player(credential)
+    return await run_in_threadpool(service.player, credential)
+
+
+async def _answer(service: Service, buckets: Buckets | None, credential: str, text: str) -> str:
+    """The answer to one message, as its route's status and JSON body."""
+    ref: int | None = None
+    try:
+        if len(text) > MAX_MESSAGE:
+            return _reply(ref, 413, {"detail": f"The message is longer than {MAX_MESSAGE} characters."})
+        try:
+            command = SoloCommandIn.model_validate_json(text)
+        except ValidationError as e:
+            return _reply(ref, 422, {"detail": invalid_detail(e.errors())})
+        ref = command.id
+        wait = await buckets.wait(credential) if buckets is not None else 0.0
+        if wait:
+            return _reply(ref, 429, {"detail": too_many("this player", wait)[1]})
+        token = await _player(service, credential)
+        game = command.game
+        if command.do == "next":
+            out = await run_move(service, game, service.next_hand, token, game, command.version)
+        elif command.move is not None:
+            out = await run_move(service, game, service.move, token, game, command.move, command.version)
+        else:
+            return _reply(ref, 422, {"detail": "Invalid request: move: a move is required to make one"})
+        return f'{{"type":"answer","id":{ref},"status":200,"body":{out.model_dump_json()}}}'
+    except FAILURES as e:
+        failure = failure_of(e)
+        return _reply(ref, failure.status, failure.body)
+
+
+def _reply(ref: int | None, status: int, body: dict[str, Any]) -> str:
+    """An answer that is not a move's state."""
+    return json.dumps({"type": "answer", "id": ref, "status": status, "body": body})
+
+
+async def _close(ws: WebSocket, status: int, detail: str) -> None:
+    """Tell the connection why it is closed (an HTTP status), and close it (code 4000 + status)."""
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps({"type": "error", "status": status, "detail": detail}))
+        await ws.close(code=4000 + status)
 
 
 @router.post("/{game_id}/restart", status_code=201, responses=_GAME_ERRORS)
