@@ -8,6 +8,10 @@ redis-server) in a temporary folder and stops them.
 
     .venv/bin/python benchmarks/bench_tables.py --tables 50 --seconds 40
     .venv/bin/python benchmarks/bench_tables.py --tables 250 --seconds 40 --processes 2
+
+``--profile FILE`` samples the thread holding the GIL in each server process with py-spy while the
+seats are measured, into ``FILE.0``, ``FILE.1`` (and the load generator itself into ``FILE.bench``):
+py-spy's raw collapsed stacks, which ``benchmarks/profile_shares.py`` sums by function.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -130,27 +135,42 @@ async def seat(bench: Bench, ws: ClientConnection, code: str, stop: asyncio.Even
         await ws.close()
 
 
-def open_tables(urls: list[str], n: int) -> list[tuple[str, list[tuple[str, str]]]]:
-    """N tables of four people; the seats alternate between the servers; each table started."""
-    clients = [httpx.Client(base_url=u, timeout=60) for u in urls]
-    tables = []
-    for i in range(n):
-        host = clients[0].post("/api/tables", json={"name": f"Host {i}"}).json()
-        code = host["code"]
-        seats = [(urls[0], host["token"])]
-        for k in range(1, 4):
-            c = clients[k % len(clients)]
-            joined = c.post(f"/api/tables/{code}/seats", json={"name": f"P{k}"}).json()
-            seats.append((urls[k % len(urls)], joined["token"]))
-        tables.append((code, seats))
-    for c in clients:
-        c.close()
-    return tables
+async def open_tables(urls: list[str], n: int) -> list[tuple[str, list[tuple[str, str]]]]:
+    """N tables of four people, a few opened at once; the seats alternate between the servers."""
+    gate = asyncio.Semaphore(8)
+
+    async def table(c: httpx.AsyncClient, i: int) -> tuple[str, list[tuple[str, str]]]:
+        async with gate:
+            host = (await c.post(f"{urls[0]}/api/tables", json={"name": f"Host {i}"})).json()
+            code = host["code"]
+            seats = [(urls[0], host["token"])]
+            for k in range(1, 4):
+                url = urls[k % len(urls)]
+                joined = (await c.post(f"{url}/api/tables/{code}/seats", json={"name": f"P{k}"})).json()
+                seats.append((url, joined["token"]))
+            return code, seats
+
+    async with httpx.AsyncClient(timeout=60) as c:
+        return await asyncio.gather(*(table(c, i) for i in range(n)))
 
 
-async def run(tables: list[tuple[str, list[tuple[str, str]]]], bench: Bench, warmup: float,
-              seconds: float) -> None:
-    """Connect every seat, start every table, and measure for ``seconds`` after ``warmup``."""
+def profile(pids: list[int], path: str | None, seconds: float) -> list[subprocess.Popen[bytes]]:
+    """py-spy sampling each of ``pids`` (the servers', then this process's) for ``seconds`` into
+    ``path.0``, ``path.1``..., this process's into ``path.bench`` (nothing without a path)."""
+    if path is None:
+        return []
+    spy = str(Path(sys.executable).parent / "py-spy")
+    names = [*map(str, range(len(pids) - 1)), "bench"]
+    return [subprocess.Popen([spy, "record", "--pid", str(pid), "--nonblocking", "--gil", "--format", "raw",
+                              "--rate", "100", "--duration", str(round(seconds)), "-o", f"{path}.{name}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for pid, name in zip(pids, names, strict=True)]
+
+
+async def run(urls: list[str], n: int, bench: Bench, warmup: float, seconds: float, spied: list[int],
+              spy_path: str | None) -> None:
+    """Open N tables, connect every seat, start every table, and measure for ``seconds`` after ``warmup``."""
+    tables = await open_tables(urls, n)
     stop = asyncio.Event()
     gate = asyncio.Semaphore(20)
     sockets = await asyncio.gather(*(join_live(url, code, token, gate)
@@ -167,11 +187,14 @@ async def run(tables: list[tuple[str, list[tuple[str, str]]]], bench: Bench, war
     gc.disable()  # this load generator's own collections would be counted as the server's delay
     bench.measuring = True
     cpu, own = tree_cpu_seconds(os.getpid(), itself=False), time.process_time()
+    spies = profile([*spied, os.getpid()], spy_path, seconds)
     await asyncio.sleep(seconds)
     bench.measuring = False
     bench.cpu = tree_cpu_seconds(os.getpid(), itself=False) - cpu
     bench.client_cpu = time.process_time() - own
     gc.enable()
+    for spy in spies:
+        spy.wait(timeout=60)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -184,14 +207,15 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=40, help="how long to measure")
     p.add_argument("--warmup", type=float, default=8)
     p.add_argument("--think", type=float, default=1.0, help="seconds a person waits before moving")
+    p.add_argument("--profile", metavar="FILE", help="sample the servers and the load generator with py-spy")
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
         db = Path(folder) / "spades.sqlite3"
         redis_url = stack.enter_context(redis_server(Path(folder) / "redis")) if args.processes == 2 else None
-        urls = [stack.enter_context(Served(db, redis_url=redis_url)).url for _ in range(args.processes)]
-        tables = open_tables(urls, args.tables)
+        servers = [stack.enter_context(Served(db, redis_url=redis_url)) for _ in range(args.processes)]
         bench = Bench(args.think)
-        asyncio.run(run(tables, bench, args.warmup, args.seconds))
+        asyncio.run(run([s.url for s in servers], args.tables, bench, args.warmup, args.seconds,
+                        [s.proc.pid for s in servers], args.profile))
     lat = sorted(bench.latencies)
     if not lat:
         print("no moves measured")

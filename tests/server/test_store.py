@@ -482,6 +482,33 @@ def test_a_write_made_at_once_gives_up_on_a_lock_held_elsewhere_and_changes_noth
     store.close()
 
 
+def test_a_writers_turn_is_had_before_the_work_and_kept_for_its_writes(tmp_path: Path) -> None:
+    """``write_turn`` made ``at_once`` while another process writes raises StoreBusy before the work
+    within it runs; once had, the thread's writes within it go without taking it again, and another
+    process waits until it ends."""
+    path = tmp_path / "g.sqlite3"
+    store = SQLiteStore(path)
+    store.check()
+    assert store.add_table(code="T0", options="{}")
+    sibling = os.open(f"{path}-writer", os.O_RDWR)
+    fcntl.flock(sibling, fcntl.LOCK_EX)
+    ran = False
+    with at_once(), pytest.raises(StoreBusy, match="another process"), store.write_turn():
+        ran = True
+    assert not ran
+    fcntl.flock(sibling, fcntl.LOCK_UN)
+    with at_once(), store.write_turn():
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(sibling, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert store.append_table(code="T0", version=0, entries=['{"n": 1}'])
+        assert store.append_table(code="T0", version=1, entries=['{"n": 2}'])
+    fcntl.flock(sibling, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free once the turn is over
+    fcntl.flock(sibling, fcntl.LOCK_UN)
+    os.close(sibling)
+    assert store.table(code="T0") == ("{}", ['{"n": 1}', '{"n": 2}'])
+    store.close()
+
+
 def test_the_stores_own_thread_checkpoints_so_the_wal_starts_over(tmp_path: Path) -> None:
     """SQLite's WAL is checkpointed by the store's thread, not in a write's commit: batches of appends
     with pauses between them (each over the 1000 pages at which a commit used to checkpoint, all of

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ from spades.cards import cards_of
 from spades.game import Phase
 from spades.rules import Rules
 from spades.server.present import face_up, state_of
-from spades.server.store import FriendResult, StoreError, open_store
+from spades.server.store import FriendResult, StoreBusy, StoreError, at_once, open_store
 from spades.server.store.sqlite import SQLiteStore
 from spades.server.tables.commands import (
     Back,
@@ -623,6 +625,37 @@ def test_a_failed_save_leaves_the_table_as_the_store_has_it(tmp_path: Path) -> N
     other.close()
     hub.act(joined.code, lambda t: t.join("Bo"))  # free again: the same command is taken
     assert hub.read(joined.code, lambda t: t.seq) > before[0]
+    store.close()
+
+
+def test_a_command_on_the_event_loop_waits_for_no_writer_and_leaves_the_copy_alone(tmp_path: Path) -> None:
+    """On the event loop (``at_once``), while another process writes, a command is refused with
+    StoreBusy before it runs: the hub's copy of the table is kept as it was (not dropped, so the worker
+    thread the command then goes to does not replay the table's whole log), and the command is then
+    taken."""
+    path = tmp_path / "t.sqlite3"
+    store = SQLiteStore(path)
+    store.check()
+    hub = TableHub(TableLog(store))
+    code = hub.open(NewTableIn(name="Ann")).code
+    copy = hub.read(code, lambda t: t)
+    tried: list[int] = []
+
+    def join(t: FriendsTable) -> tuple[str, int]:
+        tried.append(t.seq)
+        return t.join("Bo")
+
+    sibling = os.open(f"{path}-writer", os.O_RDWR)  # another process's turn at the writers' lock
+    fcntl.flock(sibling, fcntl.LOCK_EX)
+    with at_once(), pytest.raises(StoreBusy):
+        hub.act(code, join)
+    assert tried == [] and hub.read(code, lambda t: t) is copy and copy.seq == len(copy.entries)
+    fcntl.flock(sibling, fcntl.LOCK_UN)
+    os.close(sibling)
+    with at_once():
+        hub.act(code, join)
+    assert hub.read(code, lambda t: t) is copy and [s.name for s in copy.seats if s.person] == ["Ann", "Bo"]
+    assert TableHub(TableLog(store)).read(code, lambda t: t.seq) == copy.seq  # stored
     store.close()
 
 

@@ -25,6 +25,7 @@ from spades.server.store.base import (
     StoreError,
     at_once,
     holding,
+    lock_wait,
     solo_ref,
     table_ref,
 )
@@ -32,7 +33,7 @@ from spades.server.store.sqlite import SQLiteStore
 
 __all__ = ["DELETED_NAME", "SCHEMA_VERSION", "Account", "FriendResult", "GameRow", "LogEntry", "Passkey",
            "Played", "QuickWait", "RatingChange", "Result", "Store", "StoreBusy", "StoreError", "at_once",
-           "holding", "open_store", "solo_ref", "table_ref"]
+           "holding", "lock_wait", "open_store", "solo_ref", "table_ref"]
 
 
 def open_store(where: str | Path) -> Store:

@@ -33,7 +33,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -626,6 +626,13 @@ class Store(ABC):
             return self._group(write)
         with self._tx(write=True) as tx:
             return write(tx)
+
+    def write_turn(self) -> AbstractContextManager[None]:
+        """This thread's turn among the writers, taken now (waiting as ``lock_wait`` allows, else
+        ``StoreBusy``) and kept for the writes it makes within: work that cannot be undone cheaply once
+        done, on the event loop, takes the turn before it is done rather than find it taken after. Only
+        a store whose writers take turns has one to take (``local``)."""
+        return nullcontext()
 
     @abstractmethod
     def _tx(self, *, write: bool) -> AbstractContextManager[Tx]:

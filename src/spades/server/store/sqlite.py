@@ -33,7 +33,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from spades.server.store.base import Dialect, Store, StoreBusy, StoreError, Tx, at_once, holding, lock_wait
@@ -124,24 +124,42 @@ class SQLiteStore(Store):
             busy = code & 0xFF == sqlite3.SQLITE_BUSY and lock_wait() is not None
             raise (StoreBusy if busy else StoreError)(f"{self.describe()}: {e}") from e
 
+    def write_turn(self) -> AbstractContextManager[None]:
+        """The writers' turn (``_writing``), kept for this thread's writes within."""
+        return self._writing()
+
     @contextmanager
     def _writing(self) -> Iterator[None]:
         """This process's turn, then the turn among processes (the file lock waits without sleeping,
-        or polls while ``lock_wait`` allows)."""
+        or polls while ``lock_wait`` allows); a thread that has the turn already keeps it."""
+        if getattr(self._local, "turn", False):
+            yield
+            return
         with holding(self._write, f"{self.describe()} (a write of this process)"):
-            if sys.platform == "win32":  # no flock: processes meet SQLite's own wait
-                yield
-                return
+            self._local.turn = True
             try:
-                if self._writer_file is None:
-                    self._writer_file = os.open(f"{self.path}-writer", os.O_RDWR | os.O_CREAT, 0o644)
-                self._take_writers_file(self._writer_file)
-            except OSError as e:
-                raise StoreError(f"{self.describe()}: its writers' lock file cannot be used ({e}).") from e
-            try:
-                yield
+                with self._writers_file():
+                    yield
             finally:
-                fcntl.flock(self._writer_file, fcntl.LOCK_UN)
+                self._local.turn = False
+
+    @contextmanager
+    def _writers_file(self) -> Iterator[None]:
+        """The turn among processes: the writers' file locked (none on Windows, where processes meet
+        SQLite's own wait)."""
+        if sys.platform == "win32":
+            yield
+            return
+        try:
+            if self._writer_file is None:
+                self._writer_file = os.open(f"{self.path}-writer", os.O_RDWR | os.O_CREAT, 0o644)
+            self._take_writers_file(self._writer_file)
+        except OSError as e:
+            raise StoreError(f"{self.describe()}: its writers' lock file cannot be used ({e}).") from e
+        try:
+            yield
+        finally:
+            fcntl.flock(self._writer_file, fcntl.LOCK_UN)
 
     def _take_writers_file(self, fd: int) -> None:
         """Lock the writers' file: waiting until it is free, or polling it while ``lock_wait`` allows."""

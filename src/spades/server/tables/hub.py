@@ -19,6 +19,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import TypeVar
 
 from spades.bots import LEVEL_REGISTRY
@@ -26,7 +27,7 @@ from spades.errors import SpadesError
 from spades.protocol import Roster
 from spades.rules import Rules
 from spades.server.present import face_up
-from spades.server.store import StoreError, holding
+from spades.server.store import StoreError, holding, lock_wait
 from spades.server.tables.entries import Entry
 from spades.server.tables.events import EventBus, LocalBus
 from spades.server.tables.leases import Leases
@@ -163,26 +164,27 @@ class TableHub:
             for _ in range(_RETRIES):
                 table = self._fresh(code, 0 if trusted else None)
                 before = table.seq
-                try:
-                    result = command(table)
-                except TableError:  # refused before any entry was made: the table is as it was
-                    if trusted and self._fresh(code).seq != before:
-                        trusted = False  # refused by a copy the log had left behind: try on the log's
-                        continue
-                    raise
-                except BaseException:
-                    self._forget(code)  # anything else may have left the copy half changed
-                    raise
-                if table.seq != before:
+                with self._turn():  # StoreBusy here: nothing was done, the copy is as it was
                     try:
-                        self.log.append(code, before, table.entries[before:], table.results(before),
-                                        table.rated_game(before))
-                    except StaleVersion:
-                        self._forget(code)
-                        continue
-                    except BaseException:
-                        self._forget(code)  # not stored (StoreError): the copy ran ahead, so read it again
+                        result = command(table)
+                    except TableError:  # refused before any entry was made: the table is as it was
+                        if trusted and self._fresh(code).seq != before:
+                            trusted = False  # refused by a copy the log had left behind: try on the log's
+                            continue
                         raise
+                    except BaseException:
+                        self._forget(code)  # anything else may have left the copy half changed
+                        raise
+                    if table.seq != before:
+                        try:
+                            self.log.append(code, before, table.entries[before:], table.results(before),
+                                            table.rated_game(before))
+                        except StaleVersion:
+                            self._forget(code)
+                            continue
+                        except BaseException:
+                            self._forget(code)  # not stored (StoreError): the copy ran ahead: read it again
+                            raise
                 found = ([], []) if asks is None else _look(table, asks)
                 break
             else:
@@ -190,6 +192,13 @@ class TableHub:
         if table.seq != before:
             self.bus.publish(code, table.seq, table.entries[before:])
         return result, found
+
+    def _turn(self) -> AbstractContextManager[None]:
+        """The store's writers' turn for a command that may not wait for it (``at_once``: on the event
+        loop), taken before the command changes the copy: an append refused for a busy store after
+        that costs the table's replay from its whole log (in the worker thread the command then goes
+        to), where a turn not had costs nothing. A command that may wait appends in a group instead."""
+        return nullcontext() if lock_wait() is None else self.log.store.write_turn()
 
     def read(self, code: str, reader: Callable[[FriendsTable], T], known: int | None = None) -> T:
         """Read the table, caught up with the log (or with version ``known``, if it is that far)."""
