@@ -53,6 +53,7 @@ from spades.server.service import Service
 from spades.server.settings import Settings
 from spades.server.standings import Standings
 from spades.server.store import open_store
+from spades.server.tournaments.live import Watch
 from spades.server.tournaments.service import Tournaments
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -145,6 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.lobby = Lobby(store, app.state.tables, settings.quick_fill)
     app.include_router(lobby_router)
     app.state.tournaments = Tournaments(store, app.state.tables)
+    app.state.tournament_watch = Watch(app.state.tournaments)
     app.include_router(tournaments_router)
     app.include_router(tournament_pages)
     _add_error_handlers(app)

@@ -7,9 +7,15 @@ The host proves themselves with the ``X-Host-Token`` creating gave, a registered
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
+import json
+import re
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Request, Response
+from fastapi import APIRouter, Depends, Header, Path, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
@@ -18,9 +24,11 @@ from spades.rules import Rules
 from spades.server.deps import MaybeTokenDep
 from spades.server.routes.scorekeeper import PDF_RESPONSES, STATIC, print_pdf
 from spades.server.schemas import TOKEN_PATTERN, ErrorOut, Level, Preset, RuleOptions, StrictIn, text_pattern
+from spades.server.store import StoreError
 from spades.server.tables.hub import CODE_ALPHABET, CODE_LENGTH
 from spades.server.tables.state import TableError, clean_text, hash_token
 from spades.server.tables.views import DisplayName
+from spades.server.tournaments.live import Look, Watch
 from spades.server.tournaments.model import Tournament
 from spades.server.tournaments.service import Tournaments
 from spades.tournament.printable import results_pdf
@@ -190,6 +198,90 @@ def look(code: Code, tournaments: TournamentsDep, host: MaybeHostToken = None,
         number, table, seat, token = tournaments.seat(t, entry)
         you = YouOut(number=number, code=table, seat=seat, token=token)
     return _out(t, result, played, host, you)
+
+
+@router.websocket("/api/tournaments/{code}/live")
+async def live(ws: WebSocket, code: str) -> None:
+    """The tournament as it changes, instead of asking again and again: send ``{"host": token, "entry":
+    token}`` first (either, both or neither, as the headers of ``GET /api/tournaments/{code}``); each
+    message is then ``{"type": "tournament", "host": ..., "you": ..., "tournament": ...}``, the tournament
+    as that GET answers it (``host`` and ``you`` beside it), at once and each time it changes; a refusal is
+    ``{"type": "error", "status": ..., "detail": ...}``, and the connection closes."""
+    watch: Watch = ws.app.state.tournament_watch
+    await ws.accept()
+    feed: AsyncGenerator[Look, None] | None = None
+    try:
+        host, entry = _hello(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
+        feed = watch.follow(code)
+        await ws.send_text(_pushed(await anext(feed), watch.tournaments, host, entry))
+        sender = asyncio.create_task(_push(ws, feed, watch.tournaments, host, entry))
+        try:
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass  # the page has nothing more to say
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, OSError):
+                await sender
+    except (TableError, StoreError) as e:
+        await _refuse(ws, e)
+    except (TimeoutError, WebSocketDisconnect, OSError):
+        pass
+    finally:
+        if feed is not None:
+            await feed.aclose()
+
+
+async def _refuse(ws: WebSocket, e: TableError | StoreError) -> None:
+    """Tell the page why it is no longer followed (a 503: the database failed, connect again), and close."""
+    with contextlib.suppress(Exception):
+        status = 503 if isinstance(e, StoreError) else e.status
+        await ws.send_text(json.dumps({"type": "error", "status": status, "detail": str(e)}))
+        await ws.close(code=4000 + status)
+
+
+_HELLO_WAIT = 15.0
+_TOKEN_RE = re.compile(TOKEN_PATTERN)
+
+
+def _hello(text: str) -> tuple[str | None, str | None]:
+    """The host's and the person's tokens a page's first message holds (TableError if it is no hello)."""
+    try:
+        data = json.loads(text) if len(text) <= 500 else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or set(data) - {"host", "entry"} or not all(
+            isinstance(v, str) and _TOKEN_RE.fullmatch(v) for v in data.values()):
+        raise TableError('Say hello first: {"host": "<host token>", "entry": "<registration token>"}, '
+                         "either or neither.")
+    return data.get("host"), data.get("entry")
+
+
+async def _push(ws: WebSocket, feed: AsyncIterator[Look], tournaments: Tournaments, host: str | None,
+                entry: str | None) -> None:
+    """Send the page each new look at the tournament (a person withdrawn before the start is refused)."""
+    try:
+        async for look in feed:
+            await ws.send_text(_pushed(look, tournaments, host, entry))
+    except TableError as e:
+        await _refuse(ws, e)
+
+
+def _pushed(look: Look, tournaments: Tournaments, host: str | None, entry: str | None) -> str:
+    """A look as a page's message: what everyone sees (made once a look), and the page's own part."""
+    t = look.tournament
+    you = None
+    if entry is not None:
+        number, table, seat, token = tournaments.seat(t, entry)
+        you = YouOut(number=number, code=table, seat=seat, token=token).model_dump_json()
+    is_host = host is not None and hash_token(host) == t.host
+    return (f'{{"type":"tournament","host":{"true" if is_host else "false"},"you":{you or "null"},'
+            f'"tournament":{_shared(look)}}}')
+
+
+@functools.lru_cache(maxsize=16)
+def _shared(look: Look) -> str:
+    """What every page sees of a look, as JSON (``host`` and ``you`` left empty)."""
+    return _out(look.tournament, look.result, look.played, None, None).model_dump_json()
 
 
 @router.post("/api/tournaments/{code}/entries", status_code=201)

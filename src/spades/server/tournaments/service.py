@@ -44,7 +44,7 @@ from spades.server.tournaments.model import Person, Tournament
 from spades.tournament.movement import max_rounds
 from spades.tournament.run import Format, TournamentResult
 
-__all__ = ["MIN_PEOPLE", "Tournaments"]
+__all__ = ["ANNOUNCED", "MIN_PEOPLE", "Tournaments"]
 
 T = TypeVar("T")
 MIN_PEOPLE = {"duplicate-pairs": (5, "three pairs"), "swiss": (3, "two pairs"),
@@ -55,6 +55,10 @@ pair fills an odd field); the others need one match."""
 TABLE_TARGET = option("target").high
 """The target of a round's tables: a board is one hand from 0-0 compared by its points, so the highest
 target keeps any board from ending a game (whose end the page would show instead of the next board)."""
+ANNOUNCED = "tournament:"
+"""Each write of a tournament is announced on the tables' event bus under this and its code (no table's
+code: the tables' listeners pass it by), at the version written, for the pages that follow it
+(``live.Watch``), in every process."""
 _RETRIES = 8
 _SEED_BELOW = 10**9
 
@@ -201,7 +205,7 @@ class Tournaments:
         for _ in range(_RETRIES):
             t, version = self._load(code)
             out = change(t)
-            if self.store.save_tournament(code=t.code, version=version, doc=json.dumps(t.to_json())):
+            if self._save(t, version):
                 return out
         raise TableError("The tournament is very busy: try again.")
 
@@ -214,9 +218,16 @@ class Tournaments:
             if t.over or not played or not t.round_over([len(h) for h in played[-1]], t.current):
                 return t, played
             self._step(t, played)
-            if self.store.save_tournament(code=t.code, version=version, doc=json.dumps(t.to_json())):
+            if self._save(t, version):
                 return t, [*played, *([self._played(t, t.current)] if len(t.tables) > len(played) else [])]
         raise TableError("The tournament is very busy: try again.")
+
+    def _save(self, t: Tournament, version: int) -> bool:
+        """Write the tournament on the version read, and announce it; False if another wrote first."""
+        if not self.store.save_tournament(code=t.code, version=version, doc=json.dumps(t.to_json())):
+            return False
+        self.hub.bus.publish(ANNOUNCED + t.code, version + 1)
+        return True
 
     def _step(self, t: Tournament, played: list[list[list[HandResult]]]) -> None:
         """The current round is over (``played``: what every opened round's tables played): pair and open

@@ -1,8 +1,10 @@
 // The tournament page. At /tournaments a host creates one (and this browser keeps the host token); at
 // /tournaments/CODE people register (this browser keeps their registration token), the host starts it and
 // ends rounds, and everyone sees the people, the round's tables, the standings and each board's traveller.
-// The page asks for the tournament every few seconds; when the person has a seat at a round's table they
-// have not been taken to yet, it keeps the seat's token as a friends' table's page does and opens the table.
+// The page follows the tournament through a WebSocket, which sends it at once and each time it changes
+// (connecting again after a while if the connection drops); when the person has a seat at a round's table
+// they have not been taken to yet, it keeps the seat's token as a friends' table's page does and opens the
+// table.
 
 import { api } from "./api.js";
 import { el, num } from "./html.js";
@@ -10,7 +12,7 @@ import { NAME_KEY, SEATS_KEY, store, stored } from "./saved.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "spades.tournaments";  // {code: {host, entry, went}}: this browser's tokens, the last table opened
-const LOOK_EVERY = 2000;           // ms between looks at the tournament
+const AGAIN_AFTER = 2000;          // ms before connecting again once the connection dropped
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 let presets = {};
 
@@ -81,11 +83,10 @@ async function create(e) {
   }
 }
 
-/** Run an action; its refusal is said under the buttons, and the page looks again either way. */
+/** Run an action; its refusal is said under the buttons (its effect comes through the connection). */
 async function act(action) {
   $("error").textContent = "";
   try { await action(); } catch (err) { $("error").textContent = err.message; }
-  await look();
 }
 
 async function register(e) {
@@ -95,19 +96,32 @@ async function register(e) {
     const out = await api.post(`/api/tournaments/${code}/entries`, { name });
     localStorage.setItem(NAME_KEY, name);
     keep({ entry: out.token });
+    follow();  // again, as the person now registered: the connection tells their part
   });
 }
 
-let looking = null;
+let live = null;
 
-async function look() {
-  clearTimeout(looking);
-  try {
-    show(await api.get(`/api/tournaments/${code}`, proof()));
-  } catch (err) {
-    $("error").textContent = err.message;
-  }
-  looking = setTimeout(look, LOOK_EVERY);
+/** Follow the tournament: a connection that says who this browser is, and shows what it is sent. */
+function follow() {
+  if (live) live.close();
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = live = new WebSocket(`${scheme}://${location.host}/api/tournaments/${code}/live`);
+  const m = mine();
+  ws.addEventListener("open", () => ws.send(JSON.stringify({
+    ...(m.host ? { host: m.host } : {}), ...(m.entry ? { entry: m.entry } : {}) })));
+  ws.addEventListener("message", (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === "error") {
+      $("error").textContent = msg.detail;
+      if (msg.status < 500) live = null;  // refused for good (no such tournament, a token it never gave)
+      return;
+    }
+    show({ ...msg.tournament, host: msg.host, you: msg.you });
+  });
+  ws.addEventListener("close", () => {
+    if (live === ws) setTimeout(() => { if (live === ws) follow(); }, AGAIN_AFTER);
+  });
 }
 
 function show(t) {
@@ -154,7 +168,10 @@ function person(t, p) {
   const self = t.you && t.you.number === p.number;
   if ((t.host || self) && t.status !== "over" && !p.computer) {
     const button = el("button", { type: "button", class: "small" }, t.status === "open" ? "Withdraw" : "Computer plays");
-    button.addEventListener("click", () => act(() => api.del(`/api/tournaments/${code}/entries/${p.number}`, proof())));
+    button.addEventListener("click", () => act(async () => {
+      await api.del(`/api/tournaments/${code}/entries/${p.number}`, proof());
+      if (self && t.status === "open") { keep({ entry: null }); follow(); }  // no longer registered
+    }));
     item.append(" ", button);
   }
   return item;
@@ -199,5 +216,5 @@ if (!code) {
   const hostAct = (path) => act(() => api.post(`/api/tournaments/${code}/${path}`, {}, proof()));
   $("btn-start").addEventListener("click", () => hostAct("start"));
   $("btn-end-round").addEventListener("click", () => hostAct("end-round"));
-  look();
+  follow();
 }
