@@ -13,7 +13,7 @@ from spades.server.store import open_store
 from spades.server.tables.hub import TableHub
 from spades.server.tables.log import TableLog
 from spades.server.tables.state import TableOptions
-from spades.server.tournaments.service import Tournaments, _table_code
+from spades.server.tournaments.service import TABLE_TARGET, Tournaments, _table_code
 
 NAMES = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -83,3 +83,15 @@ def test_a_strangers_table_on_a_derived_code_is_stepped_over(tmp_path: Path) -> 
     assert a.hub.log.create(squatted, TableOptions(Rules()).to_json())
     a._open_round(t)
     assert squatted not in t.tables[0] and len(set(t.tables[0])) == 2
+
+
+def test_a_rounds_tables_play_to_the_highest_target_with_no_low_mark(tmp_path: Path) -> None:
+    """A board is one hand from 0-0: neither a low target nor a low mark may end a game at it."""
+    a = _process(str(tmp_path / "spades.sqlite3"))
+    code, _ = a.create("Club night", Rules(target=100, low_mark=-100), 1, 1, "random", 30, 30)
+    for name in NAMES:
+        a.register(code, name, None)
+    t = a._load(code)[0]
+    a._open_round(t)
+    rules = TableOptions.from_json(a.hub.log.load(t.tables[0][0])[0]).rules
+    assert rules == Rules(target=TABLE_TARGET) and t.rules.target == 100

@@ -53,8 +53,9 @@ MIN_PEOPLE = {"duplicate-pairs": (5, "three pairs"), "swiss": (3, "two pairs"),
 computer player): duplicate pairs compares each board across tables, so it needs three pairs (a computer
 pair fills an odd field); the others need one match."""
 TABLE_TARGET = option("target").high
-"""The target of a round's tables: a board is one hand from 0-0 compared by its points, so the highest
-target keeps any board from ending a game (whose end the page would show instead of the next board)."""
+"""The target of a round's tables, which have no low mark either: a board is one hand from 0-0 compared by
+its points, which neither changes, so no board ends a game (whose end the page would show instead of the
+next board, and a linked person's stats would count, as they count no other board)."""
 ANNOUNCED = "tournament:"
 """Each write of a tournament is announced on the tables' event bus under this and its code (no table's
 code: the tables' listeners pass it by), at the version written, for the pages that follow it
@@ -256,8 +257,8 @@ class Tournaments:
         """Open the next round's tables, people seated and marked away until they connect, the first
         board dealt."""
         r = len(t.tables)
-        options = _table_options(t.rules.replace(target=TABLE_TARGET), t.level, t.turn_seconds, t.grace,
-                                 t.deals(r), t.code)
+        rules = t.rules.replace(target=TABLE_TARGET, low_mark=None)
+        options = _table_options(rules, t.level, t.turn_seconds, t.grace, t.deals(r), t.code)
         codes: list[str] = []
         for table in range(len(t.round_tables(r))):
             code = self._claim(t, r, table, options, codes)
