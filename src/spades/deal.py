@@ -31,6 +31,7 @@ from __future__ import annotations
 from datetime import date
 from functools import cache
 from math import factorial
+from typing import Final
 
 from spades.cards import Card, cards_of
 from spades.errors import SpadesError
@@ -89,6 +90,25 @@ def _sorted_cards(deck_mask: int) -> tuple[Card, ...]:
     return tuple(cards_of(deck_mask))
 
 
+_SMALL: Final = 1 << 62
+"""Below this a product of radices stays a small (compiled: unboxed) integer."""
+
+
+@cache
+def _radix_runs(k: int) -> tuple[tuple[int, int, int], ...]:
+    """The swaps of a k-card shuffle in runs ``(first, end, product of their radices)``, each product
+    below ``_SMALL``: one big division per run splits off its digits, read with small numbers."""
+    runs = []
+    i = 0
+    while i < k - 1:
+        first, product = i, 1
+        while i < k - 1 and product * (k - i) < _SMALL:
+            product *= k - i
+            i += 1
+        runs.append((first, i, product))
+    return tuple(runs)
+
+
 def shuffled(deck_mask: int, rng: DealRng, top: int | None = None) -> list[Card]:
     """The deck's cards in shuffled order, top first (one uniform index read as Fisher-Yates swaps).
 
@@ -97,10 +117,17 @@ def shuffled(deck_mask: int, rng: DealRng, top: int | None = None) -> list[Card]
     cards = list(_sorted_cards(deck_mask))
     k = len(cards)
     x = rng.below(factorial(k))
-    for i in range(k - 1 if top is None else min(top, k - 1)):
-        x, r = divmod(x, k - i)
-        j = i + r
-        cards[i], cards[j] = cards[j], cards[i]
+    end = k - 1 if top is None else min(top, k - 1)
+    for first, stop, product in _radix_runs(k):  # the digits of x, in radices k, k - 1, ... 2
+        if first >= end:
+            break
+        digits = x % product
+        x //= product
+        for i in range(first, min(stop, end)):
+            radix = k - i
+            j = i + digits % radix
+            digits //= radix
+            cards[i], cards[j] = cards[j], cards[i]
     return cards if top is None else cards[:top]
 
 
