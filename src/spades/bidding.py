@@ -229,16 +229,14 @@ class Bidding:
         self.bids: list[Bid | None] = [None] * len(looked)
         self.looked = looked
         self.asked_at = -1
-        self.open: list[Bid] = []
-        """The bids open at ``asked_at`` (read only: shared by copies)."""
         self.open_actions: tuple[int, ...] = ()
-        """The actions of ``open``, ascending."""
+        """The actions of the bids open at ``asked_at``, ascending (shared by copies)."""
 
     def copy(self) -> Bidding:
         """An independent copy (the bids and the looks copied, the kept answer shared)."""
         c = Bidding(list(self.looked))
         c.bids = list(self.bids)
-        c.asked_at, c.open, c.open_actions = self.asked_at, self.open, self.open_actions
+        c.asked_at, c.open_actions = self.asked_at, self.open_actions
         return c
 
     def done(self) -> bool:

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TypeGuard
+from typing import Final, TypeGuard
 
 from spades.bidding import Bidding, BidRules, blind_nil_open
 from spades.cards import ALL_CARDS, Card, Suit, cards_of
@@ -85,8 +85,8 @@ SEAT_NAMES: dict[int, tuple[str, ...]] = {
 }
 """Seat names by player count, in clockwise order (seat numbers are the indices)."""
 
-SPADE = int(Suit.SPADES)
-CLUB = int(Suit.CLUBS)
+SPADE: Final = int(Suit.SPADES)
+CLUB: Final = int(Suit.CLUBS)
 
 
 def seat_name(players: int, seat: int) -> str:
@@ -149,6 +149,9 @@ class _Setup:
         self.bidding: BidRules = BidRules.of(rules)
         self.bids_need_spades: bool = rules.bid_format in (BidFormat.WHIZ, BidFormat.MIRROR)
         """Whether a seat's legal bids depend on its spades (Whiz and Mirror)."""
+        self.misdeal: bool = rules.misdeal_no_spades
+        self.nil_passes: bool = self.partners and bool(rules.nil_pass or rules.blind_nil_pass)
+        """Whether a nil can call for passes at all (``nil_passes`` says which)."""
 
 
 class Tally:
@@ -304,7 +307,7 @@ class Game:
             raise SpadesError("A game needs a deal number or explicit decks (one of the two).")
         setup = self._setup = _Setup(rules, None if deal is None else check_deal_number(deal),
                                      None if decks is None else [list(d) for d in decks], first_dealer)
-        full = sorted(cards_of(setup.spec.cards))
+        full = sorted(cards_of(setup.spec.cards)) if setup.decks else []
         for i, order in enumerate(setup.decks or ()):
             if sorted(order) != full:
                 raise SpadesError(f"Deck {i} is not a full {setup.spec.kind.value} deck.")
@@ -528,11 +531,15 @@ class Game:
             self.turn = (dealer + 1) % n
             return
         self.hand = hand = HandState(n, (dealer + 1) % n, [])
-        per = self._setup.hand_size
-        for i, card in enumerate(deck[: per * n]):
-            hand.hands[(dealer + 1 + i) % n] |= 1 << card
-        for card in deck[per * n:]:
-            hand.set_aside |= 1 << card
+        dealt = n * self._setup.hand_size
+        seat = dealer
+        for i in range(dealt):  # one card at a time to the left of the dealer, each kept as a native number
+            c: int = deck[i]
+            seat = seat + 1 if seat + 1 < n else 0
+            hand.hands[seat] |= 1 << c
+        for i in range(dealt, len(deck)):
+            c = deck[i]
+            hand.set_aside |= 1 << c
         self._open_bidding()
 
     def _open_bidding(self) -> None:
@@ -609,21 +616,15 @@ class Game:
         """Every bid the seat may make now (empty if it is not its turn to bid, or not a seat)."""
         if self.phase is not Phase.BID or not self._is_seat(seat) or self.turn != seat:
             return []
-        return list(self._bid_options(seat))
+        return [ACTION_BIDS[a - BID_ACTION] for a in self._legal_bid_actions(seat)]
 
-    def _bid_options(self, seat: int) -> list[Bid]:
-        """The bids open to the seat to bid, worked out once per position (read only)."""
+    def _legal_bid_actions(self, seat: int) -> tuple[int, ...]:
+        """The actions of the bids open to the seat to bid, ascending, worked out once per position."""
         bidding = self.hand.bidding
         if bidding.asked_at != len(self.log):
             bidding.asked_at = len(self.log)
             bidding.open_actions = self._work_out_bids(seat)
-            bidding.open = [ACTION_BIDS[a - BID_ACTION] for a in bidding.open_actions]
-        return bidding.open
-
-    def _legal_bid_actions(self, seat: int) -> tuple[int, ...]:
-        """The actions of the bids open to the seat to bid, ascending (kept with the bids)."""
-        self._bid_options(seat)
-        return self.hand.bidding.open_actions
+        return bidding.open_actions
 
     def _work_out_bids(self, seat: int) -> tuple[int, ...]:
         """The actions of the bids open to the seat to bid, ascending (asked of ``spades.bidding``)."""
@@ -676,7 +677,8 @@ class Game:
             return []
         if self.phase is Phase.BID:  # the bids' actions (54-73) sort before Look's and Misdeal's
             bids = self._legal_bid_actions(seat) if seat == self.turn else ()
-            return [*bids, *map(move_to_action, self._look_and_misdeal(seat))]
+            extra = self._look_and_misdeal(seat)
+            return [*bids, *map(move_to_action, extra)] if extra else list(bids)
         return sorted(map(move_to_action, self.legal_moves(seat)))
 
     def apply_action(self, action: object, seat: object = None) -> None:
@@ -730,9 +732,9 @@ class Game:
     def _look_and_misdeal(self, seat: int) -> list[Move]:
         """In the bidding: Look and Misdeal, whichever the seat may play now (at any turn)."""
         moves: list[Move] = []
-        if not self.looked[seat]:
+        if not self.hand.bidding.looked[seat]:
             moves.append(Look())
-        if self.rules.misdeal_no_spades and self.can_move(seat, Misdeal()):
+        if self._setup.misdeal and self.can_move(seat, Misdeal()):
             moves.append(Misdeal())
         return moves
 
@@ -892,8 +894,9 @@ class Game:
             self.turn = (seat + 1) % len(bidding.bids)
 
     def _open_passing(self) -> None:
-        hand = self.hand
-        hand.pending_passes += nil_passes(self._setup.rules, hand.bidding.bids, self.tally.dealer)
+        hand, setup = self.hand, self._setup
+        if setup.nil_passes:
+            hand.pending_passes += nil_passes(setup.rules, hand.bidding.bids, self.tally.dealer)
         if hand.pending_passes:
             self.phase = Phase.PASS
             self.turn = hand.pending_passes[0][0]
@@ -927,20 +930,21 @@ class Game:
     def _play(self, seat: int, card: Card) -> None:
         """Play a legal card: the trick's best card so far is kept as it goes, and the next legal mask."""
         setup = self._setup
-        suit = setup.suit_of[card]
+        c: int = card  # compiled, a native number for the arithmetic; the Card itself goes on the trick
+        suit = setup.suit_of[c]
         hands = self.hand.hands
         play = self.hand.play
-        hands[seat] &= ~(1 << card)
+        hands[seat] &= ~(1 << c)
         trick = play.trick
         if trick:
             if suit != play.led:
                 play.voids[seat] |= 1 << play.led
-            if play.strength[card] > play.top:
-                play.top, play.top_seat = play.strength[card], seat
+            if play.strength[c] > play.top:
+                play.top, play.top_seat = play.strength[c], seat
         else:
             play.led = suit
             play.strength = setup.strength[suit]
-            play.top, play.top_seat = play.strength[card], seat
+            play.top, play.top_seat = play.strength[c], seat
         trick.append((seat, card))
         if suit == SPADE:
             play.broken = True
@@ -1032,24 +1036,24 @@ class Game:
         self.log, self.phase, self.turn = list(o.log), o.phase, o.turn
 
 
-_NO_DECK = "The game's explicit decks have run out: there is no deck for another deal."
+_NO_DECK: Final = "The game's explicit decks have run out: there is no deck for another deal."
 
-_PLAY_MOVES = tuple(play_move(c) for c in range(54))
+_PLAY_MOVES: Final = tuple(play_move(c) for c in range(54))
 """Each card's Play move (the shared values ``play_move`` gives), by card number."""
-_BID_MOVES = tuple(action_to_move(BID_ACTION + i) for i in range(len(ACTION_BIDS)))
+_BID_MOVES: Final = tuple(action_to_move(BID_ACTION + i) for i in range(len(ACTION_BIDS)))
 """Each bid action's (shared) MakeBid move, from ``BID_ACTION`` on."""
 
-_MOVE_PHASE: dict[type, Phase] = {
+_MOVE_PHASE: Final[dict[type, Phase]] = {
     MakeBid: Phase.BID, Play: Phase.PLAY, PassCards: Phase.PASS, Draw: Phase.DRAW,
 }
 
-_PHASE_VERB = {
+_PHASE_VERB: Final = {
     Phase.DRAW: "draw", Phase.BID: "bid", Phase.PASS: "pass cards", Phase.PLAY: "play a card",
     Phase.HAND_OVER: "deal the next hand", Phase.GAME_OVER: "start a new game",
 }
 
 
-_CHUNK = 13
+_CHUNK: Final = 13
 """Card masks are read in 13-bit chunks (a suit each, in the standard numbering)."""
 
 
@@ -1087,7 +1091,7 @@ def _chunk_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tables)
 
 
-_CHUNKS = _chunk_tables()
+_CHUNKS: Final = _chunk_tables()
 
 
 def _actions_of(mask: int) -> tuple[int, ...]:

@@ -23,6 +23,7 @@ The encoding is part of the project's promise and never changes:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from spades.cards import ALL_CARDS, Card, cards_of, mask_of, parse_cards
 from spades.errors import SpadesError
@@ -142,18 +143,18 @@ def parse_move(text: str) -> Move:
     raise SpadesError(f"Not a move: {text!r}. Moves are bid, play, pass, draw, look, misdeal.")
 
 
-BID_ACTION = 54
+BID_ACTION: Final = 54
 """The action of ``MakeBid(Bid(n))`` is ``BID_ACTION + n`` (n = 0-17)."""
-BLIND_NIL_ACTION = 72
-TEN_FOR_200_ACTION = 73
-LOOK_ACTION = 74
-MISDEAL_ACTION = 75
-DRAW_KEEP_ACTION = 76
-DRAW_REFUSE_ACTION = 77
-PASS_ACTION = 128
+BLIND_NIL_ACTION: Final = 72
+TEN_FOR_200_ACTION: Final = 73
+LOOK_ACTION: Final = 74
+MISDEAL_ACTION: Final = 75
+DRAW_KEEP_ACTION: Final = 76
+DRAW_REFUSE_ACTION: Final = 77
+PASS_ACTION: Final = 128
 """The action of ``PassCards(mask)`` is ``PASS_ACTION + mask``."""
 
-ACTION_BIDS: tuple[Bid, ...] = (*(Bid(n) for n in range(18)), Bid.blind_nil(), Bid.ten_for_200())
+ACTION_BIDS: Final[tuple[Bid, ...]] = (*(Bid(n) for n in range(18)), Bid.blind_nil(), Bid.ten_for_200())
 """The bid of each bid action 54-73 in order, made once (the engine shares these frozen values)."""
 
 _PLAYS = tuple(Play(c) for c in ALL_CARDS)

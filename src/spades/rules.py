@@ -487,24 +487,24 @@ class Rules:
             p.append("Mirror bids the spades held, so nobody may bid before looking: turn blind nil off.")
         return p
 
-    # Derived facts the engine reads
+    # Derived facts the engine reads (on every hand: each worked out once, on first reading)
 
-    @property
+    @cached_property
     def has_partners(self) -> bool:
         """Whether seats play in two partnerships."""
         return self.players == 4 and self.partnerships
 
-    @property
+    @cached_property
     def sides(self) -> int:
         """How many scores are kept: 2 teams, or one per player."""
         return 2 if self.has_partners else self.players
 
-    @property
+    @cached_property
     def hand_size(self) -> int:
         """Cards per player: 13, or 17 in the 3-player game."""
         return 17 if self.players == 3 else 13
 
-    @property
+    @cached_property
     def max_bid(self) -> int:
         """The highest bid one player may make."""
         return self.hand_size
