@@ -23,10 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from spades import game as game_module
-from spades.cards import cards_of
 from spades.fast import PlayState, random_bids, random_hands, score_batch
 from spades.game import Game, Phase
-from spades.moves import Move, Play
 from spades.rules import Rules
 
 __all__ = [
@@ -105,16 +103,12 @@ def action_runner(rules: Rules | None = None) -> Runner:
 
 
 def public_runner(rules: Rules | None = None) -> Runner:
-    """Hands through ``Game`` driven by Move objects, each checked by ``apply``."""
+    """Hands through ``Game`` driven by Move objects, picked from ``legal_moves`` and checked by ``apply``."""
     rng = random.Random(1)
 
     def play_hand(game: Game) -> None:
         while (seat := game.turn) is not None:
-            if game.phase is Phase.PLAY:
-                move: Move = Play(rng.choice(list(cards_of(game.legal_plays(seat)))))
-            else:
-                move = rng.choice(game.legal_moves(seat))
-            game.apply(seat, move)
+            game.apply(seat, rng.choice(game.legal_moves(seat)))
 
     return _consecutive_hands(rules or Rules(), play_hand)
 
