@@ -46,7 +46,8 @@ def test_only_boards_every_table_played_count_and_an_ended_round_keeps_them() ->
     (ns0, ew0), (ns1, ew1) = t.movement()[0]
     assert by_name == {t.entrant_name(ns0): mp[0], t.entrant_name(ew0): ew[0], t.entrant_name(ns1): mp[1],
                        t.entrant_name(ew1): ew[1]}
-    assert not t.round_over([2, 1], 0) and t.round_over([2, 2], 0)
-    t.cuts[0] = t.counted([2, 1], 0)  # the host ends the round
-    assert t.round_over([2, 1], 0) and len(t.result([[first, [*second, hand(deals[1])]]]).lines) == 2
+    played_on = [first, [*second, hand(deals[1])]]
+    assert not t.round_over([first, second], 0) and t.round_over(played_on, 0)
+    t.end_round([first, second])  # the host ends the round
+    assert t.round_over([first, second], 0) and len(t.result([played_on]).lines) == 2
     assert t.result([[first, second]]).seed == 0  # the seed is secret until the tournament is over

@@ -144,3 +144,35 @@ def test_swiss_refusals_say_why_and_change_nothing(client: httpx.Client) -> None
     assert late.status_code == 409 and "registration is closed" in late.json()["detail"]
     now = look(client, code)
     assert now["status"] == "playing" and now["byes"] == ["Eve"] and len(now["tables"]) == 1
+    assert now["results"]["rounds"][0]["deals"] == []  # one deal number would give the seed away
+    target = client.post("/api/tournaments", json={"name": "x", "format": "teams", "to_target": True})
+    assert target.status_code == 400 and "Only Swiss plays its rounds to a target" in target.json()["detail"]
+
+
+def test_a_swiss_round_to_a_target_counts_the_game_its_table_was_dealt(client: httpx.Client) -> None:
+    code, host = create(client, format="swiss", to_target=True, rounds=1, level="random", turn_seconds=5,
+                        options={"target": 50, "low_mark": -50})  # the next hand is dealt 5 s after the last
+    hosted = {"X-Host-Token": host}
+    tokens = register(client, code, PEOPLE[:4])
+    assert client.post(f"/api/tournaments/{code}/start", headers=hosted).status_code == 204
+    you = look(client, code, tokens["Ann"])["you"]
+    seat = {"X-Seat-Token": you["token"]}
+    for number in range(4):
+        assert client.delete(f"/api/tournaments/{code}/entries/{number}", headers=hosted).status_code == 204
+    deadline = time.monotonic() + 120
+    while (view := client.get(f"/api/tables/{you['code']}/view", headers=seat).json())["game"]["phase"] \
+            != "game_over":
+        assert time.monotonic() < deadline, view["game"]["sides"]
+        time.sleep(0.3)
+    dealt = view["deal"]  # shown to the table once its game is over
+    rematch = client.post(f"/api/tables/{you['code']}/commands", json={"do": "rematch"}, headers=seat)
+    assert rematch.status_code == 200, rematch.text  # a new game at the table: not the tournament's
+    final = look(client, code)
+    assert final["status"] == "over" and final["to_target"] and final["boards"] == 0
+    (board,) = final["results"]["travellers"]
+    assert board["deal"] == dealt > 0
+    totals = [sum(line["points"][side] for line in board["lines"]) for side in (0, 1)]
+    assert totals == [s["score"] for s in sorted(view["game"]["sides"], key=lambda s: s["side"])]
+    assert max(totals) >= 50 or min(totals) <= -50  # the target reached, or the low mark
+    assert shown(final["results"]) == expected_standings(final["results"], individual=False)
+    assert final["results"]["standings"][0]["score"] == 2  # the game's winner

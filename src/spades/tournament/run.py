@@ -353,8 +353,9 @@ Table = tuple[list[str], list[list[str]]]
 def heading(result: TournamentResult) -> str:
     """What was played, in a line."""
     kind = "individual Swiss" if result.individual else result.format.replace("-", " ")
-    return (f"{kind}, {len(result.entries)} entries, {len(result.rounds)} rounds of {result.boards} "
-            f"boards, rules {result.rules.name}, seed {result.seed}")
+    each = f"{result.boards} boards" if result.boards else f"a game to {result.rules.target}"
+    return (f"{kind}, {len(result.entries)} entries, {len(result.rounds)} rounds of {each}, "
+            f"rules {result.rules.name}, seed {result.seed}")
 
 
 def standings_table(result: TournamentResult) -> Table:
@@ -382,9 +383,11 @@ def traveller_table(result: TournamentResult, lines: Sequence[Traveller],
 
 
 def board_title(lines: Sequence[Traveller]) -> str:
-    """A traveller's title: the board, its deal number and its round."""
+    """A traveller's title: the board, its deal number (none while a hosted tournament keeps it secret) and
+    its round."""
     first = lines[0]
-    return f"Board {first.score.board + 1} (deal {first.deal}, round {first.score.seating.round + 1})"
+    deal = f"deal {first.deal}, " if first.deal else ""
+    return f"Board {first.score.board + 1} ({deal}round {first.score.seating.round + 1})"
 
 
 NAMES = ("entry", "N-S", "E-W")

@@ -38,8 +38,9 @@ __all__ = ["EntryOut", "NewTournamentIn", "TournamentOut", "router"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
                                             for status, text in {
-    400: "Rules that contradict each other or do not suit a tournament, individuals in a format other than "
-         "Swiss, or a registration with no name from a player without an account: the detail says why.",
+    400: "Rules that contradict each other or do not suit a tournament, individuals or rounds to a target in "
+         "a format other than Swiss, or a registration with no name from a player without an account: the "
+         "detail says why.",
     403: "Only the host (or, to withdraw, the person) may do that; or a token this tournament never gave.",
     404: "No tournament has this code, or no one is registered under that number.",
     409: "Not now: registration closed, a name registered already, too few people, more rounds than the "
@@ -84,7 +85,10 @@ class NewTournamentIn(StrictIn):
                              "partners changing every round")
     rounds: int = Field(default=2, ge=1, le=12, description="rounds (a Mitchell: at most one a table; Swiss: "
                         "fewer than the entrants)")
-    boards: int = Field(default=2, ge=1, le=8, description="boards each round, each one hand from 0-0")
+    to_target: bool = Field(default=False, description="Swiss only: a round is a game to the rules' target "
+                            "at each table, instead of its boards")
+    boards: int = Field(default=2, ge=1, le=8, description="boards each round, each one hand from 0-0 (not "
+                        "used in rounds to a target)")
     preset: Preset = "standard"
     options: RuleOptions = Field(default_factory=dict)
     level: Level = "normal"
@@ -154,10 +158,12 @@ class TournamentOut(BaseModel):
     name: str
     format: Format
     individual: bool
+    to_target: bool
     status: Literal["open", "playing", "over"]
     rules_name: str
     rounds: int
     boards: int
+    """Boards a round (0: each round is a game to the target)."""
     level: str
     turn_seconds: float
     grace: float
@@ -184,7 +190,7 @@ def create(body: NewTournamentIn, tournaments: TournamentsDep) -> CreatedOut:
         raise TableError(str(e)) from None
     name = clean_text(body.name, what="tournament's name", limit=MAX_TITLE)
     code, host = tournaments.create(name, rules, body.rounds, body.boards, body.level, body.turn_seconds,
-                                    body.grace, body.format, body.individual)
+                                    body.grace, body.format, body.individual, body.to_target)
     return CreatedOut(code=code, host_token=host)
 
 
@@ -357,7 +363,8 @@ def _out(t: Tournament, result: TournamentResult, played: list[int], host: str |
               for i, (s, code, n) in enumerate(zip(t.round_tables(r), t.tables[r], played, strict=True))
               ] if r >= 0 else []
     return TournamentOut(
-        code=t.code, name=t.name, format=t.format, individual=t.individual, status=t.status,
+        code=t.code, name=t.name, format=t.format, individual=t.individual, to_target=t.to_target,
+        status=t.status,
         rules_name=t.rules.name, rounds=t.rounds, boards=t.boards, level=t.level,
         turn_seconds=t.turn_seconds, grace=t.grace, round=r + 1,
         people=[PersonOut(number=i, name=p.name, entrant=i // t.size + 1, computer=p.computer)

@@ -8,16 +8,18 @@ partner or team-mate is a computer player. Duplicate pairs seats the pairs by th
 (``spades.tournament.movement``), an odd number of pairs filled by a computer pair; Swiss and teams pair
 each round from the standings so far (``spades.tournament.swiss``), and an entrant left over sits the round
 out with a bye. Every table of round ``r`` plays that round's boards, deal numbers drawn from the
-tournament's secret seed as the command line's are.
+tournament's secret seed as the command line's are; or, in a Swiss of rounds to a target, a game of its
+own to the rules' target (its deal number drawn from the seed too, a board of its own in the results).
 
 A board counts (in the standings and its traveller) once every table of its round has played it, so that
 nothing a table sees tells another about cards it has still to play; a round the host ended counts the
 boards every table had played by then (the others are not compared, and a table still playing one learns
-nothing of it).
+nothing of it). A game to a target counts once it is over, or as it stood when the host ended the round.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -25,6 +27,7 @@ from typing import Any, Literal
 from spades.arena import deal_number
 from spades.game import HandResult
 from spades.rules import Rules
+from spades.scoring import game_winner
 from spades.tournament.movement import mitchell
 from spades.tournament.run import Entry, Format, Round, TournamentResult, Traveller, board_played
 from spades.tournament.scores import BoardScore, Seating
@@ -67,13 +70,15 @@ class Tournament:
     format: Format = "duplicate-pairs"
     individual: bool = False
     """Swiss only: each person is an entrant, partners changing every round."""
+    to_target: bool = False
+    """Swiss only: a round is a game to the rules' target at each table (``boards`` is then 0)."""
     people: list[Person] = field(default_factory=list)
     tables: list[list[str]] = field(default_factory=list)
     """The codes of each opened round's tables, table by table."""
     paired: list[tuple[tuple[Seating, ...], tuple[int, ...]]] = field(default_factory=list)
     """Swiss and teams: each opened round's tables and byes, as the standings paired them."""
-    cuts: list[int | None] = field(default_factory=list)
-    """Per opened round: the boards every table had played when the host ended it (None: not ended)."""
+    cuts: list[list[int] | None] = field(default_factory=list)
+    """Per opened round: the boards of each table that count since the host ended it (None: not ended)."""
     over: bool = False
 
     @property
@@ -141,9 +146,31 @@ class Tournament:
             east, west = self.members(s.ew[0])[first:first + 2]
         return [i if i < len(self.people) else None for i in (north, east, south, west)]
 
+    def first_board(self, r: int) -> int:
+        """The number (from 0) of round ``r``'s first board: a round to a target makes each table's game a
+        board."""
+        return sum(len(self.round_tables(p)) for p in range(r)) if self.to_target else r * self.boards
+
     def deals(self, r: int) -> tuple[int, ...]:
-        """Round ``r``'s boards as deal numbers."""
-        return tuple(deal_number(self.seed, r * self.boards + b) for b in range(self.boards))
+        """Round ``r``'s boards as deal numbers. To a target, each table's game's: keyed by the host's
+        secret, since its people see its number once it is over, and it must tell them no other table's."""
+        first = self.first_board(r)
+        if self.to_target:
+            return tuple(int.from_bytes(hashlib.blake2b(str(first + t).encode(), digest_size=6,
+                                                        key=self.host.encode()[:64]).digest()) + 1
+                         for t in range(len(self.round_tables(r))))
+        return tuple(deal_number(self.seed, first + b) for b in range(self.boards))
+
+    def first_deal(self, r: int, table: int) -> int:
+        """The deal number table ``table`` of round ``r`` deals first: the round's first board, or its
+        game."""
+        return self.deals(r)[table if self.to_target else 0]
+
+    def done(self, hands: Sequence[HandResult]) -> bool:
+        """Whether a table has played all it plays: its boards, or its game to the target."""
+        if self.to_target:
+            return bool(hands) and game_winner(self.rules, hands[-1].scores_after) is not None
+        return len(hands) >= self.boards
 
     def pair_next(self, played: Sequence[Sequence[Sequence[HandResult]]]) -> None:
         """Swiss and teams: pair the next round from the standings after what was played (round one from
@@ -156,20 +183,31 @@ class Tournament:
                                        (e for past in self.paired for e in past[1]),
                                        individual=self.individual, teams=self.format == "teams"))
 
-    def counted(self, played: Sequence[int], r: int) -> int:
-        """How many of round ``r``'s boards count, given how many each of its tables played: those every
-        table has played (when the host ended the round, those every table had played by then)."""
+    def counted(self, hands: Sequence[Sequence[HandResult]], r: int) -> list[int]:
+        """How many hands of each table of round ``r`` count, from what each played: the boards every table
+        has played, or a whole game once over; since the host ended the round, what counted then."""
         cut = self.cuts[r]
-        return min(played, default=0) if cut is None else cut
+        if cut is not None:
+            return cut
+        if self.to_target:
+            return [len(h) if self.done(h) else 0 for h in hands]
+        return [min(map(len, hands), default=0)] * len(hands)
 
-    def round_over(self, played: Sequence[int], r: int) -> bool:
-        """Whether round ``r`` is over: the host ended it, or every table played every board."""
-        return self.cuts[r] is not None or all(n >= self.boards for n in played)
+    def end_round(self, hands: Sequence[Sequence[HandResult]]) -> None:
+        """The host ends the round being played, whose tables played ``hands``: the boards every table has
+        played count, or each game to a target as it stands."""
+        r = self.current
+        self.cuts[r] = [len(h) for h in hands] if self.to_target else self.counted(hands, r)
+
+    def round_over(self, hands: Sequence[Sequence[HandResult]], r: int) -> bool:
+        """Whether round ``r`` is over: the host ended it, or every table played all it plays."""
+        return self.cuts[r] is not None or all(map(self.done, hands))
 
     def result(self, played: Sequence[Sequence[Sequence[HandResult]]]) -> TournamentResult:
         """The results so far as the command line's tournaments have them (standings, travellers, CSV,
         JSON, PDF), from the hands each table of each opened round played, board by board: only the
-        boards that count (the seed is shown once the tournament is over)."""
+        boards that count. The seed and the deal numbers are shown once the tournament is over: one deal
+        number gives away the seed, and with it every board still to play."""
         entries = tuple(Entry(self.entrant_name(e), tuple(
             "computer" if i >= len(self.people) or self.people[i].computer else "person"
             for i in self.members(e))) for e in range(self.entrants))
@@ -179,18 +217,21 @@ class Tournament:
         result = TournamentResult(self.format, self.individual, self.rules, self.seed if self.over else 0,
                                   self.boards, entries, fill)
         for r, hands in enumerate(played):
-            deals, seatings = self.deals(r), self.round_tables(r)
-            result.rounds.append(Round(r, deals, seatings, self.byes(r)))
-            for b in range(self.counted([len(h) for h in hands], r)):
-                for seating, table_hands in zip(seatings, hands, strict=True):
-                    bids, tricks, play, points = board_played(table_hands[b])
-                    score = BoardScore(seating, r * self.boards + b, points[0], points[1])
-                    result.lines.append(Traveller(score, deals[b], bids, tricks, play))
+            deals, seatings, first = self.deals(r), self.round_tables(r), self.first_board(r)
+            result.rounds.append(Round(r, deals if self.over else (), seatings, self.byes(r)))
+            for seating, table_hands, count in zip(seatings, hands, self.counted(hands, r), strict=True):
+                for b, hand in enumerate(table_hands[:count]):
+                    board = seating.table if self.to_target else b
+                    bids, tricks, play, points = board_played(hand)
+                    score = BoardScore(seating, first + board, points[0], points[1])
+                    deal = deals[board] if self.over else 0
+                    result.lines.append(Traveller(score, deal, bids, tricks, play))
         return result
 
     def to_json(self) -> dict[str, Any]:
         """The stored document."""
         return {"name": self.name, "format": self.format, "individual": self.individual,
+                "to_target": self.to_target,
                 "rules": self.rules.to_dict(), "rounds": self.rounds,
                 "boards": self.boards, "level": self.level, "turn_seconds": self.turn_seconds,
                 "grace": self.grace, "seed": self.seed, "host": self.host,
@@ -202,10 +243,13 @@ class Tournament:
 
     @classmethod
     def from_json(cls, code: str, data: dict[str, Any]) -> Tournament:
-        """The tournament a stored document holds (one stored before Swiss is duplicate pairs)."""
+        """The tournament a stored document holds (one stored before Swiss is duplicate pairs, its cuts a
+        number for every table)."""
         paired = [(tuple(Seating(r, t, tuple(ns), tuple(ew)) for t, (ns, ew) in enumerate(p["tables"])),
                    tuple(p["byes"])) for r, p in enumerate(data.get("paired", []))]
         return cls(code, data["name"], Rules.from_dict(data["rules"]), data["rounds"], data["boards"],
                    data["level"], data["turn_seconds"], data["grace"], data["seed"], data["host"],
-                   data["format"], data.get("individual", False), [Person(**p) for p in data["people"]],
-                   data["tables"], paired, data["cuts"], data["over"])
+                   data.get("format", "duplicate-pairs"), data.get("individual", False),
+                   data.get("to_target", False), [Person(**p) for p in data["people"]], data["tables"],
+                   paired, [[c] * len(codes) if isinstance(c, int) else c
+                    for c, codes in zip(data["cuts"], data["tables"], strict=True)], data["over"])

@@ -28,7 +28,7 @@ from spades.game import HandResult
 from spades.rules import Rules, option
 from spades.server.lobby import seat_token
 from spades.server.store import Store
-from spades.server.tables.entries import Away, BotSeated
+from spades.server.tables.entries import Away, BotSeated, GameDealt
 from spades.server.tables.hub import CODE_ALPHABET, CODE_LENGTH, TableHub, new_code, normal_code
 from spades.server.tables.state import (
     NameTaken,
@@ -72,17 +72,22 @@ class Tournaments:
         self.hub = hub
 
     def create(self, name: str, rules: Rules, rounds: int, boards: int, level: str, turn_seconds: float,
-               grace: float, fmt: Format = "duplicate-pairs", individual: bool = False) -> tuple[str, str]:
-        """A new tournament open for registration: its code and the host's secret token."""
+               grace: float, fmt: Format = "duplicate-pairs", individual: bool = False,
+               to_target: bool = False) -> tuple[str, str]:
+        """A new tournament open for registration: its code and the host's secret token. Its rounds are
+        ``boards`` boards, or (``to_target``, Swiss only) a game to the rules' target at each table."""
         _table_options(rules, level, turn_seconds, grace, (1,))  # the tables' choices checked first
         if rules.players != 4 or not rules.has_partners:
             raise TableError("A tournament is played by four players in two partnerships: choose such rules.")
         if individual and fmt != "swiss":
             raise TableError("Only Swiss is played by individuals: the other formats seat fixed pairs or "
                              "teams.")
+        if to_target and fmt != "swiss":
+            raise TableError("Only Swiss plays its rounds to a target: duplicate pairs and teams compare the "
+                             "same boards at every table.")
         host = secrets.token_urlsafe(18)
-        t = Tournament("", name, rules, rounds, boards, level, turn_seconds, grace,
-                       secrets.randbelow(_SEED_BELOW) + 1, hash_token(host), fmt, individual)
+        t = Tournament("", name, rules, rounds, 0 if to_target else boards, level, turn_seconds, grace,
+                       secrets.randbelow(_SEED_BELOW) + 1, hash_token(host), fmt, individual, to_target)
         for _ in range(_RETRIES):
             code = new_code()
             if self.store.add_tournament(code=code, doc=json.dumps(t.to_json())):
@@ -165,7 +170,7 @@ class Tournaments:
             if t.status != "playing":
                 raise WrongTime("No round is being played.")
             played = [self._played(t, r) for r in range(len(t.tables))]
-            t.cuts[t.current] = min(len(h) for h in played[-1])
+            t.end_round(played[-1])
             self._step(t, played)
         self._change(code, change)
 
@@ -216,7 +221,7 @@ class Tournaments:
         for _ in range(_RETRIES):
             t, version = self._load(code)
             played = [self._played(t, r) for r in range(len(t.tables))]
-            if t.over or not played or not t.round_over([len(h) for h in played[-1]], t.current):
+            if t.over or not played or not t.round_over(played[-1], t.current):
                 return t, played
             self._step(t, played)
             if self._save(t, version):
@@ -240,30 +245,36 @@ class Tournaments:
             t.over = True
 
     def _played(self, t: Tournament, r: int) -> list[list[HandResult]]:
-        """The hands each table of round ``r`` played, board by board."""
-        return [self._boards_of(code) for code in t.tables[r]]
+        """The hands each table of round ``r`` played, board by board (or hand by hand of its game)."""
+        return [self._boards_of(code, t.to_target) for code in t.tables[r]]
 
-    def _boards_of(self, code: str) -> list[HandResult]:
-        """The hands a table played, board by board: from the hub's copy, or from the store's log once the
-        table is idle past the tables' expiry (a finished tournament's results stay)."""
+    def _boards_of(self, code: str, game: bool) -> list[HandResult]:
+        """The hands a table played: its boards, or (``game``) the hands of the game it was dealt. From the
+        hub's copy, or from the store's log once the table is idle past the tables' expiry (a finished
+        tournament's results stay), or when a rematch has dealt the table a game after the tournament's."""
+        reader = _first_game if game else FriendsTable.played_boards
         try:
-            return self.hub.read(code, FriendsTable.played_boards)
+            hands = self.hub.read(code, reader)
         except TableNotFound:
+            hands = None
+        if hands is None:
             options, entries = self.hub.log.load(code)
-            return FriendsTable.replay(code, TableOptions.from_json(options), entries,
-                                       self.hub.clock).played_boards()
+            dealt = [i for i, e in enumerate(entries) if isinstance(e, GameDealt)]
+            hands = reader(FriendsTable.replay(code, TableOptions.from_json(options), entries[:dealt[1]]
+                                               if len(dealt) > 1 else entries, self.hub.clock))
+        return hands or []
 
     def _open_round(self, t: Tournament) -> None:
         """Open the next round's tables, people seated and marked away until they connect, the first
         board dealt."""
         r = len(t.tables)
-        rules = t.rules.replace(target=TABLE_TARGET, low_mark=None)
-        options = _table_options(rules, t.level, t.turn_seconds, t.grace, t.deals(r), t.code)
+        options = _round_options(t, r)
         codes: list[str] = []
         for table in range(len(t.round_tables(r))):
             code = self._claim(t, r, table, options, codes)
             people = [(seat, t.people[i]) for seat, i in enumerate(t.seats(r, table)) if i is not None]
-            self.hub.act(code, functools.partial(_seat_all, people=people, code=code))
+            deal = t.first_deal(r, table)
+            self.hub.act(code, functools.partial(_seat_all, people=people, code=code, deal=deal))
             codes.append(code)
         t.tables.append(codes)
         t.cuts.append(None)
@@ -306,17 +317,33 @@ def _table_code(t: Tournament, r: int, table: int, attempt: int) -> str:
     return "".join(CODE_ALPHABET[(n >> (5 * i)) % len(CODE_ALPHABET)] for i in range(CODE_LENGTH))
 
 
-def _seat_all(table: FriendsTable, people: list[tuple[int, Person]], code: str) -> None:
+def _round_options(t: Tournament, r: int) -> TableOptions:
+    """Round ``r``'s tables' options: its boards, or an ordinary table's game to the rules' target."""
+    if t.to_target:
+        return _table_options(t.rules, t.level, t.turn_seconds, t.grace, ())
+    rules = t.rules.replace(target=TABLE_TARGET, low_mark=None)
+    return _table_options(rules, t.level, t.turn_seconds, t.grace, t.deals(r), t.code)
+
+
+def _first_game(table: FriendsTable) -> list[HandResult] | None:
+    """The hands of the game a table of a round to a target was dealt (None once a rematch dealt another:
+    only the table's log still holds it)."""
+    if table.past_seeds:
+        return None
+    return list(table.game.history) if table.game is not None else []
+
+
+def _seat_all(table: FriendsTable, people: list[tuple[int, Person]], code: str, deal: int) -> None:
     """Seat a round's people at their table, each away until a page of theirs connects (a computer player
     takes the seat of whoever is not there when the grace period is over), a computer player for those
-    withdrawn; then deal the first board. Nothing if that was done (by another process opening the round
-    at the same time)."""
+    withdrawn; then deal ``deal``, the first board (or the game). Nothing if that was done (by another
+    process opening the round at the same time)."""
     if table.started:
         return
     for seat, person in people:
         table.join(person.name, seat, player=person.player, sealed=hash_token(seat_token(person.token, code)))
         table.commit(BotSeated(seat=seat) if person.computer else Away(seat=seat))
-    table.commit(table.first_deal())
+    table.commit(GameDealt(seed=deal))
 
 
 def _to_computer(table: FriendsTable, seat: int) -> None:

@@ -59,8 +59,15 @@ async function setUpCreate() {
   const showTarget = () => { $("target").value = presets[$("preset").value].target; };
   $("preset").addEventListener("change", showTarget);
   showTarget();
-  const showFormat = () => { $("format-about").textContent = FORMATS[$("format").value]; };
+  // a Swiss round may be a game to the target instead of its boards
+  const showFormat = () => {
+    const swiss = $("format").value.startsWith("swiss");
+    $("format-about").textContent = FORMATS[$("format").value];
+    $("ends-label").hidden = !swiss;
+    $("boards-label").hidden = swiss && $("ends").value === "target";
+  };
   $("format").addEventListener("change", showFormat);
+  $("ends").addEventListener("change", showFormat);
   showFormat();
   $("create-form").addEventListener("submit", create);
 }
@@ -72,7 +79,8 @@ async function create(e) {
   try {
     const out = await api.post("/api/tournaments", {
       name: f.name.value.trim(), format: f.format.value.replace("-individual", ""),
-      individual: f.format.value === "swiss-individual", rounds: Number(f.rounds.value), boards: Number(f.boards.value),
+      individual: f.format.value === "swiss-individual", to_target: !$("ends-label").hidden && f.ends.value === "target",
+      rounds: Number(f.rounds.value), boards: Number(f.boards.value),
       preset: f.preset.value, options: { target: Number(f.target.value) }, level: f.level.value,
       turn_seconds: Number(f.turn_seconds.value),
     });
@@ -132,7 +140,8 @@ function show(t) {
     over: "The tournament is over" };
   const paired = t.status === "playing" && t.repeats ? " No pairing avoids meeting someone again this round." : "";
   const byes = t.status === "playing" && t.byes.length ? ` Sitting this round out (a bye): ${t.byes.join(", ")}.` : "";
-  $("status").textContent = `${words[t.status]}. ${FORMATS[kind(t)].split(":")[0]}, ${t.boards} boards a round, `
+  const each = t.to_target ? `a game to ${t.results.rules.target} a round` : `${t.boards} boards a round`;
+  $("status").textContent = `${words[t.status]}. ${FORMATS[kind(t)].split(":")[0]}, ${each}, `
     + `${t.rules_name} rules, ${t.turn_seconds} seconds a move.${byes}${paired}`;
   $("register-form").hidden = t.status !== "open" || Boolean(t.you);
   $("host-buttons").hidden = !t.host || t.status === "over";
@@ -141,7 +150,8 @@ function show(t) {
   showSeat(t);
   $("people").replaceChildren(...t.people.map((p) => person(t, p)));
   $("tables").replaceChildren(...t.tables.map((x) => el("li", {},
-    `Table ${x.table}: ${x.ns} (North-South) against ${x.ew} (East-West), ${x.played} of ${t.boards} boards played`)));
+    `Table ${x.table}: ${x.ns} (North-South) against ${x.ew} (East-West), `
+    + (t.to_target ? `${x.played} hands played` : `${x.played} of ${t.boards} boards played`))));
   showResults(t);
 }
 
@@ -199,7 +209,8 @@ function showResults(t) {
     const cols = ["Table", "North-South", "East-West", "Bids N E S W", "Tricks", "N-S result",
       ...(dup ? ["Matchpoints"] : [])];
     // once the tournament is over its deals are public: each board opens as a solo game
-    const title = el("h3", {}, `Board ${b.board} (round ${b.lines[0].round})`);
+    const what = t.to_target ? `Game ${b.board}, at table ${b.lines[0].table}` : `Board ${b.board}`;
+    const title = el("h3", {}, `${what} (round ${b.lines[0].round})`);
     if (r.seed) title.append(" ", el("a", { href: `/?deal=${b.deal}&board=1` }, `play deal ${b.deal}`));
     return el("section", { class: "traveller" }, title,
       el("table", {}, el("tr", {}, ...cols.map((h) => el("th", {}, h))), ...rows));
