@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
@@ -24,6 +25,7 @@ from spades.tournament import (
     ranked,
     seat_fours,
 )
+from spades.tournament.swiss import met_before, swiss_round
 
 
 def line(board: int, table: int, ns: tuple[int, ...], ew: tuple[int, ...], ns_points: int, ew_points: int,
@@ -155,42 +157,42 @@ def can_avoid(players: Sequence[int], avoid: set[frozenset[int]]) -> bool:
 @given(st.integers(4, 13), st.integers(1, 7), st.randoms(use_true_random=False))
 def test_individual_swiss_repeats_a_partnership_only_when_it_must(players: int, rounds: int,
                                                                   rng: random.Random) -> None:
-    partnered: set[frozenset[int]] = set()
-    byes = [0] * players
-    for _ in range(rounds):
+    played: list[Seating] = []
+    byes: list[int] = []
+    for r in range(rounds):
         order = rng.sample(range(players), players)  # the standings so far, in some order
-        sitting = choose_byes(order, byes, players % 4)
-        for p in sitting:
-            byes[p] += 1
+        tables, sitting = swiss_round(r, order, played, byes, individual=True)
         playing = [p for p in order if p not in sitting]
-        tables = seat_fours(playing, partnered)
-        seated = [p for table in tables for pair in table for p in pair]
-        assert sorted(seated) == sorted(playing)
-        new = {frozenset(pair) for table in tables for pair in table}
-        if new & partnered:
-            assert not can_avoid(playing, partnered)
-        partnered |= new
-    assert max(byes) - min(byes) <= 1
+        assert len(sitting) == players % 4
+        assert sorted(p for s in tables for p in s.entrants) == sorted(playing)
+        before = met_before(played, individual=True)
+        if met_before(tables, individual=True) & before:
+            assert not can_avoid(playing, before)
+        played += tables
+        byes += sitting
+    had = Counter(byes)
+    assert max(had[p] for p in range(players)) - min(had[p] for p in range(players)) <= 1
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 13), st.integers(1, 8), st.randoms(use_true_random=False))
-def test_pairs_swiss_repeats_an_opponent_only_when_it_must(entrants: int, rounds: int,
-                                                           rng: random.Random) -> None:
-    met: set[frozenset[int]] = set()
-    byes = [0] * entrants
-    for _ in range(rounds):
+@given(st.integers(2, 13), st.integers(1, 8), st.booleans(), st.randoms(use_true_random=False))
+def test_pairs_and_teams_swiss_repeat_an_opponent_only_when_they_must(entrants: int, rounds: int, teams: bool,
+                                                                      rng: random.Random) -> None:
+    played: list[Seating] = []
+    byes: list[int] = []
+    for r in range(rounds):
         order = rng.sample(range(entrants), entrants)
-        sitting = choose_byes(order, byes, entrants % 2)
-        for p in sitting:
-            byes[p] += 1
+        tables, sitting = swiss_round(r, order, played, byes, teams=teams)
         playing = [p for p in order if p not in sitting]
-        pairs = pair_off(playing, met)
-        assert sorted(itertools.chain.from_iterable(pairs)) == sorted(playing)
-        new = {frozenset(p) for p in pairs}
-        if new & met:
-            assert not can_avoid(playing, met)
-        met |= new
+        matches = tables[::2] if teams else tables
+        assert sorted(itertools.chain.from_iterable(s.entrants for s in matches)) == sorted(playing)
+        if teams:  # a match is two tables, the seats swapped at the second
+            assert all((a.ns, a.ew) == (b.ew, b.ns) for a, b in zip(tables[::2], tables[1::2], strict=True))
+        before = met_before(played, individual=False)
+        if met_before(tables, individual=False) & before:
+            assert not can_avoid(playing, before)
+        played += tables
+        byes += sitting
 
 
 def test_the_top_of_the_standings_meets_the_top() -> None:

@@ -4,6 +4,8 @@ standings, the byes and the pairings from the results' own lines."""
 
 from __future__ import annotations
 
+import csv
+import io
 import time
 from collections import Counter, defaultdict
 from typing import Any
@@ -123,6 +125,13 @@ def test_teams_play_each_deal_at_two_tables_with_the_seats_swapped(client: httpx
     assert shown(results) == expected_standings(results, individual=False)
     assert [len(r["tables"]) for r in results["rounds"]] == [2, 2]
     assert final["repeats"] is True  # two teams meet again: no other pairing exists, and it goes on
+    standings = list(csv.DictReader(io.StringIO(client.get(f"/api/tournaments/{code}/standings.csv").text)))
+    assert [(r["name"], int(r["score"]), int(r["margin"]), int(r["buchholz"])) for r in standings] \
+        == shown(results)
+    travellers = list(csv.DictReader(io.StringIO(client.get(f"/api/tournaments/{code}/travellers.csv").text)))
+    assert len(travellers) == 2 * 2 * 2  # two rounds of two boards at two tables
+    assert all(r["matchpoints_ns"] == "" for r in travellers)  # a match adds up, no matchpoints
+    assert client.get(f"/api/tournaments/{code}/results.pdf").content[:5] == b"%PDF-"
 
 
 def test_swiss_refusals_say_why_and_change_nothing(client: httpx.Client) -> None:
