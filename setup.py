@@ -17,11 +17,12 @@ from setuptools.extension import Extension
 with open("pyproject.toml", "rb") as f:
     COMPILED: list[str] = tomllib.load(f)["tool"]["spades"]["compiled"]
 """The modules worth compiling (listed in pyproject.toml): the state machine every move goes
-through, the shuffle, and the computer players' search.
+through, the shuffle, a hand's score, and the computer players' search.
 
 The others stay interpreted on purpose: their values (``Rules``, ``Bid``, the moves) are built
 from untrusted input and validate it themselves, and compiled classes would check field types
-(with a TypeError) before that validation could give its precise SpadesError.
+(with a TypeError) before that validation could give its precise SpadesError. (``Bid`` has its
+module, ``spades.bid``, for that: ``spades.scoring``, compiled, scores the bids.)
 """
 
 
