@@ -123,6 +123,9 @@ def test_teams_play_each_deal_at_two_tables_with_the_seats_swapped() -> None:
     margin = sum(s.result_of(0) for s in result.scores())
     assert winner.margin == abs(margin) == -loser.margin
     assert (winner.score, loser.score) == ((2, 0) if margin else (1, 1))
+    per_deal = [m for _, lines, _ in result.travellers()  # the first team's margin on each deal, both tables
+                for t, m in zip(lines, result.margins(lines), strict=True) if t.score.seating.ns == (0,)]
+    assert len(per_deal) == 2 and sum(per_deal) == margin
 
 
 def test_entries_fill_their_seats() -> None:

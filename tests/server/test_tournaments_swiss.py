@@ -122,6 +122,7 @@ def test_teams_play_each_deal_at_two_tables_with_the_seats_swapped(client: httpx
         first, second = board["lines"]
         assert (first["ns"], first["ew"]) == (second["ew"], second["ns"])  # the seats swapped
         assert held(first) == held(second)  # the same cards at both tables
+        assert first["margin"] == first["ns_result"] - second["ns_result"] == -second["margin"]
     assert shown(results) == expected_standings(results, individual=False)
     assert [len(r["tables"]) for r in results["rounds"]] == [2, 2]
     assert final["repeats"] is True  # two teams meet again: no other pairing exists, and it goes on

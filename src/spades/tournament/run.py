@@ -36,6 +36,7 @@ from spades.tournament.scores import (
     Seating,
     Standing,
     board_matchpoints,
+    deal_margins,
     duplicate_standings,
     match_standings,
     ranked,
@@ -162,6 +163,13 @@ class TournamentResult:
                 points = list(board_matchpoints([t.score for t in lines]))
             yield board, lines, points
 
+    def margins(self, lines: Sequence[Traveller]) -> list[int | None]:
+        """Teams: each line's North-South team's margin on the board over both tables of its match (None
+        in the other formats)."""
+        if self.format != "teams":
+            return [None] * len(lines)
+        return list(deal_margins([t.score for t in lines]))
+
     def side_name(self, side: tuple[int, ...]) -> str:
         """A side of a table in words: a pair's or team's name, or two individuals'."""
         return " & ".join(self.name(e) for e in side)
@@ -178,18 +186,19 @@ class TournamentResult:
                         "tables": [{"table": s.table + 1, "ns": self.side_name(s.ns),
                                     "ew": self.side_name(s.ew)} for s in r.tables]} for r in self.rounds],
             "travellers": [{"board": board + 1, "deal": lines[0].deal,
-                            "lines": [self._line_dict(t, mp) for t, mp in zip(lines, mps, strict=True)]}
+                            "lines": [self._line_dict(t, mp, margin) for t, mp, margin
+                                      in zip(lines, mps, self.margins(lines), strict=True)]}
                            for board, lines, mps in self.travellers()],
         }
 
-    def _line_dict(self, t: Traveller, mp: tuple[int, int] | None) -> dict[str, Any]:
-        """One traveller line as JSON."""
+    def _line_dict(self, t: Traveller, mp: tuple[int, int] | None, margin: int | None) -> dict[str, Any]:
+        """One traveller line as JSON (``mp``: its matchpoints, ``margin``: its North-South team's margin)."""
         s = t.score
         return {"round": s.seating.round + 1, "table": s.seating.table + 1,
                 "ns": self.side_name(s.seating.ns), "ew": self.side_name(s.seating.ew),
                 "bids": list(t.bids), "tricks": list(t.tricks), "points": [s.ns_points, s.ew_points],
                 "ns_result": s.ns_result,
-                "matchpoints": list(mp) if mp else None, "play": list(t.play)}
+                "matchpoints": list(mp) if mp else None, "margin": margin, "play": list(t.play)}
 
     def standings_csv(self) -> str:
         """The standings as CSV, a row an entrant."""
@@ -200,13 +209,14 @@ class TournamentResult:
         """Every traveller line as CSV, a row a table and board."""
         header = ["board", "deal", "round", "table", "ns", "ew", "bid_n", "bid_e", "bid_s", "bid_w",
                   "tricks_n", "tricks_e", "tricks_s", "tricks_w", "points_ns", "points_ew", "ns_result",
-                  "matchpoints_ns", "matchpoints_ew", "play"]
+                  "matchpoints_ns", "matchpoints_ew", "margin_ns", "play"]
         rows = []
         for board, lines, mps in self.travellers():
-            for t, mp in zip(lines, mps, strict=True):
-                d = self._line_dict(t, mp)
+            for t, mp, margin in zip(lines, mps, self.margins(lines), strict=True):
+                d = self._line_dict(t, mp, margin)
                 rows.append([board + 1, t.deal, d["round"], d["table"], d["ns"], d["ew"], *t.bids, *t.tricks,
-                             *d["points"], d["ns_result"], *(mp or ("", "")), " / ".join(t.play)])
+                             *d["points"], d["ns_result"], *(mp or ("", "")),
+                             "" if margin is None else margin, " / ".join(t.play)])
         return _csv(header, rows)
 
 
@@ -370,16 +380,18 @@ def standings_table(result: TournamentResult) -> Table:
 def traveller_table(result: TournamentResult, lines: Sequence[Traveller],
                     mps: Sequence[tuple[int, int] | None]) -> Table:
     """A board's traveller as a table: a row a table, with its sides, bids (North, East, South, West),
-    tricks and points per side, North-South's result and, in duplicate pairs, the matchpoints."""
+    tricks and points per side, North-South's result and, in duplicate pairs, the matchpoints (in teams,
+    North-South's margin over both tables of its match)."""
     cols = ["table", "N-S", "E-W", "N", "E", "S", "W", "tricks", "points", "result"]
     rows = []
-    for t, mp in zip(lines, mps, strict=True):
+    for t, mp, margin in zip(lines, mps, result.margins(lines), strict=True):
         s = t.score
         rows.append([str(s.seating.table + 1), result.side_name(s.seating.ns), result.side_name(s.seating.ew),
                      *t.bids, f"{t.tricks[0] + t.tricks[2]}-{t.tricks[1] + t.tricks[3]}",
                      f"{s.ns_points:+d} {s.ew_points:+d}", f"{s.ns_result:+d}"]
-                    + ([f"{mp[0]}-{mp[1]}"] if mp else []))
-    return cols + (["matchpoints"] if any(mps) else []), rows
+                    + ([f"{mp[0]}-{mp[1]}"] if mp else []) + ([] if margin is None else [f"{margin:+d}"]))
+    extra = (["matchpoints"] if any(mps) else []) + (["margin"] if result.format == "teams" else [])
+    return cols + extra, rows
 
 
 def board_title(lines: Sequence[Traveller]) -> str:

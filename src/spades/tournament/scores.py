@@ -26,6 +26,7 @@ __all__ = [
     "Seating",
     "Standing",
     "board_matchpoints",
+    "deal_margins",
     "duplicate_standings",
     "match_standings",
     "matchpoints",
@@ -114,6 +115,15 @@ def board_matchpoints(lines: Sequence[BoardScore]) -> list[tuple[int, int]]:
     ns = matchpoints([line.ns_result for line in lines])
     ew = matchpoints([-line.ns_result for line in lines])
     return list(zip(ns, ew, strict=True))
+
+
+def deal_margins(lines: Sequence[BoardScore]) -> list[int]:
+    """Teams: on one board, each table's North-South team's margin, its result at that table plus its result
+    at the other table of its match (where it sat East-West); a match's margins add up to its total."""
+    def other(line: BoardScore) -> BoardScore:
+        return next(o for o in lines if o is not line and o.seating.round == line.seating.round
+                    and set(o.seating.entrants) == set(line.seating.entrants))
+    return [line.ns_result - other(line).ns_result for line in lines]
 
 
 def duplicate_standings(entrants: int, scores: Iterable[BoardScore]) -> list[Standing]:

@@ -195,6 +195,7 @@ function showResults(t) {
     $(id).href = `/api/tournaments/${code}/${file}`;
   }
   const dup = t.format === "duplicate-pairs";
+  const teams = t.format === "teams";
   $("ranking").textContent = RANKING[dup ? t.format : "match"];
   const who = t.individual ? "Player" : t.format === "teams" ? "Team" : "Pair";
   const cols = dup ? [who, "Matchpoints", "Top", "%", "Boards"] : [who, "Points", "Margin", "Buchholz", "Boards"];
@@ -205,9 +206,10 @@ function showResults(t) {
   $("travellers").replaceChildren(...r.travellers.map((b) => {
     const rows = b.lines.map((l) => el("tr", {}, ...[l.table, l.ns, l.ew, l.bids.join(" "),
       `${l.tricks[0] + l.tricks[2]}-${l.tricks[1] + l.tricks[3]}`, num(l.ns_result, true),
-      ...(dup ? [`${l.matchpoints[0]}-${l.matchpoints[1]}`] : [])].map((v) => el("td", {}, String(v)))));
+      ...(dup ? [`${l.matchpoints[0]}-${l.matchpoints[1]}`] : []),
+      ...(teams ? [num(l.margin, true)] : [])].map((v) => el("td", {}, String(v)))));
     const cols = ["Table", "North-South", "East-West", "Bids N E S W", "Tricks", "N-S result",
-      ...(dup ? ["Matchpoints"] : [])];
+      ...(dup ? ["Matchpoints"] : []), ...(teams ? ["N-S margin (both tables)"] : [])];
     // once the tournament is over its deals are public: each board opens as a solo game
     const what = t.to_target ? `Game ${b.board}, at table ${b.lines[0].table}` : `Board ${b.board}`;
     const title = el("h3", {}, `${what} (round ${b.lines[0].round})`);
