@@ -3,8 +3,8 @@
 A page follows a tournament through a WebSocket (``routes.tournaments``); this process's ``Watch`` looks at
 a followed tournament again when what the page shows may have changed, and hands every page of it the new
 look: when its document was written, by any process (``Tournaments`` announces each write on the tables'
-event bus, which Redis relays to every process), or when a table of its round finished a board (the
-tables' own events, heard by every process). A look that shows nothing new is not handed on, and the
+event bus, which Redis relays to every process), or when a table of its round finished a board (a hand,
+in a round played to a target: the tables' own events, heard by every process). A look that shows nothing new is not handed on, and the
 looks at one tournament run one at a time, the events that come meanwhile making one more. A tournament
 quiet for ``QUIET`` seconds is looked at anyway: an announcement Redis lost is made up for so, as the
 tables make up for theirs (without Redis, one process hears its own).
@@ -52,12 +52,19 @@ class Watch:
     def __init__(self, tournaments: Tournaments) -> None:
         self.tournaments = tournaments
         self._lock = threading.Lock()
-        """Guards what the bus's listener reads and writes from any thread: the four below."""
+        """Guards what the bus's listener reads and writes from any thread: the six below."""
         self._followed: set[str] = set()
         self._tables: dict[str, str] = {}
         """Each followed tournament's tables of the round being played: the tournament's code."""
         self._boards: dict[str, int] = {}
-        """How many boards each of those tables had played at the latest look."""
+        """How many boards (or hands of its game) each of those tables had played at the latest look."""
+        self._seqs: dict[str, int] = {}
+        """The latest version heard of each of those tables: a look takes this process's copy that far
+        along as it is (``Tournaments.look``'s ``known``), sparing the store a question a table."""
+        self._fresh: set[str] = set()
+        """The tournaments whose next look asks the store about every table (the quiet look)."""
+        self._games: set[str] = set()
+        """The followed tournaments whose rounds are games to a target (a hand, not a board, is news)."""
         self._news: dict[str, dict[str, int] | None] = {}
         """Per tournament, what was heard since its latest look: the tables that changed, at what version
         (None: its document was written, so it is looked at whatever they did)."""
@@ -92,6 +99,8 @@ class Watch:
                     await asyncio.wait_for(woken.wait(), QUIET)
                 except TimeoutError:
                     if asyncio.get_running_loop().time() - self._looked.get(code, 0.0) >= QUIET:
+                        with self._lock:
+                            self._fresh.add(code)
                         self._news_of(code, None)
                     continue
                 woken.clear()
@@ -111,12 +120,12 @@ class Watch:
         del self._pages[code]
         self._latest.pop(code, None)
         self._looked.pop(code, None)
+        self._games.discard(code)
         with self._lock:
             self._followed.discard(code)
             self._news.pop(code, None)
-            for table in [t for t, c in self._tables.items() if c == code]:
-                del self._tables[table]
-                self._boards.pop(table, None)
+            self._fresh.discard(code)
+            self._map(code, {})
 
     def _heard(self, code: str, seq: int, entries: Sequence[Entry]) -> None:
         """An event on the bus (from any thread): a followed tournament's write, or a change at one of its
@@ -129,6 +138,8 @@ class Watch:
         else:
             with self._lock:
                 tournament = self._tables.get(code)
+                if tournament is not None:
+                    self._seqs[code] = max(seq, self._seqs.get(code, -1))
             if tournament is None:
                 return
         self._news_of(tournament, None if code.startswith(ANNOUNCED) else (code, seq))
@@ -178,31 +189,46 @@ class Watch:
         store where the table is cached); else None."""
         with self._lock:
             news = self._news.pop(code, {})
-        if news is not None and all(self._boards_at(table, seq) == self._boards.get(table)
+        game = code in self._games
+        if news is not None and all(self._hands_at(table, game, seq) == self._boards.get(table)
                                     for table, seq in news.items()):
             return None
         return self._look(code)
 
-    def _boards_at(self, table: str, seq: int) -> int | None:
-        """How many boards a table has played, as of version ``seq`` at least (None: it is gone)."""
+    def _hands_at(self, table: str, game: bool, seq: int) -> int | None:
+        """How many boards (``game``: hands of its game) a table has played, as of version ``seq`` at least
+        (None: it is gone)."""
         try:
-            return self.tournaments.hub.read(table, lambda t: len(t.played_boards()), seq)
+            return len(self.tournaments.hands_of(table, game, seq))
         except TableError:
             return None
 
     def _look(self, code: str) -> Look:
         """Look at the tournament (its next round opened if the last is over) and keep which tables its
         round has, and the boards each has played."""
-        t, result, played = self.tournaments.look(code)
         with self._lock:
-            for table in [x for x, c in self._tables.items() if c == t.code]:
-                del self._tables[table]
-                self._boards.pop(table, None)
-            if t.code in self._followed and t.status == "playing":
-                for table, boards in zip(t.tables[t.current], played, strict=True):
-                    self._tables[table] = t.code
-                    self._boards[table] = boards
+            fresh = code in self._fresh
+            self._fresh.discard(code)
+            known = {} if fresh else {x: self._seqs[x] for x, c in self._tables.items() if c == code
+                                      and x in self._seqs}
+        t, result, played = self.tournaments.look(code, known)
+        if t.to_target:
+            self._games.add(code)
+        with self._lock:
+            followed = t.code in self._followed and t.status == "playing"
+            self._map(t.code, dict(zip(t.tables[t.current], played, strict=True)) if followed else {})
         return Look(t, result, played)
+
+    def _map(self, code: str, boards: dict[str, int]) -> None:
+        """Keep (under the lock) that the tournament's round has these tables, which have played these many
+        boards (the versions heard of tables still there kept)."""
+        for table in [x for x, c in self._tables.items() if c == code and x not in boards]:
+            del self._tables[table]
+            self._boards.pop(table, None)
+            self._seqs.pop(table, None)
+        for table, played in boards.items():
+            self._tables[table] = code
+            self._boards[table] = played
 
     def _take(self, code: str, look: Look) -> None:
         """The latest look at a tournament: its pages are woken if it shows something new."""

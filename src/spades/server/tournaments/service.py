@@ -20,7 +20,7 @@ import functools
 import hashlib
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from spades.errors import SpadesError
@@ -47,6 +47,8 @@ from spades.tournament.run import Format, TournamentResult
 __all__ = ["ANNOUNCED", "MIN_PEOPLE", "Tournaments"]
 
 T = TypeVar("T")
+Played = list[list[list[HandResult]]]
+"""The hands each table of each opened round played, board by board."""
 MIN_PEOPLE = {"duplicate-pairs": (5, "three pairs"), "swiss": (3, "two pairs"),
               "individual": (4, "a table of four"), "teams": (5, "two teams")}
 """The fewest people each format starts with, and what they make (a missing partner or team-mate is a
@@ -169,15 +171,18 @@ class Tournaments:
             _need_host(t, host)
             if t.status != "playing":
                 raise WrongTime("No round is being played.")
-            played = [self._played(t, r) for r in range(len(t.tables))]
+            played = [self._played(t, r, {}) for r in range(len(t.tables))]
             t.end_round(played[-1])
             self._step(t, played)
         self._change(code, change)
 
-    def look(self, code: str) -> tuple[Tournament, TournamentResult, list[int]]:
+    def look(self, code: str, known: Mapping[str, int] | None = None,
+             ) -> tuple[Tournament, TournamentResult, list[int]]:
         """The tournament (its next round opened if the last is over), its results so far, and how many
-        boards each table of the current round has played."""
-        t, played = self._stepped(code)
+        boards each table of the current round has played; ``known``: versions some tables are known to
+        have reached (this process's copies that far along are taken as they are, without asking the
+        store whether they are behind)."""
+        t, played = self._stepped(code, known or {})
         return t, t.result(played), [len(h) for h in played[-1]] if played else []
 
     def seat(self, t: Tournament, token: str) -> tuple[int, str | None, int | None, str | None]:
@@ -215,17 +220,18 @@ class Tournaments:
                 return out
         raise TableError("The tournament is very busy: try again.")
 
-    def _stepped(self, code: str) -> tuple[Tournament, list[list[list[HandResult]]]]:
+    def _stepped(self, code: str, known: Mapping[str, int]) -> tuple[Tournament, Played]:
         """The tournament with its rounds moved on as far as they are over, and each opened round's
-        tables' played boards."""
+        tables' played boards (``known``: as in ``look``)."""
         for _ in range(_RETRIES):
             t, version = self._load(code)
-            played = [self._played(t, r) for r in range(len(t.tables))]
+            played = [self._played(t, r, known) for r in range(len(t.tables))]
             if t.over or not played or not t.round_over(played[-1], t.current):
                 return t, played
             self._step(t, played)
             if self._save(t, version):
-                return t, [*played, *([self._played(t, t.current)] if len(t.tables) > len(played) else [])]
+                opened = [self._played(t, t.current, known)] if len(t.tables) > len(played) else []
+                return t, [*played, *opened]
         raise TableError("The tournament is very busy: try again.")
 
     def _save(self, t: Tournament, version: int) -> bool:
@@ -244,17 +250,19 @@ class Tournaments:
         else:
             t.over = True
 
-    def _played(self, t: Tournament, r: int) -> list[list[HandResult]]:
-        """The hands each table of round ``r`` played, board by board (or hand by hand of its game)."""
-        return [self._boards_of(code, t.to_target) for code in t.tables[r]]
+    def _played(self, t: Tournament, r: int, known: Mapping[str, int]) -> list[list[HandResult]]:
+        """The hands each table of round ``r`` played, board by board (or hand by hand of its game;
+        ``known``: as in ``look``)."""
+        return [self.hands_of(code, t.to_target, known.get(code)) for code in t.tables[r]]
 
-    def _boards_of(self, code: str, game: bool) -> list[HandResult]:
+    def hands_of(self, code: str, game: bool, known: int | None = None) -> list[HandResult]:
         """The hands a table played: its boards, or (``game``) the hands of the game it was dealt. From the
-        hub's copy, or from the store's log once the table is idle past the tables' expiry (a finished
-        tournament's results stay), or when a rematch has dealt the table a game after the tournament's."""
+        hub's copy (taken as it is if at version ``known``), or from the store's log once the table is idle
+        past the tables' expiry (a finished tournament's results stay), or when a rematch has dealt the
+        table a game after the tournament's."""
         reader = _first_game if game else FriendsTable.played_boards
         try:
-            hands = self.hub.read(code, reader)
+            hands = self.hub.read(code, reader, known)
         except TableNotFound:
             hands = None
         if hands is None:
