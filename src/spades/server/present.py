@@ -47,8 +47,9 @@ def human_seat(players: int) -> int:
     return seat_name_index(players, "South")
 
 
+@functools.cache
 def seat_name_index(players: int, name: str) -> int:
-    """The seat number of a named seat."""
+    """The seat number of a named seat (worked out once: every state and event asks for South's)."""
     return [seat_name(players, s) for s in range(players)].index(name)
 
 
@@ -145,6 +146,26 @@ def _sheet_line(rules: Rules, h: HandResult, viewer: int, names: tuple[str, ...]
     return line
 
 
+_CONTRACTS: dict[tuple[int, int, tuple[Bid | None, ...]], tuple[Rules, tuple[int, bool]]] = {}
+"""Sides' contracts already worked out, by their rules' identity (a ``Rules`` is slow to hash), side and
+bids; each kept with its rules, so that the identity stays theirs."""
+_CONTRACTS_KEPT = 8192
+
+
+def _contract(rules: Rules, side: int, bids: Sequence[Bid | None]) -> tuple[int, bool]:
+    """``side_contract``, worked out once for each hand's bids: a state and every event ask for it, and the
+    bids stay as they are while the hand is played."""
+    key = (id(rules), side, tuple(bids))
+    kept = _CONTRACTS.get(key)
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if len(_CONTRACTS) >= _CONTRACTS_KEPT:
+        _CONTRACTS.clear()
+    contract = side_contract(rules, side, bids)
+    _CONTRACTS[key] = (rules, contract)
+    return contract
+
+
 def _progress(
     rules: Rules, phase: Phase, side: int, bids: Sequence[Bid | None], won: Sequence[int]
 ) -> str | None:
@@ -152,7 +173,7 @@ def _progress(
     seats = rules.seats_of(side)
     if len(seats) < 2 or phase not in (Phase.BID, Phase.PLAY) or any(bids[s] is None for s in seats):
         return None
-    return f"{sum(won[s] for s in seats)} of {side_contract(rules, side, bids)[0]}"
+    return f"{sum(won[s] for s in seats)} of {_contract(rules, side, bids)[0]}"
 
 
 def _sheet_legend(rules: Rules) -> str:
@@ -233,7 +254,7 @@ def face_up(game: Game) -> FaceUp:
     rules, bids, won, tricks = game.rules, game.bids, game.tricks_won, game.tricks
     return FaceUp(
         version=len(game.log), broken=frozenset(broken_nils(rules, bids, won)),
-        contracts=[side_contract(rules, i, bids) for i in range(rules.sides)],
+        contracts=[_contract(rules, i, bids) for i in range(rules.sides)],
         progress=[_progress(rules, game.phase, i, bids, won) for i in range(rules.sides)],
         trick=_played(tuple(game.trick)), last_trick=_trick(tricks[-1]) if tricks else None)
 

@@ -327,15 +327,20 @@ class Service:
             raise MoveRejected(_MOVED_ON, table.state())
 
     def _advance(self, table: SoloGame, game: Game, token: str) -> list[EventOut]:
-        """Play the computer players (and the person's forced single cards) up to a decision."""
-        auto = self.settings(token).auto_play
+        """Play the computer players (and the person's forced single cards, if their settings say so: read
+        only then) up to a decision."""
+        auto: bool | None = None
         events: list[EventOut] = []
         while game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
             seat = game.turn
             assert seat is not None
             if seat == table.human:
                 legal = game.legal_plays(seat)
-                if not (auto and game.phase is Phase.PLAY and legal.bit_count() == 1):
+                if game.phase is not Phase.PLAY or legal.bit_count() != 1:
+                    break
+                if auto is None:
+                    auto = self.settings(token).auto_play
+                if not auto:
                     break
                 move: Move = Play(Card((legal & -legal).bit_length() - 1))
             else:
