@@ -158,7 +158,8 @@ def test_the_socket_counts_against_the_player_rate_limit(tmp_path: Path) -> None
 
 def test_signing_out_everywhere_stops_a_socket_on_another_process(database: str) -> None:
     """Moves go alternately through a socket on one process and over HTTP on another, each process's cached
-    copy caught up from the store; then signing out on the second refuses the first's socket at once."""
+    copy caught up from the store; a game replaced on the second is refused as such on the first; then
+    signing out on the second refuses the first's socket at once."""
     with Served(database) as a, Served(database) as b, httpx.Client(base_url=b.url) as on_b:
         player = Player(on_b, level="normal")
         assert on_b.post("/api/account", json={"name": "erin", "password": PASSWORD},
@@ -175,8 +176,12 @@ def test_signing_out_everywhere_stops_a_socket_on_another_process(database: str)
                     answer = await ask(ws, command(i, state, simple_move(state)))
                     assert answer["status"] == 200, answer
                     state = answer["body"]["state"]
+            newer = player.new_game(deal=100)  # on b: a's copy of the older game does not know
+            answer = await ask(ws, command(6, state, simple_move(state)))
+            assert answer["status"] == 409 and "replaced by a newer game" in answer["body"]["detail"]
+            assert answer["body"]["state"] == newer
             assert on_b.delete("/api/sessions", headers=player.headers).status_code == 204
-            answer = await ask(ws, command(7, state, simple_move(state)))
+            answer = await ask(ws, command(7, newer, simple_move(newer)))
             assert answer["status"] == 401 and "not known" in answer["body"]["detail"]
             await ws.close()
 

@@ -89,9 +89,14 @@ def _sorted(spec: DeckSpec, mask: int) -> list[str]:
     return [str(c) for c in cards]
 
 
+_PLAYED: dict[tuple[int, Card], PlayedCard] = {}
+"""Each seat's each card as a trick shows it, made once (a few hundred at most): every state and event
+shows the trick's cards, and none changes one."""
+
+
 def _played(cards: tuple[tuple[int, Card], ...]) -> list[PlayedCard]:
     """The cards of a trick, each with its seat, as the API sends them."""
-    return [PlayedCard(seat=s, card=str(c)) for s, c in cards]
+    return [_PLAYED.get(p) or _PLAYED.setdefault(p, PlayedCard(seat=p[0], card=str(p[1]))) for p in cards]
 
 
 def _trick(t: Trick) -> TrickOut:

@@ -255,7 +255,9 @@ class SoloCommandIn(StrictIn):
 
 
 class PlayedCard(BaseModel):
-    """A card on the table and the seat that played it."""
+    """A card on the table and the seat that played it (frozen: ``present`` makes each one once)."""
+
+    model_config = ConfigDict(frozen=True)
 
     seat: int
     card: str

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NoReturn
 
 from spades.bots import LEVEL_REGISTRY, Player, hint, make_player
 from spades.cards import Card
@@ -245,7 +246,7 @@ class Service:
 
     def move(self, token: str, game_id: int, text: str, version: int) -> MoveOut:
         """Check and make the person's move, then let the computer players answer."""
-        with self._table(token, game_id) as table:
+        with self._playing(token, game_id) as table:
             self._check_version(table, version)
             move = parse_move(text)
             work = table.game.copy()
@@ -259,7 +260,7 @@ class Service:
 
     def next_hand(self, token: str, game_id: int, version: int) -> MoveOut:
         """Deal the next hand after the score sheet, and play the computer players to the person."""
-        with self._table(token, game_id) as table:
+        with self._playing(token, game_id) as table:
             self._check_version(table, version)
             if table.game.phase is not Phase.HAND_OVER:
                 raise MoveRejected("The hand is not over yet.", table.state())
@@ -396,11 +397,36 @@ class Service:
         if row is None or row.status == "new":
             raise NotFound(f"There is no game {game_id} for this player.")
         if row.status == "abandoned":
-            current = self.current(token)
-            assert current is not None, "a game is replaced only by a newer one"
-            raise MoveRejected(f"Game {game_id} was replaced by a newer game: here it is.", current)
+            self._replaced(token, game_id)
         with self._locked(row) as table:
             yield table
+
+    @contextmanager
+    def _playing(self, token: str, game_id: int) -> Iterator[SoloGame]:
+        """One of the player's games, locked, for a move chosen on a version: its cached copy as it is,
+        without asking the store (a copy behind that version is caught up by ``_check_version``; one behind
+        the store is refused by the append's compare-and-set), else as ``_table`` finds it. A refusal is
+        then told as ``_table`` would have told it: a game replaced by a newer one says so."""
+        with self._lock:
+            table = self._tables.get(game_id)
+        if table is None or table.row.token != token:
+            with self._table(token, game_id) as table:
+                yield table
+            return
+        with holding(table.lock, "The game"):
+            try:
+                yield table
+            except MoveRejected:
+                row = self.store.game(token=token, game_id=game_id)
+                if row is not None and row.status == "abandoned":
+                    self._replaced(token, game_id)
+                raise
+
+    def _replaced(self, token: str, game_id: int) -> NoReturn:
+        """Refuse a move on a game the player replaced by a newer one, with the newer game's state."""
+        current = self.current(token)
+        assert current is not None, "a game is replaced only by a newer one"
+        raise MoveRejected(f"Game {game_id} was replaced by a newer game: here it is.", current)
 
     @contextmanager
     def _locked(self, row: GameRow) -> Iterator[SoloGame]:
