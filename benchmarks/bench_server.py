@@ -341,13 +341,15 @@ def measure(args: argparse.Namespace, source: str | None, ws: bool, name: str) -
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(server.proc.pid),
                  "--subprocesses", "--nonblocking", "--gil", "--format", "raw", "--rate", "200",
                  "--duration", str(round(args.seconds)), "-o", args.profile], stdout=subprocess.DEVNULL)
-            cpu = tree_cpu_seconds(server.proc.pid)
+            cpu, own = tree_cpu_seconds(server.proc.pid), time.process_time()
             load, wall = asyncio.run(run_load(server.port, args.games, args.level, args.think, args.seconds,
                                               ws))
-            cpu = tree_cpu_seconds(server.proc.pid) - cpu
+            cpu, own = tree_cpu_seconds(server.proc.pid) - cpu, time.process_time() - own
             if spy is not None:
                 spy.wait(timeout=60)
-        return report(load, wall, cpu, args, name)
+        figures = report(load, wall, cpu, args, name)
+        print(f"  the clients' own CPU {1000 * own / max(1, len(load.server_ms)):.2f} ms a move")
+        return figures
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import NoReturn
 
-from spades.bots import LEVEL_REGISTRY, Player, hint, make_player
+from spades.bots import Player, hint, make_player
 from spades.cards import Card
 from spades.deal import check_deal_number, daily_deal
 from spades.errors import IllegalMoveError, SpadesError
@@ -48,7 +48,7 @@ from spades.server.schemas import (
     SettingsIn,
     StatsOut,
 )
-from spades.server.store import GameRow, LogEntry, Played, Result, Store, StoreError, holding
+from spades.server.store import GameRow, LogEntry, Played, Result, Store, StoreError
 from spades.server.tables.table import hash_token
 
 __all__ = ["MoveRejected", "NotFound", "Service", "SoloGame", "UnknownPlayer", "replayed"]
@@ -228,7 +228,7 @@ class Service:
         row = self.store.add_game(token=token, deal=deal, daily=daily, level=level,
                                   bots_bid_nil=bots_bid_nil, header=dump_record(game), rated=rated)
         table = self._new_table(row, game)
-        with holding(table.lock, "The game"):
+        with table.lock:
             work = game.copy()
             events = self._advance(table, work, token)
             self._commit(table, work, forfeit)
@@ -269,17 +269,6 @@ class Service:
             events = self._advance(table, work, token)
             self._commit(table, work)
             return MoveOut(events=events, state=table.state())
-
-    def quick(self, game_id: int) -> bool:
-        """Whether a move in this game may be made on the server's event loop, where a wait would hold up
-        every request: the store is local, the game is cached here (nothing to replay), and its computer
-        players move at once (they do not search). Made there within ``at_once``, it waits for no one."""
-        if not self.store.local:
-            return False
-        with self._lock:
-            table = self._tables.get(game_id)
-        level = None if table is None else LEVEL_REGISTRY.get(table.row.level)
-        return level is not None and level.quick
 
     def review(self, token: str, game_id: int, number: int) -> HandReview:
         """A finished hand of the game, face up (a hand still being played is not shown)."""
@@ -413,7 +402,7 @@ class Service:
             with self._table(token, game_id) as table:
                 yield table
             return
-        with holding(table.lock, "The game"):
+        with table.lock:
             try:
                 yield table
             except MoveRejected:
@@ -437,7 +426,7 @@ class Service:
             table = self._new_table(row, replayed(row, None, []))
             with self._lock:
                 table = self._cache(table)
-        with holding(table.lock, "The game"):
+        with table.lock:
             if row.version > table.version:
                 self._refresh(table)
             yield table

@@ -1,11 +1,9 @@
 """Games: start (numbered, daily or fresh), resume, move, next hand, restart, hint; and the WebSocket a page
 may make its moves on instead.
 
-A move (or the next hand) is made right on the event loop when the service says it is quick (a local
-store, a cached game, computer players that do not search): no hand-off to a worker thread and back,
-which cost more than the move. Otherwise, and when the loop's try found a lock held (``StoreBusy``: it
-changed nothing), it is made in a worker thread, where waiting stalls no one. The other routes hand their
-work to a worker thread (the store may wait on its database), or are plain functions FastAPI runs in one.
+The routes a game is played through are coroutines that hand the service's work to one worker thread
+(the store may wait on its database, and the appends waiting there at once share a transaction):
+FastAPI would otherwise use a thread for the route and another to check its answer.
 
 The WebSocket (``/api/games/live``) answers each move as the HTTP route would, with the same status and
 body, without the HTTP request's machinery around it. It starts with ``{"token": <credential>}``; each
@@ -19,9 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Response, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
@@ -45,9 +41,6 @@ from spades.server.schemas import (
     errors,
 )
 from spades.server.service import Service
-from spades.server.store import StoreBusy, at_once
-
-T = TypeVar("T")
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses={**errors(429), **TOKEN_ERRORS})
 _GAME_ERRORS = errors(404, 409)
@@ -72,41 +65,22 @@ async def current_game(service: ServiceDep, token: TokenDep) -> GameState | Resp
     return Response(status_code=204) if state is None else state
 
 
-_CROWDED = 2.0
-"""Seconds that moves go to a worker thread after one on the event loop found a lock held too long (the
-database's, by another writer): each wait would stall the loop, that writer may hold on a while, and a
-move tried on the loop in vain is made twice."""
-_crowded_until = 0.0
-"""Until then (``time.monotonic``), moves are made in a worker thread."""
 _HELLO_WAIT = 15.0
 """Seconds a WebSocket has to send its credential."""
 MAX_MESSAGE = 1000
 """The longest message the WebSocket takes, in characters."""
 
 
-async def run_move(service: Service, game_id: int, work: Callable[..., T], *args: Any) -> T:
-    """A move's ``work`` on the event loop where the service says the game's moves are quick (waiting for
-    locks only briefly: ``at_once``), else, when a lock was held, or for a while after, in a worker thread."""
-    global _crowded_until
-    if time.monotonic() >= _crowded_until and service.quick(game_id):
-        try:
-            with at_once():
-                return work(*args)
-        except StoreBusy:
-            _crowded_until = time.monotonic() + _CROWDED
-    return await run_in_threadpool(work, *args)
-
-
 @router.post("/{game_id}/moves", responses={**_GAME_ERRORS, **errors(413)})
 async def make_move(game_id: GameId, body: MoveIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Make the player's move; the computer players answer up to the player's next decision."""
-    return await run_move(service, game_id, service.move, token, game_id, body.move, body.version)
+    return await run_in_threadpool(service.move, token, game_id, body.move, body.version)
 
 
 @router.post("/{game_id}/next", responses={**_GAME_ERRORS, **errors(413)})
 async def next_hand(game_id: GameId, body: NextHandIn, service: ServiceDep, token: TokenDep) -> MoveOut:
     """Deal the next hand once a hand is over."""
-    return await run_move(service, game_id, service.next_hand, token, game_id, body.version)
+    return await run_in_threadpool(service.next_hand, token, game_id, body.version)
 
 
 @router.websocket("/live")
@@ -157,9 +131,9 @@ async def _answer(service: Service, buckets: Buckets | None, credential: str, te
         token = await _player(service, credential)
         game = command.game
         if command.do == "next":
-            out = await run_move(service, game, service.next_hand, token, game, command.version)
+            out = await run_in_threadpool(service.next_hand, token, game, command.version)
         elif command.move is not None:
-            out = await run_move(service, game, service.move, token, game, command.move, command.version)
+            out = await run_in_threadpool(service.move, token, game, command.move, command.version)
         else:
             return _reply(ref, 422, {"detail": "Invalid request: move: a move is required to make one"})
         return f'{{"type":"answer","id":{ref},"status":200,"body":{out.model_dump_json()}}}'
