@@ -8,20 +8,29 @@ import csv
 import io
 import time
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 
 import httpx
 
+from server.tables_client import run_async
 from server.test_tournaments import PEOPLE, create, held, look, register
+from server.test_tournaments_live import Page
+from spades.server.run import BackgroundServer
 
 
-def play_through(client: httpx.Client, code: str, host: str, people: int) -> dict[str, Any]:
-    """Start, let a computer player play for everyone, and wait until the tournament is over."""
+def start_with_computers(client: httpx.Client, code: str, host: str, people: int) -> None:
+    """Start, and let a computer player play for everyone from now on."""
     hosted = {"X-Host-Token": host}
     started = client.post(f"/api/tournaments/{code}/start", headers=hosted)
     assert started.status_code == 204, started.text
     for number in range(people):
         assert client.delete(f"/api/tournaments/{code}/entries/{number}", headers=hosted).status_code == 204
+
+
+def play_through(client: httpx.Client, code: str, host: str, people: int) -> dict[str, Any]:
+    """Start, let a computer player play for everyone, and wait until the tournament is over."""
+    start_with_computers(client, code, host, people)
     deadline = time.monotonic() + 120
     while (now := look(client, code))["status"] != "over":
         assert time.monotonic() < deadline, now["tables"]
@@ -186,3 +195,25 @@ def test_a_swiss_round_to_a_target_counts_the_game_its_table_was_dealt(client: h
     assert max(totals) >= 50 or min(totals) <= -50  # the target reached, or the low mark
     assert shown(final["results"]) == expected_standings(final["results"], individual=False)
     assert final["results"]["standings"][0]["score"] == 2  # the game's winner
+
+
+def test_a_page_follows_a_round_to_a_target_hand_by_hand(tmp_path: Path) -> None:
+    with BackgroundServer(tmp_path / "spades.sqlite3") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        code, host = create(client, format="swiss", to_target=True, rounds=1, level="random", turn_seconds=5,
+                            options={"target": 300, "low_mark": -300})  # no hand scores 300: two at least
+        register(client, code, PEOPLE[:4])
+
+        async def follow() -> list[dict[str, Any]]:
+            page = await Page.open(server.url, code)
+            await page.until(lambda t: t["status"] == "open")
+            start_with_computers(client, code, host, 4)
+            # each hand the table plays, and the game's end, come sooner than the quiet look would
+            await page.until(lambda t: t["status"] == "over")
+            await page.ws.close()
+            return [m["tournament"] for m in page.seen]
+
+        seen = run_async(follow())
+    hands = [t["tables"][0]["played"] for t in seen if t["status"] == "playing" and t["tables"]]
+    assert 1 in hands and hands == sorted(hands)  # the first hand's end was told while the game went on
+    assert seen[-1]["results"]["standings"][0]["score"] == 2
