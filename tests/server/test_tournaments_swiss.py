@@ -217,3 +217,25 @@ def test_a_page_follows_a_round_to_a_target_hand_by_hand(tmp_path: Path) -> None
     hands = [t["tables"][0]["played"] for t in seen if t["status"] == "playing" and t["tables"]]
     assert 1 in hands and hands == sorted(hands)  # the first hand's end was told while the game went on
     assert seen[-1]["results"]["standings"][0]["score"] == 2
+
+
+def test_ending_a_round_to_a_target_counts_each_game_as_it_stands(client: httpx.Client) -> None:
+    code, host = create(client, format="swiss", individual=True, to_target=True, rounds=2, level="random",
+                        turn_seconds=600, options={"target": 300, "low_mark": -300})  # one hand, then a wait
+    register(client, code, PEOPLE[:4])
+    start_with_computers(client, code, host, 4)
+    deadline = time.monotonic() + 60
+    while (now := look(client, code))["tables"][0]["played"] == 0:
+        assert time.monotonic() < deadline, now["tables"]
+        time.sleep(0.3)
+    assert now["results"]["travellers"] == []  # a game counts once it is over...
+    ended = client.post(f"/api/tournaments/{code}/end-round", headers={"X-Host-Token": host})
+    assert ended.status_code == 204
+    after = look(client, code)  # ...or as it stood when the host ended the round
+    assert after["round"] == 2 and after["tables"][0]["code"] != now["tables"][0]["code"]
+    (board,) = after["results"]["travellers"]
+    assert len(board["lines"]) == 1 and board["deal"] == 0  # one hand; its deal number secret until the end
+    assert shown(after["results"]) == expected_standings(after["results"], individual=True)
+    partners = [frozenset(side.split(" & ")) for r in after["results"]["rounds"] for t in r["tables"]
+                for side in (t["ns"], t["ew"])]
+    assert len(set(partners)) == 4  # round two gives everyone a new partner
