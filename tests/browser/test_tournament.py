@@ -49,15 +49,17 @@ def test_eight_people_play_a_two_table_duplicate_from_their_pages(fresh_page: Ne
                                                                    server: BackgroundServer) -> None:
     pages = [fresh_page() for _ in PEOPLE]
     errors: list[str] = []
+    asked: list[str] = []  # the pages follow the tournament over a WebSocket: they never ask for it
     for p in pages:
         collect_errors(p, errors)
+        p.on("request", lambda r: asked.append(r.url) if re.search(r"/api/tournaments/\w+$", r.url) else None)
     host = pages[0]
     host.goto("/tournaments")
     form = host.locator("#create-form")
     form.get_by_label("Name").fill("Thursday pairs")
     form.get_by_label("Rounds").fill("1")
     form.get_by_label("Boards a round").fill("2")
-    form.get_by_label("Game to").fill("100")
+    form.get_by_role("spinbutton", name="Game to").fill("100")
     assert_clean(host, "the tournament's form")
     host.get_by_role("button", name="Create").click()
     host.wait_for_url(re.compile(r"/tournaments/[A-Z2-9]{6}$"))
@@ -104,5 +106,7 @@ def test_eight_people_play_a_two_table_duplicate_from_their_pages(fresh_page: Ne
         expect(page.locator("#travellers tr")).to_have_count(2 * 3)
         deals = [b["deal"] for b in results["travellers"]]
         expect(page.locator("#travellers h3 a")).to_have_text([f"play deal {d}" for d in deals])
+        expect(page.locator("#travellers h3 a").first).to_have_attribute("href", f"/?deal={deals[0]}&board=1")
     assert_clean(host, "the tournament's results")
     assert not errors, errors
+    assert asked == [], asked
