@@ -121,7 +121,7 @@ def test_individual_swiss_never_repeats_a_partnership(client: httpx.Client) -> N
 
 
 def test_teams_play_each_deal_at_two_tables_with_the_seats_swapped(client: httpx.Client) -> None:
-    code, host = create(client, format="teams", rounds=2, boards=2, level="random")
+    code, host = create(client, format="teams", rounds=2, boards=2, level="random", turn_seconds=5)
     register(client, code, PEOPLE[:5])  # Ann's four, and Eve with three computer players
     final = play_through(client, code, host, 5)
     results = final["results"]
