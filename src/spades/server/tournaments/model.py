@@ -9,7 +9,7 @@ partner or team-mate is a computer player. Duplicate pairs seats the pairs by th
 each round from the standings so far (``spades.tournament.swiss``), and an entrant left over sits the round
 out with a bye. Every table of round ``r`` plays that round's boards, deal numbers drawn from the
 tournament's secret seed as the command line's are; or, in a Swiss of rounds to a target, a game of its
-own to the rules' target (its deal number drawn from the seed too, a board of its own in the results).
+own to the rules' target (its deal number drawn from the host's secret, a board of its own in the results).
 
 A board counts (in the standings and its traveller) once every table of its round has played it, so that
 nothing a table sees tells another about cards it has still to play; a round the host ended counts the
@@ -34,8 +34,6 @@ from spades.tournament.scores import BoardScore, Seating
 from spades.tournament.swiss import met_before, swiss_round
 
 __all__ = ["Person", "Tournament"]
-
-_NORTH, _EAST, _SOUTH, _WEST = range(4)
 
 
 @dataclass
