@@ -77,6 +77,9 @@ def test_a_page_is_sent_each_change_and_the_wrong_hellos_are_refused(tmp_path: P
                 assert refused["type"] == "error" and refused["status"] == status, refused
             unknown = await (await Page.open(server.url, "ZZZZZZ")).next()
             assert unknown["type"] == "error" and unknown["status"] == 404
+            await page.ws.send("{}")  # a page says nothing after its hello
+            said = await page.next()
+            assert said["type"] == "error" and said["status"] == 400, said
             for p in (page, mine):
                 await p.ws.close()
 

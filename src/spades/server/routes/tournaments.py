@@ -212,7 +212,8 @@ async def live(ws: WebSocket, code: str) -> None:
     token}`` first (either, both or neither, as the headers of ``GET /api/tournaments/{code}``); each
     message is then ``{"type": "tournament", "host": ..., "you": ..., "tournament": ...}``, the tournament
     as that GET answers it (``host`` and ``you`` beside it), at once and each time it changes; a refusal is
-    ``{"type": "error", "status": ..., "detail": ...}``, and the connection closes."""
+    ``{"type": "error", "status": ..., "detail": ...}`` (as is a second message from the page), and the
+    connection closes."""
     watch: Watch = ws.app.state.tournament_watch
     await ws.accept()
     feed: AsyncGenerator[Look, None] | None = None
@@ -222,8 +223,8 @@ async def live(ws: WebSocket, code: str) -> None:
         await ws.send_text(_pushed(await anext(feed), watch.tournaments, host, entry))
         sender = asyncio.create_task(_push(ws, feed, watch.tournaments, host, entry))
         try:
-            while (await ws.receive())["type"] != "websocket.disconnect":
-                pass  # the page has nothing more to say
+            if (await ws.receive())["type"] != "websocket.disconnect":
+                raise TableError("A page says nothing after its hello: it is only sent the tournament.")
         finally:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, OSError):

@@ -4,10 +4,10 @@ A page follows a tournament through a WebSocket (``routes.tournaments``); this p
 a followed tournament again when what the page shows may have changed, and hands every page of it the new
 look: when its document was written, by any process (``Tournaments`` announces each write on the tables'
 event bus, which Redis relays to every process), or when a table of its round finished a board (a hand,
-in a round played to a target: the tables' own events, heard by every process). A look that shows nothing new is not handed on, and the
-looks at one tournament run one at a time, the events that come meanwhile making one more. A tournament
-quiet for ``QUIET`` seconds is looked at anyway: an announcement Redis lost is made up for so, as the
-tables make up for theirs (without Redis, one process hears its own).
+in a round played to a target: the tables' own events, heard by every process). A look that shows
+nothing new is not handed on, and the looks at one tournament run one at a time, the events that come
+meanwhile making one more. A tournament quiet for ``QUIET`` seconds is looked at anyway: an announcement
+Redis lost is made up for so, as the tables make up for theirs (without Redis, one process hears its own).
 """
 
 from __future__ import annotations
