@@ -13,7 +13,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from server.pgcluster import Cluster
-from server.processes import Served, redis_server
+from server.processes import RedisServer, Served, redis_server
 from server.tables_client import run_async
 from server.test_tournaments import PEOPLE, check_standings, create, look, play_round, register
 from spades.server.run import BackgroundServer
@@ -114,3 +114,26 @@ def test_a_page_on_one_process_follows_the_tables_played_on_the_other(tmp_path: 
     check_standings(now["results"], boards=2)
     halfway = [t for t in out["seen"] if t["status"] == "playing" and len(t["results"]["travellers"]) == 1]
     assert halfway and halfway[0]["tables"][0]["played"] >= 1  # the first board, shown as soon as counted
+
+
+def test_a_page_hears_of_a_change_on_the_other_process_while_redis_is_down(tmp_path: Path,
+                                                                          pg_cluster: Cluster) -> None:
+    database = pg_cluster.database()
+    with RedisServer(tmp_path / "redis") as redis, Served(database, redis_url=redis.url) as a, \
+            Served(database, redis_url=redis.url) as b, httpx.Client(base_url=b.url, timeout=30) as client:
+        code, _ = create(client)
+
+        async def follow() -> dict[str, Any]:
+            page = await Page.open(a.url, code)
+            await page.next()
+            redis.pause()  # answers nothing, as behind a partition: no announcement passes
+            try:
+                await asyncio.to_thread(register, client, code, ["Ann"])
+                told = await page.until(lambda t: bool(t["people"]), timeout=QUIET + 15)  # the quiet look's
+            finally:
+                redis.resume()
+            await page.ws.close()
+            return told["tournament"]
+
+        told = run_async(follow())
+    assert [p["name"] for p in told["people"]] == ["Ann"]
