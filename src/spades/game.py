@@ -123,6 +123,22 @@ class HandResult:
     passes: tuple[tuple[int, int, int], ...]
     """Each pass as (from seat, to seat, card mask)."""
 
+    def __init__(self, number: int, dealer: int, dealt: tuple[int, ...], bids: tuple[Bid | None, ...],
+                 tricks_won: tuple[int, ...], tricks: tuple[Trick, ...], score: HandScore,
+                 scores_after: tuple[int, ...], set_aside: int,
+                 passes: tuple[tuple[int, int, int], ...]) -> None:
+        """The generated ``__init__``, written out to be compiled (see ``spades.play.Trick``)."""
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "dealt", dealt)
+        object.__setattr__(self, "bids", bids)
+        object.__setattr__(self, "tricks_won", tricks_won)
+        object.__setattr__(self, "tricks", tricks)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "scores_after", scores_after)
+        object.__setattr__(self, "set_aside", set_aside)
+        object.__setattr__(self, "passes", passes)
+
 
 class _Setup:
     """What never changes in a game, shared by its copies: the rules, where its decks come from, the
@@ -696,11 +712,11 @@ class Game:
         assert isinstance(seat, int), "only a finished hand or game has no seat to move"
         if self._is_legal_play(seat, action):
             assert isinstance(action, int)
-            self.log.append((seat, _PLAY_MOVES[action]))
-            self._play(seat, ALL_CARDS[action])
+            self.log.append(_SEAT_PLAYS[seat][action])
+            self._play(seat, action)
         elif self._is_legal_bid(seat, action):
             assert isinstance(action, int)
-            self.log.append((seat, _BID_MOVES[action - BID_ACTION]))
+            self.log.append(_SEAT_BIDS[seat][action - BID_ACTION])
             self._bid(seat, ACTION_BIDS[action - BID_ACTION])
         else:
             self.apply(seat, action_to_move(action))
@@ -927,10 +943,9 @@ class Game:
         else:
             self.turn = 1 - seat
 
-    def _play(self, seat: int, card: Card) -> None:
+    def _play(self, seat: int, c: int) -> None:
         """Play a legal card: the trick's best card so far is kept as it goes, and the next legal mask."""
         setup = self._setup
-        c: int = card  # compiled, a native number for the arithmetic; the Card itself goes on the trick
         suit = setup.suit_of[c]
         hands = self.hand.hands
         play = self.hand.play
@@ -945,7 +960,7 @@ class Game:
             play.led = suit
             play.strength = setup.strength[suit]
             play.top, play.top_seat = play.strength[c], seat
-        trick.append((seat, card))
+        trick.append(_SEAT_CARDS[seat][c])
         if suit == SPADE:
             play.broken = True
         n = len(hands)
@@ -1042,6 +1057,12 @@ _PLAY_MOVES: Final = tuple(play_move(c) for c in range(54))
 """Each card's Play move (the shared values ``play_move`` gives), by card number."""
 _BID_MOVES: Final = tuple(action_to_move(BID_ACTION + i) for i in range(len(ACTION_BIDS)))
 """Each bid action's (shared) MakeBid move, from ``BID_ACTION`` on."""
+_SEAT_PLAYS: Final = tuple(tuple((seat, m) for m in _PLAY_MOVES) for seat in range(4))
+"""Each seat's log entry for playing each card (tuples are immutable: one serves every game)."""
+_SEAT_BIDS: Final = tuple(tuple((seat, m) for m in _BID_MOVES) for seat in range(4))
+"""Each seat's log entry for each bid action, as ``_SEAT_PLAYS``."""
+_SEAT_CARDS: Final = tuple(tuple((seat, card) for card in ALL_CARDS) for seat in range(4))
+"""Each seat's entry in a trick for each card, as ``_SEAT_PLAYS``."""
 
 _MOVE_PHASE: Final[dict[type, Phase]] = {
     MakeBid: Phase.BID, Play: Phase.PLAY, PassCards: Phase.PASS, Draw: Phase.DRAW,

@@ -66,6 +66,28 @@ class SideScore:
     bags_before: int
     bags_after: int
 
+    def __init__(self, side: int, contract: int, tricks: int, counted: int, made: bool,
+                 ten_for_two_hundred: bool, contract_points: int, bags_added: int, bag_points: int,
+                 nils: tuple[NilResult, ...], penalties: int, penalty_points: int, boston: bool,
+                 boston_points: int, bags_before: int, bags_after: int) -> None:
+        """The generated ``__init__``, written out to be compiled (see ``spades.play.Trick``)."""
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "contract", contract)
+        object.__setattr__(self, "tricks", tricks)
+        object.__setattr__(self, "counted", counted)
+        object.__setattr__(self, "made", made)
+        object.__setattr__(self, "ten_for_two_hundred", ten_for_two_hundred)
+        object.__setattr__(self, "contract_points", contract_points)
+        object.__setattr__(self, "bags_added", bags_added)
+        object.__setattr__(self, "bag_points", bag_points)
+        object.__setattr__(self, "nils", nils)
+        object.__setattr__(self, "penalties", penalties)
+        object.__setattr__(self, "penalty_points", penalty_points)
+        object.__setattr__(self, "boston", boston)
+        object.__setattr__(self, "boston_points", boston_points)
+        object.__setattr__(self, "bags_before", bags_before)
+        object.__setattr__(self, "bags_after", bags_after)
+
     @property
     def nil_points(self) -> int:
         """The nil bonuses and penalties of the hand."""
