@@ -92,8 +92,8 @@ class Watch:
         try:
             look = await anyio.to_thread.run_sync(self._look, code)
             self._take(code, look)
+            shown = self._latest[code][1]  # before the page is sent it: a newer look may come meanwhile
             yield look
-            shown = self._latest[code][1]
             while True:
                 try:
                     await asyncio.wait_for(woken.wait(), QUIET)
