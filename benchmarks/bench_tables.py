@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -132,21 +133,28 @@ async def seat(bench: Bench, ws: ClientConnection, code: str, stop: asyncio.Even
     finally:
         if mover is not None:
             mover.cancel()
-        await ws.close()
+        ws.transport.abort()  # gone at once, as a closed laptop: no closing handshake to wait for
 
 
 async def open_tables(urls: list[str], n: int) -> list[tuple[str, list[tuple[str, str]]]]:
     """N tables of four people, a few opened at once; the seats alternate between the servers."""
     gate = asyncio.Semaphore(8)
 
+    async def post(c: httpx.AsyncClient, url: str, body: dict[str, str]) -> dict[str, Any]:
+        r = await c.post(url, json=body)
+        if not r.is_success:
+            raise RuntimeError(f"POST {url}: {r.status_code} {r.text}")
+        answer: dict[str, Any] = r.json()
+        return answer
+
     async def table(c: httpx.AsyncClient, i: int) -> tuple[str, list[tuple[str, str]]]:
         async with gate:
-            host = (await c.post(f"{urls[0]}/api/tables", json={"name": f"Host {i}"})).json()
+            host = await post(c, f"{urls[0]}/api/tables", {"name": f"Host {i}"})
             code = host["code"]
             seats = [(urls[0], host["token"])]
             for k in range(1, 4):
                 url = urls[k % len(urls)]
-                joined = (await c.post(f"{url}/api/tables/{code}/seats", json={"name": f"P{k}"})).json()
+                joined = await post(c, f"{url}/api/tables/{code}/seats", {"name": f"P{k}"})
                 seats.append((url, joined["token"]))
             return code, seats
 
@@ -168,21 +176,28 @@ def profile(pids: list[int], path: str | None, seconds: float) -> list[subproces
 
 
 async def run(urls: list[str], n: int, bench: Bench, warmup: float, seconds: float, spied: list[int],
-              spy_path: str | None) -> None:
-    """Open N tables, connect every seat, start every table, and measure for ``seconds`` after ``warmup``."""
+              spy_path: str | None, measured: Callable[[], None]) -> None:
+    """Open N tables, connect every seat, start every table, measure for ``seconds`` after ``warmup``,
+    then call ``measured``."""
+    began = time.perf_counter()
     tables = await open_tables(urls, n)
+    opened = time.perf_counter()
     stop = asyncio.Event()
     gate = asyncio.Semaphore(20)
     sockets = await asyncio.gather(*(join_live(url, code, token, gate)
                                      for code, seats in tables for url, token in seats))
+    print(f"opened {n} tables in {opened - began:.0f} s, connected their seats in "
+          f"{time.perf_counter() - opened:.0f} s", file=sys.stderr)
     codes = [code for code, seats in tables for _ in seats]
     tasks = [asyncio.create_task(seat(bench, ws, code, stop))
              for ws, code in zip(sockets, codes, strict=True)]
-    async with httpx.AsyncClient(timeout=60) as c:
-        for code, seats in tables:
-            url, token = seats[0]
+    async def start(c: httpx.AsyncClient, code: str, url: str, token: str) -> None:
+        async with gate:
             await c.post(f"{url}/api/tables/{code}/commands", json={"do": "start"},
                          headers={"X-Seat-Token": token})
+
+    async with httpx.AsyncClient(timeout=60) as c:
+        await asyncio.gather(*(start(c, code, *seats[0]) for code, seats in tables))
     await asyncio.sleep(warmup)
     gc.disable()  # this load generator's own collections would be counted as the server's delay
     bench.measuring = True
@@ -195,6 +210,7 @@ async def run(urls: list[str], n: int, bench: Bench, warmup: float, seconds: flo
     gc.enable()
     for spy in spies:
         spy.wait(timeout=60)
+    measured()  # said now: a server far behind may take long to see every seat go
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -215,20 +231,25 @@ def main() -> None:
         servers = [stack.enter_context(Served(db, redis_url=redis_url)) for _ in range(args.processes)]
         bench = Bench(args.think)
         asyncio.run(run([s.url for s in servers], args.tables, bench, args.warmup, args.seconds,
-                        [s.proc.pid for s in servers], args.profile))
+                        [s.proc.pid for s in servers], args.profile, lambda: report(bench, args)))
+
+
+def report(bench: Bench, args: argparse.Namespace) -> None:
+    """Print the figures."""
     lat = sorted(bench.latencies)
     if not lat:
-        print("no moves measured")
+        print("no moves measured", flush=True)
         return
     q = statistics.quantiles(lat, n=100)
-    print(f"{args.tables} tables x 4 seats, {args.processes} process(es){' + Redis' if redis_url else ''}, "
+    redis = " + Redis" if args.processes == 2 else ""
+    print(f"{args.tables} tables x 4 seats, {args.processes} process(es){redis}, "
           f"think {args.think:g} s, {args.seconds:g} s measured: {len(lat)} moves "
           f"({len(lat) / args.seconds:.0f}/s), move to last seat p50 {q[49] * 1000:.0f} ms, "
           f"p95 {q[94] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, max {lat[-1] * 1000:.0f} ms; "
           f"errors {len(bench.errors)}{': ' + bench.errors[0] if bench.errors else ''}; "
           f"server CPU {1000 * bench.cpu / len(lat):.2f} ms a move; the seats received "
           f"{bench.received / len(lat) / 1000:.1f} KB a move in all; the clients used "
-          f"{100 * bench.client_cpu / args.seconds:.0f}% of a core")
+          f"{100 * bench.client_cpu / args.seconds:.0f}% of a core", flush=True)
 
 
 if __name__ == "__main__":

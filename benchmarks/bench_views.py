@@ -22,7 +22,7 @@ from spades.rules import find_preset
 from spades.server.present import face_up
 from spades.server.tables.commands import Chat, MakeMove, NextHand, Start
 from spades.server.tables.table import FriendsTable, TableOptions
-from spades.server.tables.views import shared_view, tell_move, update_message
+from spades.server.tables.views import SharedView, tell_move, update_message
 
 
 def four_updates(table: FriendsTable, seats: list[int], since: int, seldom: bool) -> tuple[list[str], float]:
@@ -33,7 +33,7 @@ def four_updates(table: FriendsTable, seats: list[int], since: int, seldom: bool
     if not seldom:
         table.changed = dict.fromkeys(kept, table.seq)
     start = time.perf_counter()
-    shared, shown = shared_view(table), None if table.game is None else face_up(table.game)
+    shared, shown = SharedView(table), None if table.game is None else face_up(table.game)
     made = [update_message(table, s, since, shared, shown, whole=False) for s in seats]
     seconds = time.perf_counter() - start
     table.changed = kept

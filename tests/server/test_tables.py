@@ -18,7 +18,7 @@ from spades.bots import hint
 from spades.cards import cards_of
 from spades.game import Phase
 from spades.rules import Rules
-from spades.server.present import face_up, state_of
+from spades.server.present import events_of, face_up, state_of
 from spades.server.store import FriendResult, StoreBusy, StoreError, at_once, open_store
 from spades.server.store.sqlite import SQLiteStore
 from spades.server.tables.commands import (
@@ -37,10 +37,11 @@ from spades.server.tables.commands import (
     Sit,
     Start,
 )
-from spades.server.tables.entries import entries_of, entry_json
+from spades.server.tables.entries import MoveMade, entries_of, entry_json
 from spades.server.tables.events import LocalBus
 from spades.server.tables.hub import TableHub
 from spades.server.tables.log import StoredTable, TableLog
+from spades.server.tables.state import RESERVED_NAMES
 from spades.server.tables.table import (
     CHAT_BURST,
     BadSeatToken,
@@ -465,6 +466,30 @@ def test_what_every_seat_sees_alike_is_made_once_and_agrees() -> None:
                 assert state_of(game, game_id=1, deal=0, daily=None, level="normal", viewer=seat,
                                 shown=made) == alone
         person_move(t, a)
+
+
+@settings(max_examples=15, deadline=None)
+@given(names=st.lists(st.text(st.characters(blacklist_categories=["C"]), min_size=1, max_size=12).filter(
+    lambda n: n.strip() and n.strip().lower() not in {r.lower() for r in RESERVED_NAMES}),
+    min_size=4, max_size=4, unique_by=lambda n: n.strip().lower()),
+       moves=st.integers(1, 30))
+def test_a_moves_event_is_each_seats_as_the_presenter_writes_it(names: list[str], moves: int) -> None:
+    """Each seat's (and a spectator's) event for a move, kept as JSON text, is the presenter's event
+    for that seat written out, whatever the people's names hold (quotes, backslashes, any script)."""
+    t, _ = make()
+    seats = [t.join(n)[1] for n in names]
+    t.run(seats[0], Start())
+    for _ in range(moves):
+        game = t.game
+        assert game is not None and game.turn is not None
+        person_move(t, game.turn)
+        told = t.recent[-1][2]
+        if told is None:  # the next hand dealt: no move
+            continue
+        e = t.recent[-1][1]
+        assert isinstance(e, MoveMade)
+        seen = events_of(game, e.seat, e.move, range(5), t.seat_labels())
+        assert told == tuple((ev.text, ev.model_dump_json()) for ev in seen)
 
 
 def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:

@@ -23,18 +23,19 @@ from typing import Any
 from spades.rules import Rules
 from spades.server.tables.entries import entries_of, entry_json
 from spades.server.tables.table import FriendsTable, TableOptions
-from spades.server.tables.views import tell_move, update_message
+from spades.server.tables.views import SharedView, tell_move, update_message
 
 GOLDEN = Path(__file__).parent / "data" / "tables_golden.json"
 
 
-def _digests(table: FriendsTable) -> list[str]:
+def _digests(table: FriendsTable, shared: SharedView | None = None) -> list[str]:
     """The update messages' digests at the table's version, for every viewer: whole, and from the
-    version before (whole and partial)."""
+    version before (whole and partial); each made alone, or all with one ``shared`` view (as one look
+    at the table makes its connections' updates)."""
     out = []
     for viewer in range(table.players + 1):
         for since, whole in ((-1, True), (table.seq - 1, True), (table.seq - 1, False)):
-            message = update_message(table, viewer, since, whole=whole)
+            message = update_message(table, viewer, since, shared, whole=whole)
             out.append(hashlib.sha256(message.encode()).hexdigest()[:16])
     return out
 
@@ -48,6 +49,7 @@ def _replayed(options: dict[str, Any], entries: list[dict[str, Any]]) -> list[li
         now[0] = e.at
         table.extend([e])
         out.append(_digests(table))
+        assert _digests(table, SharedView(table)) == out[-1]
     return out
 
 

@@ -18,11 +18,13 @@ from spades.server.tables.leases import LEASE, Leases
 
 def test_a_lease_is_read_on_the_databases_clock_and_judged_only_by_a_live_process(database: str) -> None:
     """A process without a lease, or with one older than ``LEASE``, is dead; one that renewed it is not;
-    a process that has not renewed its own judges no one; a lease dead an hour is deleted."""
+    a process that has not renewed its own judges no one; a lease dead an hour is deleted. The clock
+    has them judged once a heartbeat."""
     store = open_store(database)
     store.check()
     try:
         judge, other = Leases(store, "judge"), Leases(store, "other")
+        assert judge.judging() and not judge.judging()  # judged once a heartbeat, not at every tick
         assert judge.dead({"other", "gone"}) == set()  # not renewed its own lease: cut off, it judges no one
         judge.renew()
         other.renew()

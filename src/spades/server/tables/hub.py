@@ -44,9 +44,9 @@ from spades.server.tables.views import (
     JoinOut,
     LobbyView,
     NewTableIn,
+    SharedView,
     TableView,
     lobby_of,
-    shared_view,
     tell_move,
     update_message,
     view_of,
@@ -240,10 +240,11 @@ class TableHub:
         now = self.clock()
         with self._lock:
             due = [c for c, t in self._tables.items() if t.due(now)]
-            through = {c: t.connected_through() for c, t in self._tables.items()}
+            judging = self.leases.judging()
+            through = {c: t.connected_through() for c, t in self._tables.items() if judging}
         try:
-            dead = self.leases.dead(set[str]().union(*through.values()))
-        except StoreError:  # the leases are read again at the next tick
+            dead = self.leases.dead(set[str]().union(*through.values())) if through else set()
+        except StoreError:  # the leases are read again when next judged
             dead = set()
         changed = [c for c in due if self._clock_act(c, FriendsTable.tick)]
         gone = [c for c, conns in through.items() if conns & dead]
@@ -339,6 +340,6 @@ def _look(t: FriendsTable, asks: list[Ask]) -> Findings:
             out.append(None)
             continue
         if shared is None:  # what every seat's view holds alike, made once
-            shared, shown = shared_view(t), None if t.game is None else face_up(t.game)
+            shared, shown = SharedView(t), None if t.game is None else face_up(t.game)
         out.append((t.seq, update_message(t, seat, since, shared, shown, whole)))
     return out, missed

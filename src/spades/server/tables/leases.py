@@ -40,6 +40,8 @@ class Leases:
         self.process = process
         self._renewed = -math.inf
         """When (``time.monotonic``) this process's lease was last renewed."""
+        self._judged = -math.inf
+        """When (``time.monotonic``) the others' leases were last to be judged (``judging``)."""
         self._alive_until: dict[str, float] = {}
         """Until when (``time.monotonic``) each other process is known to be alive, from its lease."""
         self._stop = threading.Event()
@@ -57,6 +59,16 @@ class Leases:
         started = time.monotonic()
         self.store.beat(process=self.process, forget_after=_FORGET)
         self._renewed = started
+
+    def judging(self) -> bool:
+        """Whether the others' leases are to be judged now (``dead``): once a ``HEARTBEAT``, as often as
+        they are renewed, which spares the clock's ticks (``TableHub.tick``) a look at every table's
+        connections at each."""
+        now = time.monotonic()
+        if now - self._judged < HEARTBEAT:
+            return False
+        self._judged = now
+        return True
 
     def dead(self, processes: set[str]) -> set[str]:
         """Those of ``processes`` (this one aside) whose lease has expired, or who have none; the store

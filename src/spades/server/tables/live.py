@@ -44,10 +44,9 @@ _QUIET = 3.0
 """Seconds without a message to a table's connections before the clock has the store looked at."""
 _OUTBOX = 64
 """Messages a connection may have waiting; one further behind gets the whole table instead."""
-_CROWDED = 2.0
-"""Seconds that table work on the event loop waits for no lock after work there found one held too long
-(the database's, by another writer; or a table's, by a worker thread waiting for the database): each
-wait would stall the loop for a moment, and that writer may hold on a while."""
+_PAUSES = (0.001, 0.002, 0.004)
+"""Seconds table work on the event loop that found a lock held pauses (the loop serving the others
+meanwhile) before it is tried there again; after the last, it goes to a worker thread."""
 
 
 class _Conn:
@@ -105,8 +104,6 @@ class Live:
         ``_still_here``), and a page that connects again is no return (no entry is written)."""
         self._saying_back: set[tuple[str, str]] = set()
         """The seats (table code, seat token) for which ``_still_here`` is under way."""
-        self._crowded_until = 0.0
-        """Until then (the clock's own clock), table work on the loop waits for no lock: see ``_run``."""
         hub.bus.listen(self._heard)
 
     async def run_clock(self) -> None:
@@ -335,19 +332,21 @@ class Live:
         (no hand-off to a thread and back, no thread waiting for the GIL: under load those waits were
         most of a move's delay), else in a worker thread.
 
-        On the loop, the work waits for locks only briefly (``at_once``): if another writer holds the
-        database (another program, a backup), it has done nothing, and is done in a worker thread
-        instead, with the store's usual wait (the hub dropped the table's copy it had changed, so the
-        thread reads the table again). For ``_CROWDED`` seconds after, the loop waits for no lock at
-        all: reads still run there, and a write that finds a lock taken goes to a thread at once."""
-        if self.hub.quick(code):
-            crowded = time.monotonic() < self._crowded_until
+        On the loop, the work waits for no lock (``at_once(0)``): a wait would stall every table. If one
+        is held (the store's writers' turn, by another writer of this process or another; the table's,
+        by a worker thread), it has done nothing (``TableHub._turn``), and is tried again after a pause
+        in which the loop serves the others, a few times (``_PAUSES``), then done in a worker thread
+        with the store's usual wait: so another program holding the database (a backup) stalls no one.
+        Should the database's own lock be the one held, the hub has dropped the table's copy the command
+        changed (the table is then no longer quick here): the thread reads it again."""
+        for pause in _PAUSES:
+            if not self.hub.quick(code):
+                break
             try:
-                with at_once(0.0) if crowded else at_once():
+                with at_once(0.0):
                     return work(*args)
             except StoreBusy:
-                if not crowded:
-                    self._crowded_until = time.monotonic() + _CROWDED
+                await asyncio.sleep(pause)
         return await anyio.to_thread.run_sync(work, *args)
 
     def _check_rate(self, conn: _Conn) -> None:

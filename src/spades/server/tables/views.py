@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, GetJsonSchemaHandler, StrictInt
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, PydanticCustomError
+from pydantic_core import CoreSchema, PydanticCustomError, to_json
 
 from spades.game import Phase, seat_name
 from spades.server.present import FaceUp, events_of, rules_json, state_of
@@ -42,6 +42,7 @@ __all__ = [
     "LobbyView",
     "NewTableIn",
     "SeatInfo",
+    "SharedView",
     "TableView",
     "lobby_of",
     "shared_view",
@@ -273,18 +274,53 @@ def _deal_shown(table: FriendsTable) -> int:
     return (table.seed or 0) if over else 0
 
 
-def view_of(table: FriendsTable, seat: int, shared: dict[str, Any] | None = None,
-            shown: FaceUp | None = None) -> TableView:
-    """Everything ``seat`` may see now (``shared``: the table's ``shared_view`` at this version;
-    ``shown``: its game's ``face_up``)."""
+def view_of(table: FriendsTable, seat: int) -> TableView:
+    """Everything ``seat`` may see now."""
+    return TableView.model_construct(**shared_view(table), you=seat, game=_state(table, seat))
+
+
+def _state(table: FriendsTable, seat: int, shown: FaceUp | None = None) -> GameState | None:
+    """The game as ``seat`` sees it, if one is dealt (``shown``: its ``face_up``, if made already)."""
     game = table.game
-    state: GameState | None = None
-    if game is not None:
-        state = state_of(game, game_id=len(table.past_seeds) + 1, deal=_deal_shown(table), daily=None,
-                         level=table.options.level, viewer=seat, names=table.seat_labels(),
-                         coach=table.coached and seat < table.players, shown=shown)
-    alike = shared_view(table) if shared is None else shared
-    return TableView.model_construct(**alike, you=seat, game=state)
+    if game is None:
+        return None
+    return state_of(game, game_id=len(table.past_seeds) + 1, deal=_deal_shown(table), daily=None,
+                    level=table.options.level, viewer=seat, names=table.seat_labels(),
+                    coach=table.coached and seat < table.players, shown=shown)
+
+
+class SharedView:
+    """A table's ``shared_view`` at one version, made once for all the seats a look makes updates for,
+    with its JSON on either side of a seat's ``you`` and ``game`` made once for each set of parts the
+    updates leave out: each seat's view is then its game's JSON between those (the same text as
+    ``view_of``'s, without a whole model made and written for each seat)."""
+
+    def __init__(self, table: FriendsTable) -> None:
+        self.table = table
+        self.fields = shared_view(table)
+        self._around: dict[frozenset[str] | None, tuple[str, str, str]] = {}
+
+    def json(self, seat: int, shown: FaceUp | None, same: frozenset[str] | None) -> str:
+        """The view of ``seat`` as JSON text, leaving out the ``CONSTANTS`` and the ``SELDOM`` parts
+        ``same`` (None: whole)."""
+        exclude = None if same is None else _exclusion(same)
+        around = self._around.get(same)
+        if around is None:
+            around = self._around[same] = self._split(exclude)
+        state = _state(self.table, seat, shown)
+        game = "null" if state is None else state.model_dump_json(exclude=None if exclude is None else
+                                                                 exclude["game"])
+        before, between, after = around
+        return f"{before}{seat}{between}{game}{after}"
+
+    def _split(self, exclude: dict[str, Any] | None) -> tuple[str, str, str]:
+        """The view's JSON before a seat's ``you`` (after ``seq``), between it and its ``game`` (before
+        ``deal``), and after that: the model's fields are in that order."""
+        text = TableView.model_construct(**self.fields, you=0, game=None).model_dump_json(exclude=exclude)
+        you = f',"seq":{self.table.seq},"you":'
+        start = text.index(you) + len(you)
+        game = text.index(',"game":null,"deal":', start)
+        return text[:start], text[start + 1:game] + ',"game":', text[game + len(',"game":null'):]
 
 
 CONSTANTS: dict[str, Any] = {"rules": True, "reactions": True, "game": {"rules"}}
@@ -292,26 +328,26 @@ CONSTANTS: dict[str, Any] = {"rules": True, "reactions": True, "game": {"rules"}
 the rules, twice (the table's and the game's, about 40% of an update) and the reactions offered."""
 
 
-def update_message(table: FriendsTable, seat: int, since: int, shared: dict[str, Any] | None = None,
+def update_message(table: FriendsTable, seat: int, since: int, shared: SharedView | None = None,
                    shown: FaceUp | None = None, whole: bool = True) -> str:
     """The ``update`` message (JSON text) for a page of ``seat`` at version ``since`` (-1: none): the
     table's version, the events since (``resync`` if they are too old to tell) and the seat's view
-    (``shared`` and ``shown`` as for ``view_of``). Unless ``whole`` or a resync, the view leaves out
-    its ``CONSTANTS`` and those of its ``SELDOM`` parts that the page has as they are (``_left_out``)."""
+    (``shared``: the table's at this version, if made already; ``shown``: its game's ``face_up``).
+    Unless ``whole`` or a resync, the view leaves out its ``CONSTANTS`` and those of its ``SELDOM``
+    parts that the page has as they are (``_same``)."""
     events = None if since < 0 else table_events(table, seat, since)
-    leave_out = None if whole or events is None else _left_out(table, since)
-    view = view_of(table, seat, shared, shown).model_dump_json(exclude=leave_out)
+    same = None if whole or events is None else _same(table, since)
+    view = (shared or SharedView(table)).json(seat, shown, same)
     return (f'{{"type":"update","seq":{table.seq},"resync":{"true" if events is None else "false"},'
             f'"events":[{",".join(events or ())}],"table":{view}}}')
 
 
-def _left_out(table: FriendsTable, since: int) -> dict[str, Any]:
-    """What an update leaves out for a page at version ``since``: the ``CONSTANTS``, and each ``SELDOM``
-    part that has not changed since (the seats not while they count down: ``counting_down``). The page
-    keeps what it had; a chatty table's 50 lines and a long game's score sheet were most of each update."""
-    same = frozenset(part for part, at in table.changed.items()
+def _same(table: FriendsTable, since: int) -> frozenset[str]:
+    """The ``SELDOM`` parts an update to a page at version ``since`` leaves out: those that have not
+    changed since (the seats not while they count down: ``counting_down``). The page keeps what it had;
+    a chatty table's 50 lines and a long game's score sheet were most of each update."""
+    return frozenset(part for part, at in table.changed.items()
                      if at <= since and not (part == "seats" and table.counting_down))
-    return _exclusion(same)
 
 
 @functools.cache
@@ -358,4 +394,12 @@ def tell_move(table: FriendsTable, e: MoveMade) -> Told:
     JSON text (the table keeps them for the pages that are told of it later: ``table_events``)."""
     assert table.game is not None
     seen = events_of(table.game, e.seat, e.move, range(table.players + 1), table.seat_labels())
-    return tuple((ev.text, ev.model_dump_json()) for ev in seen)
+    first = seen[0].model_dump_json()  # the others differ in their line alone: written into its place
+    start = first.index(',"text":') + len(',"text":')
+    before, after = first[:start], first[start + len(_json_text(seen[0].text)):]
+    return tuple((ev.text, f"{before}{_json_text(ev.text)}{after}") for ev in seen)
+
+
+def _json_text(text: str) -> str:
+    """A string as the models write it in JSON."""
+    return to_json(text).decode()
