@@ -44,6 +44,8 @@ class Look:
     tournament: Tournament
     result: TournamentResult
     played: list[int]
+    order: int
+    """Looks begun later have higher numbers: a slow look never replaces a later one."""
 
 
 class Watch:
@@ -52,7 +54,7 @@ class Watch:
     def __init__(self, tournaments: Tournaments) -> None:
         self.tournaments = tournaments
         self._lock = threading.Lock()
-        """Guards what the bus's listener reads and writes from any thread: the six below."""
+        """Guards what the bus's listener and the looks read and write from any thread: the seven below."""
         self._followed: set[str] = set()
         self._tables: dict[str, str] = {}
         """Each followed tournament's tables of the round being played: the tournament's code."""
@@ -61,13 +63,15 @@ class Watch:
         self._seqs: dict[str, int] = {}
         """The latest version heard of each of those tables: a look takes this process's copy that far
         along as it is (``Tournaments.look``'s ``known``), sparing the store a question a table."""
+        self._begun = 0
+        """How many looks have begun (their ``order``)."""
         self._fresh: set[str] = set()
         """The tournaments whose next look asks the store about every table (the quiet look)."""
-        self._games: set[str] = set()
-        """The followed tournaments whose rounds are games to a target (a hand, not a board, is news)."""
         self._news: dict[str, dict[str, int] | None] = {}
         """Per tournament, what was heard since its latest look: the tables that changed, at what version
         (None: its document was written, so it is looked at whatever they did)."""
+        self._games: set[str] = set()
+        """The followed tournaments whose rounds are games to a target (a hand, not a board, is news)."""
         self._pages: dict[str, set[asyncio.Event]] = {}
         self._latest: dict[str, tuple[Look, str]] = {}
         """Each followed tournament's latest look, and what it showed (to hand on only news)."""
@@ -207,6 +211,8 @@ class Watch:
         """Look at the tournament (its next round opened if the last is over) and keep which tables its
         round has, and the boards each has played."""
         with self._lock:
+            self._begun += 1
+            order = self._begun
             fresh = code in self._fresh
             self._fresh.discard(code)
             known = {} if fresh else {x: self._seqs[x] for x, c in self._tables.items() if c == code
@@ -217,7 +223,7 @@ class Watch:
         with self._lock:
             followed = t.code in self._followed and t.status == "playing"
             self._map(t.code, dict(zip(t.tables[t.current], played, strict=True)) if followed else {})
-        return Look(t, result, played)
+        return Look(t, result, played, order)
 
     def _map(self, code: str, boards: dict[str, int]) -> None:
         """Keep (under the lock) that the tournament's round has these tables, which have played these many
@@ -235,7 +241,7 @@ class Watch:
         self._looked[code] = asyncio.get_running_loop().time()
         shown = json.dumps([look.tournament.to_json(), look.played])
         latest = self._latest.get(code)
-        if latest is not None and latest[1] == shown:
+        if latest is not None and (latest[1] == shown or latest[0].order > look.order):
             return
         self._latest[code] = look, shown
         for woken in self._pages.get(code, ()):
