@@ -1,7 +1,7 @@
 """The tournament page hosting an individual Swiss in headless Chromium: the host picks the format on the
 form (which says how it is played, and offers rounds to a target), starts it, hands every seat to a computer
 player, and the page's standings show points, margin and Buchholz as the results have them, under the rule
-that ranks them; no console error."""
+that ranks them; a double click on "End this round" ends one round, not two; no console error."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_the_host_runs_an_individual_swiss_from_the_page(fresh_page: NewPage,
     form.get_by_label("A round is").select_option(label="a game to the target")
     expect(form.get_by_label("Boards a round")).to_be_hidden()
     form.get_by_label("A round is").select_option(label="its boards")
-    form.get_by_label("Rounds").fill("1")
+    form.get_by_label("Rounds").fill("2")
     form.get_by_label("Boards a round").fill("1")
     form.get_by_label("Computer players").select_option("random")
     assert_clean(host, "the tournament's form with Swiss chosen")
@@ -44,7 +44,10 @@ def test_the_host_runs_an_individual_swiss_from_the_page(fresh_page: NewPage,
     expect(host.locator("#people li")).to_have_count(5)
     host.get_by_role("button", name="Start the tournament").click()
     expect(host.locator("#status")).to_contain_text("Sitting this round out (a bye): Eve")
-    for k in range(4):  # the four at the table (Eve, sitting out, is last)
+    host.get_by_role("button", name="End this round").dblclick()  # the second click finds round 1 over
+    expect(host.locator("#status")).to_contain_text("Round 2 of 2 is being played")
+    expect(host.locator("#error")).to_contain_text("Round 1 is over already")
+    for k in range(5):  # everyone, whoever sits out round 2
         host.get_by_role("button", name="Computer plays").first.click()
         expect(host.locator("#people li", has_text="a computer player plays for them")).to_have_count(k + 1)
     expect(host.locator("#status")).to_contain_text("over", timeout=60_000)
@@ -60,4 +63,6 @@ def test_the_host_runs_an_individual_swiss_from_the_page(fresh_page: NewPage,
                                                         str(s["boards"])])
     expect(host.locator("#travellers th")).not_to_contain_text(["Matchpoints"])
     assert_clean(host, "an individual Swiss's results")
-    assert not errors, errors
+    refused = ("Failed to load resource: the server responded with a status of 409 (Conflict) "
+               f"({api}/end-round?round=1)")
+    assert errors == [refused], errors  # the second click's answer, and nothing else

@@ -211,7 +211,9 @@ def test_a_round_opens_computers_for_the_withdrawn_and_the_host_ends_it(client: 
                       headers={"X-Seat-Token": seen["you"]["token"]})
     assert seat.status_code == 200 and seat.json()["seats"][seat.json()["you"]]["bot"]
     assert client.delete(f"/api/tournaments/{code}/entries/1", headers=hosted).status_code == 409
-    assert client.post(f"/api/tournaments/{code}/end-round", headers=hosted).status_code == 204
+    assert client.post(f"/api/tournaments/{code}/end-round?round=1", headers=hosted).status_code == 204
+    again = client.post(f"/api/tournaments/{code}/end-round?round=1", headers=hosted)  # a second click
+    assert again.status_code == 409 and "Round 1 is over already" in again.json()["detail"]
     after = look(client, code)
     assert after["round"] == 2 and after["status"] == "playing"
     assert client.get(f"/api/tournaments/{code}/standings.csv").text.startswith("place,name")

@@ -15,7 +15,7 @@ import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
@@ -316,9 +316,11 @@ def start(code: Code, host: HostToken, tournaments: TournamentsDep) -> Response:
 
 
 @router.post("/api/tournaments/{code}/end-round", status_code=204)
-def end_round(code: Code, host: HostToken, tournaments: TournamentsDep) -> Response:
-    """The host ends the round: the boards every table has played count, and the next round opens."""
-    tournaments.end_round(code, host)
+def end_round(code: Code, host: HostToken, tournaments: TournamentsDep,
+              round: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> Response:
+    """The host ends the round (``round``, from 1, if given: 409 when that round is over already): the
+    boards every table has played count, and the next round opens."""
+    tournaments.end_round(code, host, round)
     return Response(status_code=204)
 
 

@@ -164,13 +164,16 @@ class Tournaments:
             self._open_round(t)
         self._change(code, change)
 
-    def end_round(self, code: str, host: str) -> None:
-        """The host ends the round being played: the boards every table has played count, and the next
-        round opens."""
+    def end_round(self, code: str, host: str, number: int | None = None) -> None:
+        """The host ends the round being played (round ``number``, from 1, if given: a second click on a
+        page that showed that round does not end the next one too): the boards every table has played
+        count, and the next round opens."""
         def change(t: Tournament) -> None:
             _need_host(t, host)
             if t.status != "playing":
                 raise WrongTime("No round is being played.")
+            if number is not None and number != t.current + 1:
+                raise WrongTime(f"Round {number} is over already: round {t.current + 1} is being played.")
             played = [self._played(t, r, {}) for r in range(len(t.tables))]
             t.end_round(played[-1])
             self._step(t, played)

@@ -147,6 +147,7 @@ function show(t) {
   $("host-buttons").hidden = !t.host || t.status === "over";
   $("btn-start").hidden = t.status !== "open";
   $("btn-end-round").hidden = t.status !== "playing";
+  $("btn-end-round").dataset.round = t.round;  // a second click on this round does not end the next
   showSeat(t);
   $("people").replaceChildren(...t.people.map((p) => person(t, p)));
   $("tables").replaceChildren(...t.tables.map((x) => el("li", {},
@@ -228,6 +229,7 @@ if (!code) {
   $("register-form").addEventListener("submit", register);
   const hostAct = (path) => act(() => api.post(`/api/tournaments/${code}/${path}`, {}, proof()));
   $("btn-start").addEventListener("click", () => hostAct("start"));
-  $("btn-end-round").addEventListener("click", () => hostAct("end-round"));
+  $("btn-end-round").addEventListener("click",
+    (e) => hostAct(`end-round?round=${e.currentTarget.dataset.round}`));
   follow();
 }
