@@ -1,12 +1,18 @@
 """A hosted tournament's seating and results, in process: people paired as they registered, computer
-players where a partner or a pair is missing, and only the boards every table has played counted."""
+players where a partner or a pair is missing, everyone seated once a round in every format, and only the
+boards every table has played counted."""
 
 from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spades.bots import make_player, play_out
 from spades.game import Game, HandResult
 from spades.rules import Rules
 from spades.server.tournaments.model import Person, Tournament
+from spades.server.tournaments.service import MIN_PEOPLE
+from spades.tournament.run import FORMATS, Format
 from spades.tournament.scores import matchpoints
 
 
@@ -15,6 +21,23 @@ def tournament(people: int, rounds: int = 2, boards: int = 2) -> Tournament:
     t = Tournament("TOURNY", "Test", Rules(), rounds, boards, "random", 30, 30, 7, "host")
     t.people = [Person(chr(65 + i), f"token{i}") for i in range(people)]
     return t
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(FORMATS), st.booleans(), st.integers(0, 12), st.integers(1, 2))
+def test_everyone_sits_once_a_round_unless_their_entrant_sits_out(fmt: Format, individual: bool, extra: int,
+                                                                   rounds: int) -> None:
+    individual = individual and fmt == "swiss"
+    t = tournament(MIN_PEOPLE["individual" if individual else fmt][0] + extra, rounds=rounds, boards=1)
+    t.format, t.individual = fmt, individual
+    for r in range(rounds):
+        t.pair_next([[[] for _ in t.round_tables(p)] for p in range(r)])  # nothing played yet
+        t.tables.append(["CODE"] * len(t.round_tables(r)))
+        t.cuts.append(None)
+        seated = [i for table in range(len(t.round_tables(r))) for i in t.seats(r, table) if i is not None]
+        out = {i for e in t.byes(r) for i in t.members(e)}
+        assert sorted(seated) == sorted(set(range(len(t.people))) - out)  # each person once, or a bye
+        assert len(t.byes(r)) == (0 if fmt == "duplicate-pairs" else t.entrants % (4 if individual else 2))
 
 
 def hand(deal: int) -> HandResult:
