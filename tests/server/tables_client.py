@@ -6,6 +6,7 @@ import asyncio
 import json
 import threading
 import time
+from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -21,6 +22,9 @@ from spades.server.tables.log import TableLog
 from spades.server.tables.table import FriendsTable, TableOptions
 
 ACTIVE = ("bid", "play", "pass", "draw")
+PACE = (25, 5.0)
+"""At most this many moves in so many seconds from a seat's play loop: under the server's limit on a
+connection (``LiveTables``: 30 in 5 s), which a loop moving at machine speed would otherwise reach."""
 
 T = TypeVar("T")
 
@@ -97,6 +101,7 @@ class Seat:
     received: list[dict[str, Any]] = field(default_factory=list)
     ws: ClientConnection | None = None
     table: dict[str, Any] = field(default_factory=dict)
+    sent: deque[float] = field(default_factory=lambda: deque(maxlen=PACE[0]))
 
     async def connect(self, since: int = -1, keep: bool | None = True) -> None:
         """Say hello from version ``since``, keeping what updates leave out as the page does (``keep``;
@@ -108,6 +113,14 @@ class Seat:
     async def send(self, data: dict[str, Any]) -> None:
         assert self.ws is not None
         await self.ws.send(json.dumps(data))
+
+    async def send_paced(self, data: dict[str, Any]) -> None:
+        """Send as a person's moves go: never more than ``PACE`` allows (waiting if need be)."""
+        most, window = PACE
+        if len(self.sent) == most:
+            await asyncio.sleep(max(0.0, self.sent[0] + window - time.monotonic()))
+        self.sent.append(time.monotonic())
+        await self.send(data)
 
     async def recv(self, timeout: float = 30) -> dict[str, Any]:
         """The next message (an update also becomes the seat's current table, ``merged`` as the page
@@ -165,10 +178,10 @@ async def play_game(seats: list[Seat], until_phase: str = "game_over", seconds: 
             assert time.monotonic() < deadline, f"the game did not reach {until_phase}: {g}"
             if g is not None and (t["seq"], g["version"]) != last_sent:
                 if g["phase"] in ACTIVE and g["turn"] == t["you"] and not t["seats"][t["you"]]["bot"]:
-                    await seat.send({"do": "move", "move": simple_move(g), "version": g["version"]})
+                    await seat.send_paced({"do": "move", "move": simple_move(g), "version": g["version"]})
                     last_sent = (t["seq"], g["version"])
                 elif g["phase"] == "hand_over" and t["host"] == t["you"]:
-                    await seat.send({"do": "next", "version": g["version"]})
+                    await seat.send_paced({"do": "next", "version": g["version"]})
                     last_sent = (t["seq"], g["version"])
             try:
                 msg = await seat.recv(timeout=0.5)

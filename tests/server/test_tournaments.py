@@ -76,10 +76,10 @@ async def play_round(bases: list[str], client: httpx.Client, code: str, tokens: 
                     done.set()
             elif g is not None and (t["seq"], g["version"]) != last:
                 if g["phase"] in ACTIVE and g["turn"] == t["you"] and not t["seats"][t["you"]]["bot"]:
-                    await seat.send({"do": "move", "move": simple_move(g), "version": g["version"]})
+                    await seat.send_paced({"do": "move", "move": simple_move(g), "version": g["version"]})
                     last = (t["seq"], g["version"])
                 elif g["phase"] in ("hand_over", "game_over") and t["host"] == t["you"] and t["boards_left"]:
-                    await seat.send({"do": "next", "version": g["version"]})
+                    await seat.send_paced({"do": "next", "version": g["version"]})
                     last = (t["seq"], g["version"])
             try:
                 msg = await seat.recv(timeout=0.3)
