@@ -185,7 +185,8 @@ def test_a_swiss_round_to_a_target_counts_the_game_its_table_was_dealt(client: h
         time.sleep(0.3)
     dealt = view["deal"]  # shown to the table once its game is over
     rematch = client.post(f"/api/tables/{you['code']}/commands", json={"do": "rematch"}, headers=seat)
-    assert rematch.status_code == 200, rematch.text  # a new game at the table: not the tournament's
+    assert rematch.status_code == 409 and "no rematch" in rematch.json()["detail"]  # the round is its game
+    assert view["tournament"] == code  # the page's way back
     final = look(client, code)
     assert final["status"] == "over" and final["to_target"] and final["boards"] == 0
     (board,) = final["results"]["travellers"]

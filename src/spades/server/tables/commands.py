@@ -201,9 +201,12 @@ class Rematch(Command, do="rematch"):
     about: ClassVar[About] = "game"
 
     def run(self, table: FriendsTable, by: int) -> None:
-        """Only once the game is over, and not at a table of given boards (it plays those, then ends)."""
+        """Only once the game is over, and not at a tournament's table (it plays the round, then ends)."""
         if table.options.boards:
             raise WrongTime("This table plays the tournament's boards: no rematch.")
+        if table.options.tournament:
+            raise WrongTime("This table plays a round of the tournament: no rematch. The tournament's page "
+                            "takes you to the next round.")
         if table.need_game().phase is not Phase.GAME_OVER:
             raise WrongTime("A rematch comes once the game is over.")
         table.commit(GameDealt(seed=table.new_seed()))

@@ -181,7 +181,8 @@ class TableOptions:
     """A tournament's table: the deal numbers it plays, each one hand from 0-0 (a duplicate board), and
     then it is over (none: games with secret deals, one after another)."""
     tournament: str | None = None
-    """A tournament's table: the tournament's code (its page is where the people go after the boards)."""
+    """A tournament's table: the tournament's code (its page is where the people go after the boards, or
+    after the game of a round played to a target)."""
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS and not BOT_NAME.fullmatch(self.level):
@@ -205,9 +206,10 @@ class TableOptions:
         """The options as a JSON-ready object (the header of a stored table)."""
         listed = {"listed": True} if self.listed else {}  # a table stored before the lobby reads as unlisted
         boards = {"boards": list(self.boards), "tournament": self.tournament} if self.boards else {}
+        target = {"tournament": self.tournament} if self.tournament and not self.boards else {}
         return {"rules": self.rules.to_dict(), "level": self.level, "bots_bid_nil": self.bots_bid_nil,
                 "grace": self.grace, "turn_seconds": self.turn_seconds, "rated": self.rated,
-                **listed, **boards}
+                **listed, **boards, **target}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:

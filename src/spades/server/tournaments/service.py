@@ -261,19 +261,13 @@ class Tournaments:
     def hands_of(self, code: str, game: bool, known: int | None = None) -> list[HandResult]:
         """The hands a table played: its boards, or (``game``) the hands of the game it was dealt. From the
         hub's copy (taken as it is if at version ``known``), or from the store's log once the table is idle
-        past the tables' expiry (a finished tournament's results stay), or when a rematch has dealt the
-        table a game after the tournament's."""
+        past the tables' expiry (a finished tournament's results stay)."""
         reader = _first_game if game else FriendsTable.played_boards
         try:
-            hands = self.hub.read(code, reader, known)
+            return self.hub.read(code, reader, known)
         except TableNotFound:
-            hands = None
-        if hands is None:
             options, entries = self.hub.log.load(code)
-            dealt = [i for i, e in enumerate(entries) if isinstance(e, GameDealt)]
-            hands = reader(FriendsTable.replay(code, TableOptions.from_json(options), entries[:dealt[1]]
-                                               if len(dealt) > 1 else entries, self.hub.clock))
-        return hands or []
+            return reader(FriendsTable.replay(code, TableOptions.from_json(options), entries, self.hub.clock))
 
     def _open_round(self, t: Tournament) -> None:
         """Open the next round's tables, people seated and marked away until they connect, the first
@@ -331,16 +325,14 @@ def _table_code(t: Tournament, r: int, table: int, attempt: int) -> str:
 def _round_options(t: Tournament, r: int) -> TableOptions:
     """Round ``r``'s tables' options: its boards, or an ordinary table's game to the rules' target."""
     if t.to_target:
-        return _table_options(t.rules, t.level, t.turn_seconds, t.grace, ())
+        return _table_options(t.rules, t.level, t.turn_seconds, t.grace, (), t.code)
     rules = t.rules.replace(target=TABLE_TARGET, low_mark=None)
     return _table_options(rules, t.level, t.turn_seconds, t.grace, t.deals(r), t.code)
 
 
-def _first_game(table: FriendsTable) -> list[HandResult] | None:
-    """The hands of the game a table of a round to a target was dealt (None once a rematch dealt another:
-    only the table's log still holds it)."""
-    if table.past_seeds:
-        return None
+def _first_game(table: FriendsTable) -> list[HandResult]:
+    """The hands of the game a table of a round to a target was dealt (its only one: a tournament's table
+    takes no rematch)."""
     return list(table.game.history) if table.game is not None else []
 
 

@@ -198,8 +198,13 @@ export function openEnd() {
   const t = state.table;
   $("link-end-replay").href = t ? `/games/${t.code}-${t.past_deals.length + 1}` : `/games/${state.game.id}`;
   $("end-scores").innerHTML = state.game.side_order.map((i) => state.game.sides[i]).map((s) => `<p class="end-score">${esc(s.name)}: <strong>${s.score}</strong></p>`).join("");
+  // a tournament's table plays its round and no more: its end leads back to the tournament
+  const tournament = t ? t.tournament : undefined;
+  $("btn-end-new").hidden = Boolean(tournament);
+  $("link-end-tournament").hidden = !tournament;
+  if (tournament) $("link-end-tournament").href = `/tournaments/${encodeURIComponent(tournament)}`;
   if (!$("dlg-end").open) {
     $("dlg-end").showModal();
-    $("btn-end-new").focus();
+    $(tournament ? "link-end-tournament" : "btn-end-new").focus();
   }
 }

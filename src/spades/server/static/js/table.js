@@ -168,6 +168,8 @@ function renderPanel(animating) {
     parts.push(`<div class="draw">${buttons}</div>`);
   } else if (state.game.phase === "hand_over") {
     parts.push(`<button type="button" class="action primary" id="btn-panel-next">Next hand</button>`);
+  } else if (state.game.phase === "game_over" && state.table && state.table.tournament) {
+    parts.push(`<a class="button action primary" href="/tournaments/${encodeURIComponent(state.table.tournament)}">Back to the tournament</a>`);
   } else if (state.game.phase === "game_over") {
     parts.push(`<button type="button" class="action primary" id="btn-panel-new">${state.remote ? "Rematch" : "New Game"}</button>`);
   }
