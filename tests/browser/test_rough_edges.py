@@ -3,7 +3,10 @@ and Settings says it saved and when new rules apply."""
 
 from __future__ import annotations
 
-from playwright.sync_api import ConsoleMessage, Page, expect
+import json
+from typing import Any
+
+from playwright.sync_api import ConsoleMessage, Page, WebSocket, expect
 
 from browser.table import (
     NewPage,
@@ -48,6 +51,33 @@ def test_a_first_visit_and_a_whole_hand_log_no_console_error(fresh_page: NewPage
     expect(page.get_by_role("heading", name="How to play Spades")).to_be_visible()
     page.goto("/scorekeeper")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    assert errors == []
+
+
+def test_the_page_moves_over_the_games_socket(fresh_page: NewPage) -> None:
+    """A hand's moves and the next hand go over the game's WebSocket, opened once with the page's
+    credential, none as a request; no console error."""
+    page = fresh_page()
+    errors = collect_errors(page)
+    sent: list[dict[str, Any]] = []
+    posted: list[str] = []
+
+    def opened(ws: WebSocket) -> None:
+        if ws.url.endswith("/api/games/live"):
+            ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+    page.on("websocket", opened)
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" and "/api/games/" in r.url
+            else None)
+    open_table(page)
+    change_settings(page)
+    play_until(page, "sheet")
+    page.locator("#btn-next").click()
+    settle(page)
+    tap_bid(page)
+    assert posted == []
+    hellos = [m for m in sent if "token" in m]
+    assert len(hellos) == 1 and hellos[0]["token"] == page.evaluate("localStorage.getItem('spades.token')")
+    assert {m["do"] for m in sent if "do" in m} == {"move", "next"}
     assert errors == []
 
 

@@ -1,7 +1,7 @@
 // Talking to the server: send a move, show the others' moves one by one, then the new state.
 
 import { $, myTurn, say, seatOf, state, tableKey } from "./state.js";
-import { api, ApiError, gameGet } from "./api.js";
+import { api, ApiError, gameGet, soloPost } from "./api.js";
 import { cardName } from "./cards.js";
 import { play as sound } from "./sound.js";
 import { bidLabel, focusFirst, render } from "./table.js";
@@ -187,7 +187,7 @@ export function syncAddress() {
 export function sendMove(move) {
   const version = state.game.version;
   if (state.remote) return state.remote.send({ do: "move", move, version });
-  return run(() => api.post(`/api/games/${state.game.id}/moves`, { move, version }));
+  return run(() => soloPost(state.game.id, "moves", { move, version }));
 }
 
 function closeDialogs() {
@@ -206,7 +206,7 @@ export function nextHand() {
   state.shownReview = null;
   const version = state.game.version;
   if (state.remote) return state.remote.send({ do: "next", version });
-  return run(() => api.post(`/api/games/${state.game.id}/next`, { version }));
+  return run(() => soloPost(state.game.id, "next", { version }));
 }
 
 export function newGameRestart() {

@@ -80,6 +80,66 @@ export const api = {
   blob: async (path, body) => (await request("POST", path, body)).blob(),  // a file the server makes, e.g. a PDF
 };
 
+// The solo game's moves and next hands over one WebSocket (/api/games/live), each answered as its HTTP
+// route answers it, without a request's cost around it. Whenever the socket cannot be used (not open, closed
+// while a move waited, this browser's credential refused or changed) the move goes over HTTP instead: a
+// move sent twice carries the same version, so the second is refused with the game as it is, never made.
+let socket = null;
+let sent = 0;
+
+function openSocket(token) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const s = { ws: new WebSocket(`${scheme}://${location.host}/api/games/live`), token, waiting: new Map() };
+  s.ready = new Promise((resolve, reject) => {
+    s.ws.onopen = () => { s.ws.send(JSON.stringify({ token })); resolve(); };
+    s.ws.onerror = () => reject(new Error("The game's connection failed."));
+  });
+  s.ready.catch(() => {});  // a failed socket is told by the move that waits for it
+  s.ws.onmessage = (m) => {
+    const answer = JSON.parse(m.data);
+    const waiting = s.waiting.get(answer.id);
+    if (answer.type === "answer" && waiting) {
+      s.waiting.delete(answer.id);
+      waiting.resolve(answer);
+    }
+  };
+  s.ws.onclose = () => {
+    if (socket === s) socket = null;
+    for (const waiting of s.waiting.values()) waiting.reject(new Error("The game's connection closed."));
+    s.waiting.clear();
+  };
+  return s;
+}
+
+async function overSocket(message) {
+  const token = readToken();
+  if (!token) throw new Error("No credential yet.");
+  if (socket && socket.token !== token) socket.ws.close();  // signed in or out since: a new one
+  if (!socket || socket.token !== token) socket = openSocket(token);
+  const s = socket;
+  await s.ready;
+  const id = ++sent;
+  return new Promise((resolve, reject) => {
+    s.waiting.set(id, { resolve, reject });
+    s.ws.send(JSON.stringify({ id, ...message }));
+  });
+}
+
+/** A move (`what`: "moves", with `{move, version}`) or the next hand ("next", `{version}`) in the solo
+ * game `gameId`: its answer, the events and the new state; a refusal is an ApiError, as over HTTP. */
+export async function soloPost(gameId, what, body) {
+  let answer = null;
+  try {
+    answer = await overSocket({ do: what === "next" ? "next" : "move", game: gameId, ...body });
+  } catch {
+    answer = null;
+  }
+  if (!answer || answer.status === 401) return api.post(`/api/games/${gameId}/${what}`, body);
+  if (answer.status === 200) return answer.body;
+  const data = answer.body || {};
+  throw new ApiError(answer.status, data.detail || `The server answered ${answer.status}.`, data.state);
+}
+
 /** Something about the game being played, over HTTP: its `hint`, `hands/N` (a finished hand, face up),
  * or the coach's `hands/N/coach` and `coach` (at a friends' table, through its connection's seat). */
 export function gameGet(what) {
