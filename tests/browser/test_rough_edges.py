@@ -6,15 +6,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from playwright.sync_api import ConsoleMessage, Page, WebSocket, expect
 
 from browser.table import (
+    CURRENT_GAME,
     NewPage,
     change_settings,
     hand,
     open_table,
     play_until,
     settle,
+    take_turn,
     tap_bid,
     tool,
     wait_until,
@@ -79,6 +82,29 @@ def test_the_page_moves_over_the_games_socket(fresh_page: NewPage) -> None:
     assert len(hellos) == 1 and hellos[0]["token"] == page.evaluate("localStorage.getItem('spades.token')")
     assert {m["do"] for m in sent if "do" in m} == {"move", "next"}
     assert errors == []
+
+
+@pytest.mark.parametrize("refusal", ["closed", "never opened"])
+def test_moves_go_as_requests_when_the_games_socket_cannot_be_used(fresh_page: NewPage, refusal: str) -> None:
+    """A socket that a proxy closes at once, or one that never opens: the moves are made all the same."""
+    page = fresh_page()
+    errors = collect_errors(page)
+    if refusal == "closed":
+        page.route_web_socket("**/api/games/live", lambda ws: ws.close())
+    else:
+        page.add_init_script("""window.WebSocket = class extends window.WebSocket {
+          constructor(url, ...rest) { super(url.replace("/api/games/live", "/nowhere"), ...rest); } };""")
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" and "/moves" in r.url else None)
+    open_table(page)
+    change_settings(page)
+    tap_bid(page)
+    for _ in range(3):
+        take_turn(page)
+    settle(page)
+    assert len(posted) >= 2
+    assert page.evaluate(CURRENT_GAME)["version"] > 4
+    assert all("/nowhere" in e for e in errors), errors  # the browser's own report of the refused socket
 
 
 def test_sounds_wait_for_the_first_tap(fresh_page: NewPage) -> None:

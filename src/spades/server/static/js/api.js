@@ -86,15 +86,22 @@ export const api = {
 // move sent twice carries the same version, so the second is refused with the game as it is, never made.
 let socket = null;
 let sent = 0;
+let socketFailedAt = -Infinity;  // when a socket last failed to open: a minute over HTTP only after that
+const SOCKET_PAUSE_MS = 60000;
 
 function openSocket(token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const s = { ws: new WebSocket(`${scheme}://${location.host}/api/games/live`), token, waiting: new Map() };
+  let fail = null;
   s.ready = new Promise((resolve, reject) => {
     s.ws.onopen = () => { s.ws.send(JSON.stringify({ token })); resolve(); };
-    s.ws.onerror = () => reject(new Error("The game's connection failed."));
+    fail = reject;
   });
   s.ready.catch(() => {});  // a failed socket is told by the move that waits for it
+  s.ws.onerror = () => {
+    socketFailedAt = performance.now();
+    fail(new Error("The game's connection failed."));
+  };
   s.ws.onmessage = (m) => {
     const answer = JSON.parse(m.data);
     const waiting = s.waiting.get(answer.id);
@@ -104,6 +111,7 @@ function openSocket(token) {
     }
   };
   s.ws.onclose = () => {
+    fail(new Error("The game's connection closed."));  // if it closed before it opened
     if (socket === s) socket = null;
     for (const waiting of s.waiting.values()) waiting.reject(new Error("The game's connection closed."));
     s.waiting.clear();
@@ -114,6 +122,7 @@ function openSocket(token) {
 async function overSocket(message) {
   const token = readToken();
   if (!token) throw new Error("No credential yet.");
+  if (performance.now() - socketFailedAt < SOCKET_PAUSE_MS) throw new Error("The game's connection is down.");
   if (socket && socket.token !== token) socket.ws.close();  // signed in or out since: a new one
   if (!socket || socket.token !== token) socket = openSocket(token);
   const s = socket;
