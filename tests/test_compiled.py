@@ -8,6 +8,7 @@ random rule mixes: at every step every seat's legal actions, every seat's view a
 doctests run here too, on the sources (the root conftest.py keeps pytest from collecting them).
 """
 
+import dataclasses
 import doctest
 import importlib
 import importlib.util
@@ -22,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import spades.bid
 import spades.game
 from rule_mixes import option_mixes
 from spades.bots.heuristic import HeuristicPlayer
@@ -165,3 +167,29 @@ def test_the_compiled_bots_choose_what_their_sources_choose(preset: str) -> None
     for i, view in enumerate(decision_views(find_preset(preset), 40)):
         for ours, ref in pairs:
             assert ours.decide(view, random.Random(i)) == ref.decide(view, random.Random(i)), (view, ours)
+
+
+
+def test_the_written_out_constructors_are_the_dataclasses_own() -> None:
+    # Trick, HandResult and SideScore write their dataclass's __init__ out, to be compiled: the same
+    # fields in order, each set, by position or by name, and the values still frozen.
+    game = spades.game.Game(PRESETS["standard"], deal=5)
+    rng = random.Random(5)
+    while game.turn is not None:
+        game.apply_action(rng.choice(game.legal_actions()))
+    result = game.history[0]
+    for value in (result, result.tricks[0], result.score.sides[0]):
+        cls = type(value)
+        names = [f.name for f in dataclasses.fields(cls)]
+        fields = [getattr(value, n) for n in names]
+        assert cls(*fields) == value == cls(**dict(zip(names, fields, strict=True)))
+        assert hash(cls(*fields)) == hash(value) and repr(cls(*fields)) == repr(value)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, names[0], fields[0])
+
+
+def test_bid_stays_interpreted_to_keep_its_errors() -> None:
+    # spades.scoring is compiled; Bid, built from what people send, lives in a module that is not.
+    assert str(spades.bid.__file__).endswith(".py")
+    with pytest.raises(SpadesError, match="not 'x'"):
+        spades.bid.Bid("x")  # type: ignore[arg-type]

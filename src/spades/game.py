@@ -657,7 +657,7 @@ class Game:
     def _set_legal(self, seat: int) -> None:
         """Work out what the seat now to play may play (only it has cards to play: one mask does)."""
         play = self.hand.play
-        trick = [c for _, c in play.trick]
+        trick = [c for _, c in play.trick] if play.trick else ()
         play.legal = legal_play_mask(self._setup.rules, self.hand.hands[seat], trick, play.broken,
                                      not play.tricks, play.opening_card)
         play.legal_actions = None

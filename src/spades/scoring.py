@@ -106,6 +106,10 @@ class HandScore:
 
     sides: tuple[SideScore, ...]
 
+    def __init__(self, sides: tuple[SideScore, ...]) -> None:
+        """The generated ``__init__``, written out to be compiled (see ``spades.play.Trick``)."""
+        object.__setattr__(self, "sides", sides)
+
     @property
     def points(self) -> tuple[int, ...]:
         """Each side's score change."""
