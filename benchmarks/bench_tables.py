@@ -193,8 +193,11 @@ async def run(urls: list[str], n: int, bench: Bench, warmup: float, seconds: flo
              for ws, code in zip(sockets, codes, strict=True)]
     async def start(c: httpx.AsyncClient, code: str, url: str, token: str) -> None:
         async with gate:
-            await c.post(f"{url}/api/tables/{code}/commands", json={"do": "start"},
-                         headers={"X-Seat-Token": token})
+            try:
+                await c.post(f"{url}/api/tables/{code}/commands", json={"do": "start"},
+                             headers={"X-Seat-Token": token})
+            except httpx.HTTPError as e:  # counted: that table does not play
+                bench.errors.append(f"start: {e!r}")
 
     async with httpx.AsyncClient(timeout=60) as c:
         await asyncio.gather(*(start(c, code, *seats[0]) for code, seats in tables))
