@@ -53,7 +53,7 @@ from spades.moves import (
     move_to_action,
     play_move,
 )
-from spades.play import Playing, Trick, legal_play_mask, play_refusal, trick_winner
+from spades.play import Playing, Trick, lead_mask, legal_play_mask, play_refusal, trick_winner
 from spades.rules import (
     BidFormat,
     DeckSpec,
@@ -160,6 +160,7 @@ class _Setup:
         self.suit_masks: tuple[int, int, int, int] = spec.suit_masks
         self.strength: tuple[tuple[int, ...], ...] = spec.strength
         self.must_beat: bool = rules.must_beat
+        self.spades_led_any_time: bool = rules.spades_led_any_time
         self.hand_size: int = rules.hand_size
         self.partners: bool = rules.has_partners
         self.bidding: BidRules = BidRules.of(rules)
@@ -977,9 +978,11 @@ class Game:
         play.tricks.append(Trick(trick[0][0], tuple(trick), winner))
         play.tricks_won[winner] += 1
         play.trick = []
-        if len(play.tricks) < setup.hand_size:
+        if len(play.tricks) < setup.hand_size:  # a later trick's lead: only spades' being open matters
             play.leader = self.turn = winner
-            self._set_legal(winner)
+            spades_open = play.broken or setup.spades_led_any_time
+            play.legal = lead_mask(hands[winner], setup.suit_masks[SPADE], spades_open)
+            play.legal_actions = None
             return
         play.legal, play.legal_actions = 0, None
         self._finish_hand()

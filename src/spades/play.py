@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from spades.cards import Card, Suit
 from spades.rules import ClubsFirstTrick, DeckSpec, Rules
 
-__all__ = ["Playing", "Trick", "legal_play_mask", "play_refusal", "trick_winner"]
+__all__ = ["Playing", "Trick", "lead_mask", "legal_play_mask", "play_refusal", "trick_winner"]
 
 SPADE = int(Suit.SPADES)
 CLUB = int(Suit.CLUBS)
@@ -99,6 +99,12 @@ def trick_winner(spec: DeckSpec, cards: Sequence[tuple[int, int]]) -> int:
     return best_seat
 
 
+def lead_mask(hand: int, trumps: int, spades_open: bool) -> int:
+    """The cards of ``hand`` that may lead a trick (the hand's opening card aside): any once spades are
+    open (broken, or led at any time), else any but a trump while the hand holds another suit."""
+    return hand if spades_open else (hand & ~trumps) or hand
+
+
 def legal_play_mask(
     rules: Rules,
     hand: int,
@@ -117,10 +123,7 @@ def legal_play_mask(
     if not trick:
         if first_trick and opening_card is not None and hand >> opening_card & 1:
             return 1 << opening_card
-        if broken or rules.spades_led_any_time:
-            return hand
-        side = hand & ~trumps
-        return side or hand
+        return lead_mask(hand, trumps, broken or rules.spades_led_any_time)
     led = spec.suit_of[trick[0]]
     follow = hand & spec.suit_masks[led]
     if first_trick and rules.clubs_first_trick is not ClubsFirstTrick.OFF and led == CLUB:
