@@ -136,6 +136,12 @@ async def seat(bench: Bench, ws: ClientConnection, code: str, stop: asyncio.Even
         ws.transport.abort()  # gone at once, as a closed laptop: no closing handshake to wait for
 
 
+def _client() -> httpx.AsyncClient:
+    """A client whose every request has a connection of its own: one kept alive could be closed by a
+    busy server just as a request went out on it (a reset, not an answer)."""
+    return httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_keepalive_connections=0))
+
+
 async def open_tables(urls: list[str], n: int) -> list[tuple[str, list[tuple[str, str]]]]:
     """N tables of four people, a few opened at once; the seats alternate between the servers."""
     gate = asyncio.Semaphore(8)
@@ -158,7 +164,7 @@ async def open_tables(urls: list[str], n: int) -> list[tuple[str, list[tuple[str
                 seats.append((url, joined["token"]))
             return code, seats
 
-    async with httpx.AsyncClient(timeout=60) as c:
+    async with _client() as c:
         return await asyncio.gather(*(table(c, i) for i in range(n)))
 
 
@@ -199,7 +205,7 @@ async def run(urls: list[str], n: int, bench: Bench, warmup: float, seconds: flo
             except httpx.HTTPError as e:  # counted: that table does not play
                 bench.errors.append(f"start: {e!r}")
 
-    async with httpx.AsyncClient(timeout=60) as c:
+    async with _client() as c:
         await asyncio.gather(*(start(c, code, *seats[0]) for code, seats in tables))
     await asyncio.sleep(warmup)
     gc.disable()  # this load generator's own collections would be counted as the server's delay
