@@ -242,16 +242,23 @@ def test_a_player_with_an_account_registers_under_its_name_once(client: httpx.Cl
     assert nameless.status_code == 400 and "Give a name" in nameless.json()["detail"]
 
 
+def played_by_computers(client: httpx.Client) -> tuple[str, dict[str, Any]]:
+    """A one-board tournament of five people, none of whom comes (computer players take their seats
+    after 5 s), played to its end: its code and how it looks then."""
+    code, host = create(client, rounds=1, boards=1, grace=5, level="random")
+    register(client, code, PEOPLE[:5])
+    started = client.post(f"/api/tournaments/{code}/start", headers={"X-Host-Token": host})
+    assert started.status_code == 204
+    deadline = time.monotonic() + 60
+    while (over := look(client, code))["status"] != "over":
+        assert time.monotonic() < deadline, over["tables"]
+        time.sleep(0.3)
+    return code, over
+
+
 def test_a_finished_tournaments_results_outlive_its_tables_expiry(database: str) -> None:
     with BackgroundServer(database) as server, httpx.Client(base_url=server.url, timeout=30) as client:
-        code, host = create(client, rounds=1, boards=1, grace=5, level="random")
-        register(client, code, PEOPLE[:5])  # nobody comes: computer players take the seats after 5 s
-        started = client.post(f"/api/tournaments/{code}/start", headers={"X-Host-Token": host})
-        assert started.status_code == 204
-        deadline = time.monotonic() + 60
-        while (over := look(client, code))["status"] != "over":
-            assert time.monotonic() < deadline, over["tables"]
-            time.sleep(0.3)
+        code, over = played_by_computers(client)
     query(database, "UPDATE friend_tables SET touched = 0")  # idle for 56 years: the codes open no table
     with BackgroundServer(database) as server, httpx.Client(base_url=server.url, timeout=30) as client:
         assert client.get(f"/api/tables/{over['tables'][0]['code']}").status_code == 404

@@ -3,12 +3,11 @@ dealer deals (``board``), not East, so South holds the board's South hand."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import httpx
 
-from server.test_tournaments import PEOPLE, create, held, look, register
+from server.test_tournaments import held, played_by_computers
 from spades.cards import cards_of
 from spades.game import Game
 from spades.rules import Rules
@@ -20,14 +19,7 @@ _SOUTH = 2
 def test_a_finished_tournaments_board_opens_as_a_solo_game_with_its_hands(tmp_path: Path) -> None:
     with BackgroundServer(tmp_path / "spades.sqlite3") as server, \
             httpx.Client(base_url=server.url, timeout=30) as client:
-        code, host = create(client, rounds=1, boards=1, grace=5, level="random")
-        register(client, code, PEOPLE[:5])  # nobody comes: computer players take the seats after 5 s
-        started = client.post(f"/api/tournaments/{code}/start", headers={"X-Host-Token": host})
-        assert started.status_code == 204
-        deadline = time.monotonic() + 60
-        while (over := look(client, code))["status"] != "over":
-            assert time.monotonic() < deadline, over["tables"]
-            time.sleep(0.3)
+        _, over = played_by_computers(client)
         line = over["results"]["travellers"][0]["lines"][0]
         deal = over["results"]["travellers"][0]["deal"]
         player = {"X-Player-Token": client.post("/api/players").json()["token"]}
