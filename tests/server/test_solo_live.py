@@ -4,7 +4,6 @@ counts at once on the socket of another process, and moves alternating between t
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server.api_client import Player, cards_in, simple_move
 from server.processes import Served
+from server.tables_client import run_async
 from spades.server.routes.games import MAX_MESSAGE
 from spades.server.run import BackgroundServer
 
@@ -83,7 +83,7 @@ def test_a_game_over_the_socket_is_answered_as_over_http(tmp_path: Path) -> None
             await ws.close()
             return answered
 
-        assert asyncio.run(run()) > 20
+        assert run_async(run()) > 20
         current = on_two.get("/api/games/current", headers=by_socket.headers).json()
         assert current == new_state(on_one, by_http)  # every answered move was stored
 
@@ -137,7 +137,7 @@ def test_bad_messages_are_answered_and_change_nothing(server: BackgroundServer, 
                 await ws.recv()
             assert ws.close_code == code
 
-    asyncio.run(run())
+    run_async(run())
 
 
 def test_the_socket_counts_against_the_player_rate_limit(tmp_path: Path) -> None:
@@ -152,7 +152,7 @@ def test_the_socket_counts_against_the_player_rate_limit(tmp_path: Path) -> None
             await ws.close()
             return statuses
 
-        statuses = asyncio.run(run())  # the game's start and three messages fill the burst of four
+        statuses = run_async(run())  # the game's start and three messages fill the burst of four
         assert statuses[-1] == 429 and statuses.count(429) == 1, statuses
 
 
@@ -185,4 +185,4 @@ def test_signing_out_everywhere_stops_a_socket_on_another_process(database: str)
             assert answer["status"] == 401 and "not known" in answer["body"]["detail"]
             await ws.close()
 
-        asyncio.run(run())
+        run_async(run())
