@@ -44,6 +44,7 @@ def test_the_host_runs_an_individual_swiss_from_the_page(fresh_page: NewPage,
     expect(host.locator("#people li")).to_have_count(5)
     host.get_by_role("button", name="Start the tournament").click()
     expect(host.locator("#status")).to_contain_text("Sitting this round out (a bye): Eve")
+    expect(host.locator("#travellers")).to_have_text(re.compile(r"^None yet: a board's traveller shows"))
     host.get_by_role("button", name="End this round").dblclick()  # the second click finds round 1 over
     expect(host.locator("#status")).to_contain_text("Round 2 of 2 is being played")
     expect(host.locator("#error")).to_contain_text("Round 1 is over already")

@@ -218,6 +218,10 @@ function showResults(t) {
     return el("section", { class: "traveller" }, title,
       el("table", {}, el("tr", {}, ...cols.map((h) => el("th", {}, h))), ...rows));
   }));
+  if (!r.travellers.length) {
+    $("travellers").append(el("p", { class: "muted" }, "None yet: a board's traveller shows here once every "
+      + "table of its round has played it."));
+  }
 }
 
 if (!code) {
