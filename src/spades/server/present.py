@@ -34,7 +34,8 @@ from spades.server.schemas import (
 __all__ = ["FaceUp", "event_of", "events_of", "face_up", "human_seat", "review_of", "seat_label", "side_name",
            "state_of"]
 
-_POSITIONS: dict[int, tuple[str, ...]] = {
+Position = Literal["bottom", "left", "top", "right"]
+_POSITIONS: dict[int, tuple[Position, ...]] = {
     4: ("bottom", "left", "top", "right"),
     3: ("bottom", "left", "right"),
     2: ("bottom", "top"),
@@ -264,6 +265,46 @@ def face_up(game: Game) -> FaceUp:
         trick=_played(tuple(game.trick)), last_trick=_trick(tricks[-1]) if tricks else None)
 
 
+@dataclass(frozen=True)
+class _Seen:
+    """How a viewer's seat names and places the seats and sides: the same at every version of a game."""
+
+    seat_names: tuple[str, ...]
+    positions: tuple[Position, ...]
+    sides_of: tuple[int, ...]
+    side_names: tuple[str, ...]
+    side_order: list[int]
+    """The sides in seat order from the seat at the bottom (each state checks a copy of it in)."""
+
+
+_SEEN: dict[tuple[int, int, tuple[str, ...] | None], tuple[Rules, _Seen]] = {}
+"""``_Seen`` already worked out, by the rules' identity, the viewer and the names (kept with the rules,
+so that the identity stays theirs): every state of a game asks for the same few."""
+_SEEN_KEPT = 8192
+
+
+def _seen_from(rules: Rules, me: int, names: Names) -> _Seen:
+    """The seats' and sides' names and places as viewer ``me`` (a spectator: ``rules.players``) sees them."""
+    kept_names = None if names is None else tuple(names)
+    key = (id(rules), me, kept_names)
+    kept = _SEEN.get(key)
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    n = rules.players
+    human = human_seat(n) if me == n else me
+    positions = _POSITIONS[n]
+    seen = _Seen(
+        seat_names=tuple(seat_label(n, s, me, names) for s in range(n)),
+        positions=tuple(positions[(s - human) % n] for s in range(n)),
+        sides_of=tuple(rules.side_of(s) for s in range(n)),
+        side_names=tuple(side_name(rules, i, me, names) for i in range(rules.sides)),
+        side_order=sorted(range(rules.sides), key=lambda i: min((s - human) % n for s in rules.seats_of(i))))
+    if len(_SEEN) >= _SEEN_KEPT:
+        _SEEN.clear()
+    _SEEN[key] = (rules, seen)
+    return seen
+
+
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
              viewer: int | None = None, names: Names = None, coach: bool = False,
              shown: FaceUp | None = None) -> GameState:
@@ -278,21 +319,21 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     human = human_seat(n) if watching else me  # the seat at the bottom of the table
     spec = game.spec
     v = game.view(human)
-    positions = _POSITIONS[n]
     if shown is None or shown.version != len(game.log):
         shown = face_up(game)
     broken, contracts = shown.broken, shown.contracts
+    seen = _seen_from(rules, me, names)
     seats = [
         SeatOut(
-            seat=s, name=seat_label(n, s, me, names), position=positions[(s - human) % n],  # type: ignore[arg-type]
-            human=s == me, side=rules.side_of(s), bid=_bid_text(rules, v.bids[s]), tricks=v.tricks_won[s],
+            seat=s, name=seen.seat_names[s], position=seen.positions[s],
+            human=s == me, side=seen.sides_of[s], bid=_bid_text(rules, v.bids[s]), tricks=v.tricks_won[s],
             cards=game.hands[s].bit_count(), nil_broken=s in broken,
         )
         for s in range(n)
     ]
     bidding_done = v.phase in (Phase.PASS, Phase.PLAY) and all(b is not None for b in v.bids)
     sides = [
-        SideOut(side=i, name=side_name(rules, i, me, names), score=v.scores[i], bags=v.bags[i],
+        SideOut(side=i, name=seen.side_names[i], score=v.scores[i], bags=v.bags[i],
                 bags_to_penalty=rules.bag_limit - v.bags[i] if rules.bag_penalty else None,
                 contract=contracts[i][0] if all(v.bids[s] is not None for s in rules.seats_of(i)) else None,
                 ten_for_two_hundred=contracts[i][1], seats=list(rules.seats_of(i)),
@@ -310,7 +351,7 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         id=game_id, version=len(game.log), deal=deal, daily=daily, level=level,
         rules=rules_json(rules), rules_name=rules.name, players=n, human=me, phase=v.phase.value,
         turn=v.turn, dealer=v.dealer, hand_number=v.hand_number, seats=seats, sides=sides,
-        side_order=sorted(range(rules.sides), key=lambda i: min((s - human) % n for s in rules.seats_of(i))),
+        side_order=seen.side_order,
         spare_tricks=rules.hand_size - sum(c for c, _ in contracts) if bidding_done else None,
         human_side=-1 if watching else rules.side_of(me), hand=_sorted(spec, v.hand),
         legal=_sorted(spec, v.legal_plays),
