@@ -84,10 +84,23 @@ def _seats_in_name_order(rules: Rules, side: int, viewer: int | None) -> tuple[i
     return tuple(sorted(seats, key=lambda s: s != human))
 
 
+_ARRANGED: dict[tuple[int, int], tuple[DeckSpec, list[str]]] = {}
+"""Sets of cards already arranged, by their deck's identity and mask (kept with the deck, so that the
+identity stays its own): each seat's state holds its hand, and most hands are as they were a move ago."""
+_ARRANGED_KEPT = 8192
+
+
 def _sorted(spec: DeckSpec, mask: int) -> list[str]:
-    """A hand as a player arranges it: by suit, colours alternating, high cards first."""
-    cards = sorted(cards_of(mask), key=lambda c: (_SUIT_ORDER[spec.suit_of[c]], -spec.power[c]))
-    return [str(c) for c in cards]
+    """A hand as a player arranges it: by suit, colours alternating, high cards first (a list of the
+    caller's own)."""
+    key = (id(spec), mask)
+    kept = _ARRANGED.get(key)
+    if kept is None or kept[0] is not spec:
+        cards = sorted(cards_of(mask), key=lambda c: (_SUIT_ORDER[spec.suit_of[c]], -spec.power[c]))
+        if len(_ARRANGED) >= _ARRANGED_KEPT:
+            _ARRANGED.clear()
+        kept = _ARRANGED[key] = (spec, [str(c) for c in cards])
+    return kept[1].copy()
 
 
 _PLAYED: dict[tuple[int, Card], PlayedCard] = {}
@@ -247,6 +260,9 @@ class FaceUp:
     the cards on the table. Made once when several seats' states are made at that version."""
 
     version: int
+    bids: list[str | None]
+    cards: list[int]
+    """How many cards each seat holds."""
     broken: frozenset[int]
     contracts: list[tuple[int, bool]]
     progress: list[str | None]
@@ -259,7 +275,8 @@ def face_up(game: Game) -> FaceUp:
     face up), for the game as it stands."""
     rules, bids, won, tricks = game.rules, game.bids, game.tricks_won, game.tricks
     return FaceUp(
-        version=len(game.log), broken=frozenset(broken_nils(rules, bids, won)),
+        version=len(game.log), bids=[_bid_text(rules, b) for b in bids],
+        cards=[h.bit_count() for h in game.hands], broken=frozenset(broken_nils(rules, bids, won)),
         contracts=[_contract(rules, i, bids) for i in range(rules.sides)],
         progress=[_progress(rules, game.phase, i, bids, won) for i in range(rules.sides)],
         trick=_played(tuple(game.trick)), last_trick=_trick(tricks[-1]) if tricks else None)
@@ -326,8 +343,8 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     seats = [
         SeatOut(
             seat=s, name=seen.seat_names[s], position=seen.positions[s],
-            human=s == me, side=seen.sides_of[s], bid=_bid_text(rules, v.bids[s]), tricks=v.tricks_won[s],
-            cards=game.hands[s].bit_count(), nil_broken=s in broken,
+            human=s == me, side=seen.sides_of[s], bid=shown.bids[s], tricks=v.tricks_won[s],
+            cards=shown.cards[s], nil_broken=s in broken,
         )
         for s in range(n)
     ]
