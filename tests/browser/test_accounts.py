@@ -2,9 +2,9 @@
 has finished a rated game makes an account with a password and a passkey (Chromium's virtual
 authenticator, through the DevTools protocol), then signs in on two other browser profiles, one with
 each, and finds the same stats, game, rating and settings there; a wrong password is told in the dialog;
-signing out everywhere signs each device out. Pages are browsed at ``localhost`` (an IP address is no
-passkey site), and none logs a console error but the browser's report of the 401s they were meant to
-meet."""
+signing out everywhere signs each device out; deleting the account asks for its password again. Pages
+are browsed at ``localhost`` (an IP address is no passkey site), and none logs a console error but the
+browser's report of the 401s and the 403 they were meant to meet."""
 
 from __future__ import annotations
 
@@ -156,9 +156,36 @@ def test_an_account_brings_the_same_player_to_other_devices(browser: Browser, se
         device.page.reload()
         device.page.wait_for_selector("body[data-ready=yes]")
         assert device.mine()["stats"]["played"] == 0
+
+    # the account is deleted from a device signed in again, its password asked for once more
+    sign_in = first.account().locator("#account-sign-in")
+    sign_in.get_by_label("Name").fill("Margo")
+    sign_in.get_by_label("Password").fill(PASSWORD)
+    with first.page.expect_navigation():
+        sign_in.get_by_role("button", name="Sign in", exact=True).click()
+    first.page.wait_for_selector("body[data-ready=yes]")
+    first.page.keyboard.press("Escape")  # the account's game, over: its end shown
+    dialog = first.account().locator("#dlg-account")
+    delete = dialog.locator("#btn-account-delete")
+    expect(dialog.get_by_label("Your password, to delete the account")).to_be_hidden()
+    delete.click()
+    expect(delete).to_have_text("Delete the account for good? (Its finished games stay, unnamed.)")
+    dialog.get_by_label("Your password, to delete the account").fill("not the password")
+    delete.click()
+    expect(dialog.locator("#account-error")).to_have_text(
+        "The current password is not right, so the account was not deleted.")
+    dialog.get_by_label("Your password, to delete the account").fill(PASSWORD)
+    with first.page.expect_navigation():
+        delete.click()
+    first.page.wait_for_selector("body[data-ready=yes]")
+    assert first.page.evaluate("async () => (await fetch('/api/sessions', {method: 'POST', headers: "
+                               "{'Content-Type': 'application/json'}, body: JSON.stringify({name: 'Margo', "
+                               f"password: '{PASSWORD}'}})}})).status") == 401
     # the browser reports each 401 the pages were meant to meet: the wrong password's, and the first
     # request of each device signed out from elsewhere (which then becomes a new player); nothing else
     refused = "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
     base = f"http://localhost:{server.port}"
-    assert sorted(errors) == [f"{refused} ({base}{path})"
-                              for path in ("/api/sessions", "/api/settings", "/api/settings")]
+    wrong = "Failed to load resource: the server responded with a status of 403 (Forbidden)"
+    assert sorted(errors) == sorted([f"{refused} ({base}{path})" for path in
+                                     ("/api/sessions", "/api/settings", "/api/settings", "/api/sessions")]
+                                    + [f"{wrong} ({base}/api/account)"])

@@ -168,7 +168,12 @@ def test_deleting_an_account_keeps_its_games_under_deleted_player(database: str,
     p.call("POST", "/api/account", {"name": "frank", "password": PASSWORD}, expect=201)
     p.call("PUT", "/api/settings", {"level": "hard"})
     device = sign_in(client, "frank")
-    assert client.delete("/api/account", headers=device).status_code == 204
+    for body in (None, {"password": "not frank's"}):  # a signed-in device alone cannot delete it
+        r = client.request("DELETE", "/api/account", json=body, headers=device)
+        assert r.status_code == 403 and "so the account was not deleted" in r.json()["detail"]
+    assert client.get("/api/account", headers=device).json()["name"] == "frank"
+    deleted = client.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=device)
+    assert deleted.status_code == 204
     for headers in (device, p.headers):
         assert client.get("/api/account", headers=headers).status_code == 401
     sign_in(client, "frank", expect=401)
@@ -217,6 +222,16 @@ def test_sign_in_attempts_are_limited_per_name_and_per_address(tmp_path: Path) -
         by_address = [attempt(f"name{i}", "10.9.9.9") for i in range(4)]
         assert [r.status_code for r in by_address] == [401, 401, 401, 429]
         assert "for this address" in by_address[-1].json()["detail"]
+        # a stolen credential cannot guess the password faster where it is asked for again either
+        ivan = Player(client)
+        ivan.call("POST", "/api/account", {"name": "ivan", "password": PASSWORD}, expect=201)
+        guesses = [client.request("DELETE", "/api/account", json={"password": f"guess {i}"},
+                                  headers=ivan.headers) for i in range(3)]
+        guesses.append(client.put("/api/account/password", json={"old": "guess", "new": "x" * 8},
+                                  headers=ivan.headers))
+        assert [r.status_code for r in guesses] == [403, 403, 403, 429]
+        assert "for this name" in guesses[-1].json()["detail"]
+        assert client.get("/api/account", headers=ivan.headers).json()["name"] == "ivan"
 
 
 def test_two_processes_count_one_names_attempts_together(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from spades.server.accounts.names import MAX_NAME
 from spades.server.schemas import TOKEN_PATTERN, ErrorOut, StrictIn
 
 __all__ = ["ACCOUNT_ERRORS", "MAX_PASSWORD", "MIN_PASSWORD", "AccountIn", "AccountOut", "BotTokenOut",
-           "PasskeyIn", "PasskeyOptionsOut", "PasskeyOut", "PasswordIn", "SessionOut", "SignInIn"]
+           "DeleteIn", "PasskeyIn", "PasskeyOptionsOut", "PasskeyOut", "PasswordIn", "SessionOut", "SignInIn"]
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
@@ -42,6 +42,12 @@ class PasswordIn(StrictIn):
     old: str | None = Field(default=None, max_length=MAX_PASSWORD, description="the current password")
     new: str = Field(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD,
                      description=f"{MIN_PASSWORD} to {MAX_PASSWORD} characters")
+
+
+class DeleteIn(StrictIn):
+    """Delete the account: its password is asked for again when it has one."""
+
+    password: str | None = Field(default=None, max_length=MAX_PASSWORD, description="the current password")
 
 
 class SignInIn(StrictIn):

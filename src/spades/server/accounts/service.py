@@ -98,18 +98,35 @@ class Accounts:
         """The account of this name (or of one that looks the same), or None: for ``/@name`` and the like."""
         return self.store.account_by_name(name_key=name_key(name))
 
-    def set_password(self, player: str, old: str | None, new: str) -> AccountOut:
+    async def set_password(self, player: str, old: str | None, new: str) -> AccountOut:
         """Set the account's password; the current one must be given right when there is one."""
-        account = self._account(player)
-        if account.password is not None and (old is None or not self._verify(account.password, old)):
-            raise WrongPassword("The current password is not right, so the password was not changed.")
+        await self._confirm(player, old, "the password was not changed")
+        return await run_in_threadpool(self._set_password, player, new)
+
+    def _set_password(self, player: str, new: str) -> AccountOut:
         self.store.set_password(player=player, password=self._hash(new))
         return self.describe(player)
 
-    def delete(self, player: str) -> None:
-        """Erase the account and sign it out everywhere; its finished games stay, under "deleted player"."""
-        if not self.store.delete_account(player=player):
-            raise NoAccount("This player has no account to delete.")
+    async def delete(self, player: str, password: str | None) -> None:
+        """Erase the account and sign it out everywhere, the password given right when it has one (a
+        device left signed in, or a copied credential, is not enough); its finished games stay, under
+        "deleted player"."""
+        await self._confirm(player, password, "the account was not deleted")
+        if not await run_in_threadpool(lambda: self.store.delete_account(player=player)):
+            raise NoAccount("This player has no account, so the account was not deleted.")
+
+    async def _confirm(self, player: str, password: str | None, otherwise: str) -> None:
+        """Check the account's current password, asked for again before changing or erasing what signs in
+        (nothing to check when it has none). Each try is counted against the name's sign-in attempts, so
+        that a stolen credential cannot guess the password here faster than at the sign-in."""
+        account = await run_in_threadpool(lambda: self.store.account(player=player))
+        if account is None:
+            raise NoAccount(f"This player has no account, so {otherwise}.")
+        if account.password is None:
+            return
+        await self.count_attempt(f"name:{account.name_key}", "this name")
+        if password is None or not await run_in_threadpool(self._verify, account.password, password):
+            raise WrongPassword(f"The current password is not right, so {otherwise}.")
 
     def drop_passkey(self, player: str, passkey_id: str) -> AccountOut:
         """Remove one of the account's passkeys."""

@@ -20,6 +20,7 @@ from spades.server.accounts.schemas import (
     AccountIn,
     AccountOut,
     BotTokenOut,
+    DeleteIn,
     PasskeyIn,
     PasskeyOptionsOut,
     PasswordIn,
@@ -70,10 +71,10 @@ def get_account(accounts: AccountsDep, player: TokenDep) -> AccountOut:
 
 
 @router.delete("/account", status_code=204)
-def delete_account(accounts: AccountsDep, player: TokenDep) -> Response:
-    """Erase the account (name, password, passkeys, sessions, settings) and sign out everywhere; its
-    finished games stay, under "deleted player"."""
-    accounts.delete(player)
+async def delete_account(accounts: AccountsDep, player: TokenDep, body: DeleteIn | None = None) -> Response:
+    """Erase the account (name, password, passkeys, sessions, settings) and sign out everywhere, given its
+    password when it has one; its finished games stay, under "deleted player"."""
+    await accounts.delete(player, None if body is None else body.password)
     return Response(status_code=204)
 
 
@@ -121,9 +122,9 @@ async def bot_live(ws: WebSocket) -> None:
 
 
 @router.put("/account/password")
-def set_password(body: PasswordIn, accounts: AccountsDep, player: TokenDep) -> AccountOut:
+async def set_password(body: PasswordIn, accounts: AccountsDep, player: TokenDep) -> AccountOut:
     """Set the account's password (the current one must be given when there is one)."""
-    return accounts.set_password(player, body.old, body.new)
+    return await accounts.set_password(player, body.old, body.new)
 
 
 @router.post("/sessions", status_code=201)

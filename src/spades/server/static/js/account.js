@@ -123,6 +123,8 @@ function confirmed(button, question) {
 export function wireAccount() {
   $("dlg-account").addEventListener("close", () => {
     for (const b of $("dlg-account").querySelectorAll("[data-confirm]")) { b.textContent = b.dataset.label; delete b.dataset.confirm; }
+    $("account-delete-row").hidden = true;
+    $("account-delete-password").value = "";
   });
   $("account-make").addEventListener("submit", (e) => attempt(() => makeAccount(e)));
   $("account-sign-in").addEventListener("submit", (e) => attempt(() => signIn(e)));
@@ -139,9 +141,15 @@ export function wireAccount() {
     await api.del("/api/sessions");
     becomePlayer(null);
   }));
+  // the password is asked for again (when the account has one) with the second press
   $("btn-account-delete").addEventListener("click", () => attempt(async () => {
-    if (!confirmed($("btn-account-delete"), "Delete the account for good? (Its finished games stay, unnamed.)")) return;
-    await api.del("/api/account");
+    if (!confirmed($("btn-account-delete"), "Delete the account for good? (Its finished games stay, unnamed.)")) {
+      $("account-delete-row").hidden = !state.account.password;
+      if (state.account.password) $("account-delete-password").focus();
+      return;
+    }
+    const password = state.account.password ? $("account-delete-password").value : null;
+    await api.del("/api/account", undefined, { password });
     becomePlayer(null);
   }));
 }

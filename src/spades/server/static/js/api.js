@@ -74,7 +74,7 @@ export const api = {
   get: (path, extra) => call("GET", path, undefined, extra),
   post: (path, body, extra) => call("POST", path, body === undefined ? {} : body, extra),
   put: (path, body) => call("PUT", path, body),
-  del: (path, extra) => call("DELETE", path, undefined, extra),
+  del: (path, extra, body) => call("DELETE", path, body, extra),
   // a sign-in, sent without this browser's credential: its 401 is the sign-in's refusal, not the token's
   signIn: async (path, body) => (await request("POST", path, body, false, {}, true)).json(),
   blob: async (path, body) => (await request("POST", path, body)).blob(),  // a file the server makes, e.g. a PDF
