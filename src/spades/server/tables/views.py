@@ -243,18 +243,24 @@ def _seats(table: FriendsTable, now: float) -> list[SeatInfo]:
 
 def _seconds(left: float | None) -> float | None:
     """A countdown as the views send it: to the tenth of a second."""
-    return None if left is None else round(left, 1)
+    return None if left is None else round(float(left), 1)
 
 
 def lobby_of(table: FriendsTable) -> LobbyView:
     """What the code shows before joining (no cards, no tokens), its countdowns as of now."""
+    return LobbyView(**_lobby_fields(table))
+
+
+def _lobby_fields(table: FriendsTable) -> dict[str, Any]:
+    """The fields of ``lobby_of``'s view, each of its type already (``shared_view`` takes them without
+    a check: a look makes them at every change)."""
     o: TableOptions = table.options
     now = table.clock()
-    return LobbyView(code=table.code, players=table.players, rules=rules_json(o.rules),
-                     rules_name=o.rules.name, level=o.level, grace=o.grace, turn_seconds=o.turn_seconds,
-                     rated=o.rated_as, started=table.started, turn_left=_seconds(table.turn_left(now)),
-                     seats=_seats(table, now), reactions=REACTIONS, boards_left=table.boards_left,
-                     tournament=o.tournament)
+    return {"code": table.code, "players": table.players, "rules": rules_json(o.rules),
+            "rules_name": o.rules.name, "level": o.level, "grace": float(o.grace),
+            "turn_seconds": float(o.turn_seconds), "rated": o.rated_as, "started": table.started,
+            "turn_left": _seconds(table.turn_left(now)), "seats": _seats(table, now), "reactions": REACTIONS,
+            "boards_left": table.boards_left, "tournament": o.tournament}
 
 
 def shared_view(table: FriendsTable) -> dict[str, Any]:
@@ -262,7 +268,7 @@ def shared_view(table: FriendsTable) -> dict[str, Any]:
     when several seats' views are made at one version. A table of a tournament's boards shows no deal
     number: other tables may be playing the same deal."""
     shown = _deal_shown(table)
-    return {**dict(lobby_of(table)), "seq": table.seq, "host": table.host,
+    return {**_lobby_fields(table), "seq": table.seq, "host": table.host,
             "chat": [ChatOut(seat=c.seat, name=c.name, text=c.text, reaction=c.reaction) for c in table.chat],
             "deal": shown or None, "past_deals": [] if table.options.boards else list(table.past_seeds)}
 
