@@ -31,8 +31,8 @@ from spades.server.schemas import (
     TrickOut,
 )
 
-__all__ = ["FaceUp", "event_of", "events_of", "face_up", "human_seat", "review_of", "seat_label", "side_name",
-           "state_of"]
+__all__ = ["FaceUp", "event_lines", "event_of", "events_of", "face_up", "human_seat", "review_of",
+           "seat_label", "side_name", "state_of"]
 
 Position = Literal["bottom", "left", "top", "right"]
 _POSITIONS: dict[int, tuple[Position, ...]] = {
@@ -395,6 +395,14 @@ def events_of(game: Game, seat: int, move: Move, viewers: Sequence[int | None],
     """The event for a move just applied as each of ``viewers`` may see it: all but its line is face
     up, so that part is made once, with the first viewer's line, and copied with each other's (a friends'
     table tells every seat and its spectators of each move; the solo game, one seat)."""
+    face, texts = event_lines(game, seat, move, viewers, names)
+    return [face, *(face.model_copy(update={"text": text}) for text in texts[1:])]
+
+
+def event_lines(game: Game, seat: int, move: Move, viewers: Sequence[int | None],
+                names: Names = None) -> tuple[EventOut, list[str]]:
+    """``events_of`` as the first viewer's event and each viewer's line (for a caller that writes the
+    others' events itself, without a model each)."""
     n = game.players
     trick = _played(tuple(game.trick))
     winner: int | None = None
@@ -410,7 +418,7 @@ def events_of(game: Game, seat: int, move: Move, viewers: Sequence[int | None],
                   for side in range(game.rules.sides)],
         nil_broken=broken_nils(game.rules, game.bids, game.tricks_won),
     )
-    return [face, *(face.model_copy(update={"text": text}) for text in texts[1:])]
+    return face, texts
 
 
 _KINDS: dict[type[Move], Literal["bid", "play", "pass", "draw", "look", "misdeal"]] = {

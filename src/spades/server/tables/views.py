@@ -17,7 +17,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, to_json
 
 from spades.game import Phase, seat_name
-from spades.server.present import FaceUp, events_of, rules_json, state_of
+from spades.server.present import FaceUp, event_lines, rules_json, state_of
 from spades.server.schemas import (
     MOVE_PATTERN,
     GameState,
@@ -399,11 +399,11 @@ def tell_move(table: FriendsTable, e: MoveMade) -> Told:
     """A move just applied as each seat, then a spectator, sees it: its line and its ``EventOut`` as
     JSON text (the table keeps them for the pages that are told of it later: ``table_events``)."""
     assert table.game is not None
-    seen = events_of(table.game, e.seat, e.move, range(table.players + 1), table.seat_labels())
-    first = seen[0].model_dump_json()  # the others differ in their line alone: written into its place
+    face, texts = event_lines(table.game, e.seat, e.move, range(table.players + 1), table.seat_labels())
+    first = face.model_dump_json()  # the others differ in their line alone: written into its place
     start = first.index(',"text":') + len(',"text":')
-    before, after = first[:start], first[start + len(_json_text(seen[0].text)):]
-    return tuple((ev.text, f"{before}{_json_text(ev.text)}{after}") for ev in seen)
+    before, after = first[:start], first[start + len(_json_text(face.text)):]
+    return tuple((text, f"{before}{_json_text(text)}{after}") for text in texts)
 
 
 def _json_text(text: str) -> str:
