@@ -2,9 +2,9 @@
 has finished a rated game makes an account with a password and a passkey (Chromium's virtual
 authenticator, through the DevTools protocol), then signs in on two other browser profiles, one with
 each, and finds the same stats, game, rating and settings there; a wrong password is told in the dialog;
-signing out everywhere signs each device out; deleting the account asks for its password again. Pages
-are browsed at ``localhost`` (an IP address is no passkey site), and none logs a console error but the
-browser's report of the 401s and the 403 they were meant to meet."""
+signing out everywhere signs each device out, and each is told so once; deleting the account asks for
+its password again. Pages are browsed at ``localhost`` (an IP address is no passkey site), and none logs
+a console error but the browser's report of the 401s and the 403 they were meant to meet."""
 
 from __future__ import annotations
 
@@ -156,6 +156,15 @@ def test_an_account_brings_the_same_player_to_other_devices(browser: Browser, se
         device.page.reload()
         device.page.wait_for_selector("body[data-ready=yes]")
         assert device.mine()["stats"]["played"] == 0
+    for device in (first, second):  # signed out from elsewhere: told so, once
+        notice = device.page.locator("#dlg-account #account-notice")
+        expect(notice).to_contain_text('This device was signed out of "Margo"')
+        expect(device.page.locator("#account-none")).to_be_visible()
+        device.page.keyboard.press("Escape")
+        device.page.reload()
+        device.page.wait_for_selector("body[data-ready=yes]")
+        expect(device.page.locator("#dlg-account")).to_be_hidden()
+    expect(third.page.locator("#dlg-account")).to_be_hidden()  # it signed out itself
 
     # the account is deleted from a device signed in again, its password asked for once more
     sign_in = first.account().locator("#account-sign-in")

@@ -4,11 +4,12 @@
 
 import { $, state } from "./state.js";
 import { esc } from "./html.js";
-import { api, useToken } from "./api.js";
+import { api, lostAccount, rememberAccount, useToken } from "./api.js";
 
 /** The account of this browser's player (`name` null: none), as the server last said. */
 export async function loadAccount() {
   state.account = await api.get("/api/account");
+  if (state.account.name) rememberAccount(state.account.name);
   return state.account;
 }
 
@@ -49,11 +50,23 @@ export async function openAccount() {
   $("dlg-account").showModal();
 }
 
+/** If the server refused this browser's account credential (it is now a new guest), open the Account
+ * dialog saying so, once: otherwise the games and rating would seem lost for no reason. */
+export async function tellIfSignedOut() {
+  const name = lostAccount();
+  if (!name) return;
+  rememberAccount(null);
+  await openAccount();
+  tell(`This device was signed out of "${name}" (signed out on every device, or the account was deleted): `
+    + `you play as a new guest now. Sign in to play as ${name} again.`);
+}
+
 // This browser plays as another player from now on (or, with null, as a new anonymous one): load the
 // page again, without the deal in its address (that was the other player's), so that it resumes this
 // player's game.
-function becomePlayer(token) {
+function becomePlayer(token, name = null) {
   useToken(token);
+  rememberAccount(name);
   const url = new URL(location.href);
   url.searchParams.delete("deal");
   location.assign(url);
@@ -65,6 +78,7 @@ async function makeAccount(e) {
   const body = { name: f.elements.name.value };
   if (f.elements.password.value) body.password = f.elements.password.value;
   state.account = await api.post("/api/account", body);
+  rememberAccount(state.account.name);
   f.reset();
   draw();
   tell(`Your account "${state.account.name}" is made: add a passkey or a password to sign in elsewhere.`);
@@ -74,14 +88,14 @@ async function signIn(e) {
   e.preventDefault();
   const f = $("account-sign-in");
   const out = await api.signIn("/api/sessions", { name: f.elements.name.value, password: f.elements.password.value });
-  becomePlayer(out.token);
+  becomePlayer(out.token, out.name);
 }
 
 async function signInWithPasskey() {
   const { options } = await api.signIn("/api/passkey-sign-ins", {});
   const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
   const out = await api.signIn("/api/sessions/passkey", { credential: credential.toJSON() });
-  becomePlayer(out.token);
+  becomePlayer(out.token, out.name);
 }
 
 async function addPasskey() {

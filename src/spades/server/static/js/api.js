@@ -5,6 +5,7 @@ import { state } from "./state.js";
 
 const TOKEN_KEY = "spades.token";
 const COOKIE = "spades_token";
+const ACCOUNT_KEY = "spades.account";  // the name of the account this browser's credential signs in as
 
 // The token lives in localStorage, with a cookie copy: cookies ignore the port, so a server
 // restarted on another local port still finds the same player.
@@ -29,6 +30,18 @@ export function useToken(token) {
   document.cookie = `${COOKIE}=; max-age=0; path=/; SameSite=Lax`;
 }
 
+/** Keep (or, with null, forget) the name of the account this browser is signed in as: should the server
+ * refuse the credential later (signed out everywhere, the account deleted), the page can say so. */
+export function rememberAccount(name) {
+  if (name) localStorage.setItem(ACCOUNT_KEY, name);
+  else localStorage.removeItem(ACCOUNT_KEY);
+}
+
+/** The account this browser was signed in as if the server has refused its credential since, else null. */
+export function lostAccount() {
+  return state.credentialRefused ? localStorage.getItem(ACCOUNT_KEY) : null;
+}
+
 export class ApiError extends Error {
   constructor(status, detail, state) {
     super(detail);
@@ -45,7 +58,9 @@ async function request(method, path, body, retried = false, extra = {}, bare = f
   if (token) headers["X-Player-Token"] = token;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (res.status === 401 && token && !retried) {
-    // a token this server never issued (its database was replaced): become a new player, once
+    // a credential this server no longer takes (signed out elsewhere, or its database was replaced):
+    // become a new player, once
+    state.credentialRefused = true;
     keepToken((await (await request("POST", "/api/players", {}, true)).json()).token);
     return request(method, path, body, true, extra);
   }

@@ -9,7 +9,7 @@ import { wireInput } from "./input.js";
 import { esc } from "./html.js";
 import { enterTable, wireFriends } from "./friends.js";
 import { applySettings, openSettings, saveSettings, wireRuleForm } from "./settings.js";
-import { loadAccount, openAccount, wireAccount } from "./account.js";
+import { loadAccount, openAccount, tellIfSignedOut, wireAccount } from "./account.js";
 
 // Stats: every game played to its end, solo or with friends (the server counts both), and the two apart.
 async function showStats() {
@@ -143,6 +143,7 @@ async function boot() {
     say(e.message);
     return;
   }
+  tellIfSignedOut().catch(() => null);  // a courtesy: the game goes on without it
   applySettings();
   const table = new URLSearchParams(location.search).get("table");
   if (table !== null) { await enterTable(table); return; }

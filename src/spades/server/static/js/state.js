@@ -9,6 +9,7 @@ export const state = {
   remote: null,        // at a friends' table: its live connection, which takes the moves (live.js)
   settings: null,      // the player's settings
   account: null,       // the player's account (its `name` null: none), once asked for
+  credentialRefused: false,  // the server refused this browser's credential at this load: a new player now
   rulesMeta: null,     // presets, options and levels, for the settings form
   busy: false,         // true while a request or an animation runs
   selected: new Set(), // cards chosen for a pass
