@@ -28,6 +28,8 @@ finish it. A hosted tournament is a row of
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import threading
 import time
@@ -601,6 +603,82 @@ class GroupCommit:
             after.done.set()
 
 
+class Writer:
+    """Writes handed over from an event loop, made by a thread of their own in shared transactions.
+
+    A coroutine awaits its write's answer, given after the commit, without a worker thread of its own:
+    the writer takes every write waiting when it is free, so under load a batch costs one wake-up of
+    the writer and one of each loop, where a thread a write costs two hand-offs a write.
+    """
+
+    def __init__(self, transaction: Callable[[], AbstractContextManager[Tx]]) -> None:
+        self._transaction = transaction
+        self._lock = threading.Lock()
+        self._waiting: list[tuple[Callable[[Tx], Any], asyncio.Future[Any]]] = []
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._closing = False
+
+    def __call__(self, write: Callable[[Tx], T]) -> asyncio.Future[T]:
+        """The write's answer (or error), once its transaction is committed (or failed)."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        with self._lock:
+            if self._closing:
+                raise StoreError("The store is closed.")
+            self._waiting.append((write, future))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="spades-store-writer", daemon=True)
+                self._thread.start()
+        self._wake.set()
+        return future
+
+    def close(self) -> None:
+        """Write what waits, then stop the thread."""
+        with self._lock:
+            self._closing, thread = True, self._thread
+        self._wake.set()
+        if thread is not None:
+            thread.join()
+
+    def _run(self) -> None:
+        """Write the waiting writes in batches until closed."""
+        while True:
+            self._wake.wait()
+            with self._lock:
+                self._wake.clear()
+                batch, self._waiting = self._waiting, []
+                if not batch and self._closing:
+                    return
+            if batch:
+                self._write_batch(batch)
+
+    def _write_batch(self, batch: list[tuple[Callable[[Tx], Any], asyncio.Future[Any]]]) -> None:
+        """Write a batch in one transaction, then settle its futures on their loops (all failed if it did)."""
+        error: BaseException | None = None
+        results: list[Any] = []
+        try:
+            with self._transaction() as tx:
+                results = [write(tx) for write, _ in batch]
+        except Exception as e:
+            error = e
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
+        for i, (_, future) in enumerate(batch):
+            by_loop.setdefault(future.get_loop(), []).append((future, None if error else results[i]))
+        for loop, settled in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(_settle, settled, error)
+
+
+def _settle(settled: list[tuple[asyncio.Future[Any], Any]], error: BaseException | None) -> None:
+    """Give each waiting write its answer, or the batch's error (on the futures' loop)."""
+    for future, result in settled:
+        if not future.done():
+            if error is None:
+                future.set_result(result)
+            else:
+                future.set_exception(error)
+
+
 class Store(ABC):
     """Players (an anonymous token and its settings) and their games, in a SQL database.
 
@@ -617,6 +695,17 @@ class Store(ABC):
     def _group(self) -> GroupCommit:
         """The appends' group commit."""
         return GroupCommit(lambda: self._tx(write=True))
+
+    @cached_property
+    def _writer(self) -> Writer:
+        """The appends handed over from an event loop."""
+        return Writer(lambda: self._tx(write=True))
+
+    def _close_writer(self) -> None:
+        """Let the writer finish what it holds and stop (a close's first step)."""
+        writer: Writer | None = self.__dict__.pop("_writer", None)
+        if writer is not None:
+            writer.close()
 
     def _appends(self, write: Callable[[Tx], T]) -> T:
         """A log's append (a game's or a table's), which come one per move: written in batches, except
@@ -947,6 +1036,18 @@ class Store(ABC):
         first append makes a new game the player's game, and their previous one abandoned: if that is
         ``forfeit``'s game (a rated one) and was still being played, it is rated as ``forfeit`` says.
         """
+        return self._appends(self._game_append(game_id, version, entries, result, rated, forfeit))
+
+    async def append_soon(self, *, game_id: int, version: int, entries: Sequence[LogEntry],
+                          result: Result | None = None, rated: GameResult | None = None) -> bool:
+        """``append`` from an event loop: made by the store's ``Writer``, answered once committed."""
+        return await self._writer(self._game_append(game_id, version, entries, result, rated, None))
+
+    @staticmethod
+    def _game_append(game_id: int, version: int, entries: Sequence[LogEntry], result: Result | None,
+                     rated: GameResult | None,
+                     forfeit: tuple[int, GameResult] | None) -> Callable[[Tx], bool]:
+        """The write of ``append``."""
         status = "active" if result is None else "finished"
 
         def write(tx: Tx) -> bool:
@@ -972,7 +1073,7 @@ class Store(ABC):
                 _rate(tx, rated)
             return True
 
-        return self._appends(write)
+        return write
 
     def save_review(self, *, subject: str, hand: int, review: str) -> bool:
         """Keep the coach's review of a finished hand (JSON) and end the claim on its analysis; False

@@ -74,5 +74,6 @@ class PostgresStore(Store):
         super().check()
 
     def close(self) -> None:
-        """Close the pool's connections."""
+        """Stop the writer, then close the pool's connections."""
+        self._close_writer()
         self._pool.close()

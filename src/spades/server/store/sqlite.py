@@ -231,7 +231,8 @@ class SQLiteStore(Store):
                 failing = True
 
     def close(self) -> None:
-        """Stop the checkpoints, then close every thread's connection."""
+        """Stop the writer and the checkpoints, then close every thread's connection."""
+        self._close_writer()
         with self._lock:
             thread, self._checkpoints, closing = self._checkpoints, None, self._closing
         if thread is not None:
