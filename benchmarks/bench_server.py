@@ -33,9 +33,10 @@ throwaway redis-server, as several processes of one server count them: the cost 
 client) instead of ``POST`` requests; the player, settings and each new game still go over HTTP.
 
 ``--against DIR`` also runs the same load against the code of another checkout (``DIR/src`` first on
-the server's ``PYTHONPATH``, over plain HTTP, since older code has no WebSocket), the two taken in turn
-``--rounds`` times, each on a fresh database, and prints the ratios: a before/after comparison made in the
-same minutes, as this machine's speed varies from hour to hour.
+the server's ``PYTHONPATH``, over plain HTTP, since older code has no WebSocket; ``--against-ws``: over
+its WebSocket too, for code that has one), the two taken in turn ``--rounds`` times, each on a fresh
+database, and prints the ratios: a before/after comparison made in the same minutes, as this machine's
+speed varies from hour to hour.
 
 ``--kill N`` instead kills the server (kill -9) N times at random moments under that load,
 restarts it, and checks that every answered move is in the database.
@@ -112,13 +113,15 @@ class Connection:
 
 
 class Socket:
-    """The solo game's WebSocket: each move sent and its answer awaited, as ``Connection.request`` does."""
+    """The solo game's WebSocket: each move sent and its answer awaited, as ``Connection.request`` does;
+    its partial states merged onto the last one, as the page does."""
 
     def __init__(self, port: int, token: str) -> None:
         self.url = f"ws://127.0.0.1:{port}/api/games/live"
         self.token = token
         self.ws: Any = None
         self.sent = 0
+        self.last: dict[str, Any] = {}
 
     async def request(self, method: str, path: str, body: Any = None,
                       token: str | None = None) -> tuple[int, dict[str, str], Any]:
@@ -126,12 +129,14 @@ class Socket:
         server's time is not measured on a socket, so the headers are empty."""
         if self.ws is None:
             self.ws = await connect(self.url, compression=None)
-            await self.ws.send(json.dumps({"token": self.token}))
+            await self.ws.send(json.dumps({"token": self.token, "partial": True}))
         game = int(path.split("/")[3])
         self.sent += 1
         message = {"id": self.sent, "do": "next" if path.endswith("/next") else "move", "game": game, **body}
         await self.ws.send(json.dumps(message))
         answer = json.loads(await self.ws.recv())
+        if answer["status"] == 200:
+            self.last = answer["body"]["state"] = {**self.last, **answer["body"]["state"]}
         return answer["status"], {}, answer["body"]
 
     async def close(self) -> None:
@@ -302,6 +307,8 @@ def main() -> int:
     ap.add_argument("--kill", type=int, default=0, help="kill -9 the server this many times and check")
     ap.add_argument("--ws", action="store_true", help="make the moves on the solo game's WebSocket")
     ap.add_argument("--against", metavar="DIR", help="also run another checkout's code (over HTTP), in turn")
+    ap.add_argument("--against-ws", action="store_true",
+                    help="with --against and --ws, the other checkout's moves over its WebSocket too")
     ap.add_argument("--rounds", type=int, default=2, help="runs of each code with --against (default 2)")
     args = ap.parse_args()
     if args.kill:
@@ -310,7 +317,9 @@ def main() -> int:
     this = "this code" + (" over the WebSocket" if args.ws else " over HTTP")
     runs: list[tuple[str, str | None, bool]] = [(this, None, args.ws)]
     if args.against:
-        runs = [(f"{args.against} over HTTP", args.against, False), *runs] * args.rounds
+        theirs = args.ws and args.against_ws
+        runs = [(f"{args.against} over {'the WebSocket' if theirs else 'HTTP'}", args.against, theirs),
+                *runs] * args.rounds
     figures: dict[str, list[tuple[float, float]]] = {}
     for name, source, ws in runs:
         figures.setdefault(name, []).append(measure(args, source, ws, name))

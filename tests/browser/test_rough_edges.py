@@ -59,15 +59,18 @@ def test_a_first_visit_and_a_whole_hand_log_no_console_error(fresh_page: NewPage
 
 def test_the_page_moves_over_the_games_socket(fresh_page: NewPage) -> None:
     """A hand's moves and the next hand go over the game's WebSocket, opened once with the page's
-    credential, none as a request; no console error."""
+    credential, none as a request, answered with partial states; the table then shows what a fresh load
+    of the game shows; no console error."""
     page = fresh_page()
     errors = collect_errors(page)
     sent: list[dict[str, Any]] = []
+    answers: list[dict[str, Any]] = []
     posted: list[str] = []
 
     def opened(ws: WebSocket) -> None:
         if ws.url.endswith("/api/games/live"):
             ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+            ws.on("framereceived", lambda payload: answers.append(json.loads(payload)))
     page.on("websocket", opened)
     page.on("request", lambda r: posted.append(r.url) if r.method == "POST" and "/api/games/" in r.url
             else None)
@@ -80,7 +83,13 @@ def test_the_page_moves_over_the_games_socket(fresh_page: NewPage) -> None:
     assert posted == []
     hellos = [m for m in sent if "token" in m]
     assert len(hellos) == 1 and hellos[0]["token"] == page.evaluate("localStorage.getItem('spades.token')")
+    assert hellos[0]["partial"] is True and any(a.get("partial") for a in answers)
     assert {m["do"] for m in sent if "do" in m} == {"move", "next"}
+    shown = page.locator("main.table-area").inner_text()
+    page.reload()
+    page.wait_for_selector("body[data-ready=yes]")
+    settle(page)
+    assert page.locator("main.table-area").inner_text() == shown
     assert errors == []
 
 

@@ -27,10 +27,10 @@ def live_url(base: str) -> str:
     return base.replace("http://", "ws://") + "/api/games/live"
 
 
-async def hello(base: str, token: str) -> ClientConnection:
-    """A socket that has said hello with this credential."""
+async def hello(base: str, token: str, partial: bool = False) -> ClientConnection:
+    """A socket that has said hello with this credential (asking for partial states, or not)."""
     ws = await connect(live_url(base))
-    await ws.send(json.dumps({"token": token}))
+    await ws.send(json.dumps({"token": token, "partial": True} if partial else {"token": token}))
     return ws
 
 
@@ -55,9 +55,11 @@ def visible(state: dict[str, Any]) -> set[str]:
     return shown | cards_in(state["trick"]) | cards_in(state["last_trick"]) | cards_in(state["review"])
 
 
-def test_a_game_over_the_socket_is_answered_as_over_http(tmp_path: Path) -> None:
+@pytest.mark.parametrize("partial", [False, True])
+def test_a_game_over_the_socket_is_answered_as_over_http(tmp_path: Path, partial: bool) -> None:
     """The same deal and moves on two fresh servers, one player over HTTP and one over the socket: the same
-    answers, byte for byte, through two hands; none shows a card the seat cannot see."""
+    answers, byte for byte, through two hands (``partial``: each answer's state, merged onto the last one,
+    the same, and the rules sent once); none shows a card the seat cannot see."""
     with BackgroundServer(tmp_path / "1.sqlite3") as one, BackgroundServer(tmp_path / "2.sqlite3") as two, \
             httpx.Client(base_url=one.url) as on_one, httpx.Client(base_url=two.url) as on_two:
         by_http, by_socket = Player(on_one, level="normal"), Player(on_two, level="normal")
@@ -66,13 +68,18 @@ def test_a_game_over_the_socket_is_answered_as_over_http(tmp_path: Path) -> None
             old = by_http.new_game(deal=1234)
             new = by_socket.new_game(deal=1234)
             assert old == new  # game 1 on each server
-            ws = await hello(two.url, by_socket.headers["X-Player-Token"])
+            ws = await hello(two.url, by_socket.headers["X-Player-Token"], partial)
             hands = answered = 0
             played: set[str] = set()  # face up once played
+            last: dict[str, Any] = {}
             while hands < 2:
                 move = None if old["phase"] == "hand_over" else simple_move(old)
                 expected = by_http.next_hand(old) if move is None else by_http.move(old, move)
                 answer = await ask(ws, command(answered, new, move))
+                if partial and answered:
+                    assert answer.pop("partial") is True and "rules" not in answer["body"]["state"]
+                    answer["body"]["state"] = {**last, **answer["body"]["state"]}
+                last = answer["body"]["state"]
                 assert answer == {"type": "answer", "id": answered, "status": 200, "body": expected}
                 state = expected["state"]
                 played |= {event["card"] for event in expected["events"] if event["card"]}
@@ -128,7 +135,8 @@ def test_bad_messages_are_answered_and_change_nothing(server: BackgroundServer, 
         await ws.close()
 
         unknown, too_long = json.dumps({"token": "A" * 40}), json.dumps({"token": "A" * 65})
-        for first, code in [("not json", 4400), ('{"token": 5}', 4400), (unknown, 4401), (too_long, 4400)]:
+        for first, code in [("not json", 4400), ('{"token": 5}', 4400), (unknown, 4401), (too_long, 4400),
+                            (json.dumps({"token": token, "partial": 1}), 4400)]:
             ws = await connect(live_url(server.url))
             await ws.send(first)
             refusal = json.loads(await ws.recv())

@@ -10,6 +10,7 @@ appended before using it, so any process can serve any request.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
@@ -20,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import date
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from spades.bots import Player, hint, make_player
 from spades.cards import Card
@@ -51,7 +52,7 @@ from spades.server.schemas import (
 from spades.server.store import GameRow, LogEntry, Played, Result, Store, StoreError
 from spades.server.tables.table import hash_token
 
-__all__ = ["MoveRejected", "NotFound", "Service", "SoloGame", "UnknownPlayer", "replayed"]
+__all__ = ["MoveRejected", "NotFound", "SeededOnUse", "Service", "SoloGame", "UnknownPlayer", "replayed"]
 
 _TOKEN = re.compile(TOKEN_PATTERN)
 _NEW_DEALS = 10**9
@@ -248,15 +249,47 @@ class Service:
         """Check and make the person's move, then let the computer players answer."""
         with self._playing(token, game_id) as table:
             self._check_version(table, version)
-            move = parse_move(text)
-            work = table.game.copy()
-            try:
-                work.apply(table.human, move)
-            except IllegalMoveError as e:
-                raise MoveRejected(str(e), table.state()) from None
-            events = [event_of(work, table.human, move), *self._advance(table, work, token)]
+            work, events = self._moved(table, text, token)
             self._commit(table, work)
             return MoveOut(events=events, state=table.state())
+
+    async def move_soon(self, token: str, game_id: int, text: str, version: int) -> MoveOut | None:
+        """``move`` on the event loop, for a store on this machine (``local``: its reads are short), its
+        append awaited from the store's writer: no worker thread a move. Only the plain case, a move on
+        the cached game at its version with nobody else at it; None otherwise (a refusal included), and
+        the caller then asks ``move`` in a worker thread, which does the rest and tells any refusal."""
+        with self._lock:
+            table = self._tables.get(game_id)
+        if (not self.store.local or table is None or table.row.token != token or version != table.version
+                or not table.lock.acquire(blocking=False)):
+            return None
+        try:
+            try:
+                work, events = self._moved(table, text, token)
+            except MoveRejected:
+                return None
+            base, entries, result = self._log_of(table, work)
+            if not await self.store.append_soon(game_id=table.row.id, version=base, entries=entries,
+                                                result=result, rated=table.rated_game(work)):
+                return None
+            ended = self._adopt(table, work)
+            out = MoveOut(events=events, state=table.state())
+        finally:
+            table.lock.release()
+        if ended and self.coach is not None:  # the coach's request reads the store
+            await asyncio.to_thread(self._coach, table.row.id, work, table.human, ended)
+        return out
+
+    def _moved(self, table: SoloGame, text: str, token: str) -> tuple[Game, list[EventOut]]:
+        """The person's move made on a copy of the table's game, then the computer players' answers: the
+        copy and the events (an illegal move is refused with the state as it is)."""
+        move = parse_move(text)
+        work = table.game.copy()
+        try:
+            work.apply(table.human, move)
+        except IllegalMoveError as e:
+            raise MoveRejected(str(e), table.state()) from None
+        return work, [event_of(work, table.human, move), *self._advance(table, work, token)]
 
     def next_hand(self, token: str, game_id: int, version: int) -> MoveOut:
         """Deal the next hand after the score sheet, and play the computer players to the person."""
@@ -334,7 +367,7 @@ class Service:
                     break
                 move: Move = Play(Card((legal & -legal).bit_length() - 1))
             else:
-                rng = random.Random(f"{table.row.id}:{len(game.log)}")
+                rng = SeededOnUse(f"{table.row.id}:{len(game.log)}")
                 move = table.bots[seat].choose(game.view(seat), rng)
             game.apply(seat, move)
             events.append(event_of(game, seat, move))
@@ -355,23 +388,40 @@ class Service:
 
         Another process's move on the same version wins: this one is refused with the state now.
         """
+        base, entries, result = self._log_of(table, work)
+        if not self.store.append(game_id=table.row.id, version=base, entries=entries, result=result,
+                                 rated=table.rated_game(work), forfeit=forfeit):
+            self._refresh(table)
+            raise MoveRejected(_MOVED_ON, table.state())
+        self._coach(table.row.id, work, table.human, self._adopt(table, work))
+
+    @staticmethod
+    def _log_of(table: SoloGame, work: Game) -> tuple[int, list[LogEntry], Result | None]:
+        """What ``work`` appends to the table's stored log: the version it starts at, its entries, and
+        the game's result if they end it."""
         base = table.version
         entries: list[LogEntry] = [None if e is None else (e[0], str(e[1])) for e in work.log[base:]]
         result = None
         if work.phase is Phase.GAME_OVER:
             side = work.rules.side_of(table.human)
             result = Result(won=work.winner == side, final_score=work.scores[side])
-        if not self.store.append(game_id=table.row.id, version=base, entries=entries, result=result,
-                                 rated=table.rated_game(work), forfeit=forfeit):
-            self._refresh(table)
-            raise MoveRejected(_MOVED_ON, table.state())
+        return base, entries, result
+
+    @staticmethod
+    def _adopt(table: SoloGame, work: Game) -> range:
+        """Make the stored ``work`` the table's game; the numbers of the hands it finished."""
         ended = range(len(table.game.history), len(work.history))
         table.game = work
-        if self.coach is not None and ended:
-            record = dump_record(work)
-            for number in ended:
-                with suppress(CoachUnavailable):  # too busy now: asking for the review queues it again
-                    self.coach.request(game_subject(table.row.id), number, record, table.human)
+        return ended
+
+    def _coach(self, game_id: int, work: Game, seat: int, ended: range) -> None:
+        """Ask the coach (if any) to review the person's finished hands ``ended``."""
+        if self.coach is None or not ended:
+            return
+        record = dump_record(work)
+        for number in ended:
+            with suppress(CoachUnavailable):  # too busy now: asking for the review queues it again
+                self.coach.request(game_subject(game_id), number, record, seat)
 
     def _refresh(self, table: SoloGame) -> None:
         """Make on the cached game the moves stored after it (another process made them)."""
@@ -445,6 +495,41 @@ class Service:
         if len(self._tables) > _CACHE:
             self._tables.popitem(last=False)
         return kept
+
+
+class SeededOnUse(random.Random):
+    """``random.Random(seed)``, the same numbers, seeded at its first draw: most of the computer players'
+    decisions draw none, and a seeding costs as much as a decision."""
+
+    def __init__(self, seed: str) -> None:  # no super().__init__: it would seed now
+        self._seed: str | None = seed
+        self.gauss_next = None
+
+    def _seeded(self) -> None:
+        """Seed it, on the first draw."""
+        if self._seed is not None:
+            seed, self._seed = self._seed, None
+            self.seed(seed)
+
+    def random(self) -> float:
+        """The next float in [0, 1)."""
+        self._seeded()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        """The next ``k`` random bits."""
+        self._seeded()
+        return super().getrandbits(k)
+
+    def randbytes(self, n: int) -> bytes:
+        """The next ``n`` random bytes."""
+        self._seeded()
+        return super().randbytes(n)
+
+    def getstate(self) -> tuple[Any, ...]:
+        """The generator's state, as seeded."""
+        self._seeded()
+        return super().getstate()
 
 
 def replayed(row: GameRow, game: Game | None, entries: list[LogEntry]) -> Game:

@@ -9,7 +9,9 @@ The WebSocket (``/api/games/live``) answers each move as the HTTP route would, w
 body, without the HTTP request's machinery around it. It starts with ``{"token": <credential>}``; each
 message is then a ``SoloCommandIn``, its credential checked again in the store (a signing out counts at
 once) and counted against the player token's rate limit, and its answer is ``{"type": "answer", "id":
-<the message's>, "status": <HTTP status>, "body": <the route's JSON>}``.
+<the message's>, "status": <HTTP status>, "body": <the route's JSON>}``. A hello with ``"partial": true``
+asks for partial states: a move's answer then carries only the state's fields that changed since the
+last state answered on the connection (always ``id`` and ``version``), marked ``"partial": true``.
 """
 
 from __future__ import annotations
@@ -92,12 +94,14 @@ async def live(ws: WebSocket) -> None:
     try:
         hello = json.loads(await asyncio.wait_for(ws.receive_text(), _HELLO_WAIT))
         credential = hello.get("token") if isinstance(hello, dict) else None
-        if not isinstance(credential, str) or len(credential) > 64:
-            await _close(ws, 400, 'Say hello first: {"token": "<your player token>"}.')
+        partial = hello.get("partial", False) if isinstance(hello, dict) else None
+        if not isinstance(credential, str) or len(credential) > 64 or not isinstance(partial, bool):
+            await _close(ws, 400, 'Say hello first: {"token": "<your player token>", "partial": true}.')
             return
         await _player(service, credential)
+        shown = _Shown() if partial else None
         while True:
-            await ws.send_text(await _answer(service, buckets, credential, await ws.receive_text()))
+            await ws.send_text(await _answer(service, buckets, credential, await ws.receive_text(), shown))
     except (TimeoutError, WebSocketDisconnect, OSError):  # gone (uvicorn's ClientDisconnected is an OSError)
         return
     except FAILURES as e:
@@ -114,8 +118,36 @@ async def _player(service: Service, credential: str) -> str:
     return await run_in_threadpool(service.player, credential)
 
 
-async def _answer(service: Service, buckets: Buckets | None, credential: str, text: str) -> str:
-    """The answer to one message, as its route's status and JSON body."""
+class _Shown:
+    """The state last answered on a connection that asked for partial states."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+
+    def answer(self, ref: int, out: MoveOut) -> str:
+        """The answer to a move: its state left out where the last one answered was the same."""
+        before, self.state = self.state, out.state
+        if before is None or before.id != out.state.id:
+            return _whole(ref, out)
+        was = before.__dict__
+        same = {name for name, value in out.state.__dict__.items() if was[name] == value} - _ALWAYS
+        body = out.model_dump_json(exclude={"state": same})
+        return f'{{"type":"answer","id":{ref},"status":200,"partial":true,"body":{body}}}'
+
+
+_ALWAYS = {"id", "version"}
+"""The fields of a partial state sent even when they did not change."""
+
+
+def _whole(ref: int, out: MoveOut) -> str:
+    """The answer to a move with its whole state, as the HTTP route's body."""
+    return f'{{"type":"answer","id":{ref},"status":200,"body":{out.model_dump_json()}}}'
+
+
+async def _answer(service: Service, buckets: Buckets | None, credential: str, text: str,
+                  shown: _Shown | None) -> str:
+    """The answer to one message, as its route's status and JSON body (``shown``: the connection's last
+    state, if it asked for partial states)."""
     ref: int | None = None
     try:
         if len(text) > MAX_MESSAGE:
@@ -132,11 +164,13 @@ async def _answer(service: Service, buckets: Buckets | None, credential: str, te
         game = command.game
         if command.do == "next":
             out = await run_in_threadpool(service.next_hand, token, game, command.version)
-        elif command.move is not None:
-            out = await run_in_threadpool(service.move, token, game, command.move, command.version)
-        else:
+        elif command.move is None:
             return _reply(ref, 422, {"detail": "Invalid request: move: a move is required to make one"})
-        return f'{{"type":"answer","id":{ref},"status":200,"body":{out.model_dump_json()}}}'
+        else:  # on the loop when it can be, else (and to tell a refusal) in a worker thread
+            soon = await service.move_soon(token, game, command.move, command.version)
+            out = await run_in_threadpool(service.move, token, game, command.move,
+                                          command.version) if soon is None else soon
+        return _whole(ref, out) if shown is None else shown.answer(ref, out)
     except FAILURES as e:
         failure = failure_of(e)
         return _reply(ref, failure.status, failure.body)

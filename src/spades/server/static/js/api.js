@@ -99,6 +99,7 @@ export const api = {
 // route answers it, without a request's cost around it. Whenever the socket cannot be used (not open, closed
 // while a move waited, this browser's credential refused or changed) the move goes over HTTP instead: a
 // move sent twice carries the same version, so the second is refused with the game as it is, never made.
+// The socket answers a move with what changed since the last state it answered: merged onto that one here.
 let socket = null;
 let sent = 0;
 let socketFailedAt = -Infinity;  // when a socket last failed to open: a minute over HTTP only after that
@@ -106,10 +107,10 @@ const SOCKET_PAUSE_MS = 60000;
 
 function openSocket(token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const s = { ws: new WebSocket(`${scheme}://${location.host}/api/games/live`), token, waiting: new Map() };
+  const s = { ws: new WebSocket(`${scheme}://${location.host}/api/games/live`), token, waiting: new Map(), last: null };
   let fail = null;
   s.ready = new Promise((resolve, reject) => {
-    s.ws.onopen = () => { s.ws.send(JSON.stringify({ token })); resolve(); };
+    s.ws.onopen = () => { s.ws.send(JSON.stringify({ token, partial: true })); resolve(); };
     fail = reject;
   });
   s.ready.catch(() => {});  // a failed socket is told by the move that waits for it
@@ -119,6 +120,8 @@ function openSocket(token) {
   };
   s.ws.onmessage = (m) => {
     const answer = JSON.parse(m.data);
+    if (answer.partial) answer.body.state = { ...s.last, ...answer.body.state };
+    if (answer.status === 200) s.last = answer.body.state;
     const waiting = s.waiting.get(answer.id);
     if (answer.type === "answer" && waiting) {
       s.waiting.delete(answer.id);
