@@ -15,9 +15,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import anyio
@@ -98,6 +99,7 @@ class Live:
         self._tasks: set[asyncio.Task[None]] = set()
         """The looks under way, kept so that none is collected before it is done."""
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread = 0
         self._here: Counter[tuple[str, str]] = Counter()
         """The open connections of each seat (table code, seat token) in this process: once the last has
         gone the process marks the seat away (another process with a page of theirs answers that: see
@@ -106,9 +108,14 @@ class Live:
         """The seats (table code, seat token) for which ``_still_here`` is under way."""
         hub.bus.listen(self._heard)
 
+    def _on_loop(self) -> None:
+        """Note the running loop (and its thread), which the bus's listener tells of changes."""
+        self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
+
     async def run_clock(self) -> None:
         """Tick the tables that wait for the clock, for as long as the server runs."""
-        self._loop = asyncio.get_running_loop()
+        self._on_loop()
         while True:
             await asyncio.sleep(_TICK)
             try:
@@ -128,15 +135,29 @@ class Live:
                 self._look(code)
 
     def _heard(self, code: str, seq: int, entries: Sequence[Entry]) -> None:
-        """A table changed (called from any thread; the hub keeps the entries, ``TableHub._hear``)."""
+        """A table changed (called from any thread; the hub keeps the entries, ``TableHub._hear``): told
+        at once on the loop's own thread (a command run there, whose look has usually served every
+        connection already), else through the loop."""
         loop = self._loop
-        if loop is not None and code in self._conns:
+        if loop is None or code not in self._conns:
+            return
+        if threading.get_ident() == self._loop_thread:
+            self._changed(code, seq)
+        else:
             loop.call_soon_threadsafe(self._changed, code, seq)
 
     def _changed(self, code: str, seq: int) -> None:
-        if code in self._conns:
+        conns = self._conns.get(code)
+        if conns:
             self._known[code] = max(seq, self._known.get(code, -1))
-            self._look(code)
+            if code in self._looking or not self._current(code, conns):
+                self._look(code)
+
+    def _current(self, code: str, conns: Iterable[_Conn]) -> bool:
+        """Whether each of the connections has the table's latest version the bus announced, and none
+        wants the whole table (False if the next look is to read the store: ``_checks``)."""
+        known = None if code in self._checks else self._known.get(code)
+        return known is not None and all(c.sent >= known and not c.resync for c in conns)
 
     def _look(self, code: str) -> None:
         """Have the table's connections brought up to date (again, if a look is under way)."""
@@ -154,10 +175,10 @@ class Live:
             while True:
                 self._again.discard(code)
                 conns = list(self._conns.get(code, ()))
+                if not conns or self._current(code, conns):
+                    return  # every connection has the change already
                 known = None if code in self._checks else self._known.get(code)
                 self._checks.discard(code)
-                if not conns or (known is not None and all(c.sent >= known and not c.resync for c in conns)):
-                    return  # every connection has the change already
                 asks, _ = _take_asks(conns)
                 try:
                     found = await self._run(code, self.hub.updates, code, asks, known)
@@ -234,7 +255,7 @@ class Live:
 
     async def serve(self, ws: WebSocket, code: str) -> None:
         """A connection's whole life: hello, updates out, commands in, goodbye."""
-        self._loop = asyncio.get_running_loop()
+        self._on_loop()
         await ws.accept()
         try:
             code = normal_code(code)  # as the hub announces it, however the link was typed
@@ -324,8 +345,10 @@ class Live:
             self._found(code, conns, found)
         finally:
             self._looking.discard(code)
-            if code in self._again:
-                self._look(code)
+            if code in self._again:  # a change or a wish meanwhile: looked at unless the look served it
+                self._again.discard(code)
+                if not self._current(code, self._conns.get(code, ())):
+                    self._look(code)
 
     async def _run(self, code: str, work: Callable[..., T], *args: Any) -> T:
         """The hub's work for a table: right here on the event loop where the hub says it is quick
