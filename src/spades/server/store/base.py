@@ -542,7 +542,8 @@ class _Slot:
 
     def __init__(self, write: Callable[[Tx], Any]) -> None:
         self.write = write
-        self.done = threading.Event()
+        self.done: threading.Event | None = None
+        """Set when answered: made only for a write that waits (a thread's Event costs a few microseconds)."""
         self.lead = False
         """Set instead of an answer: the writer is to write the next batch itself."""
         self.result: Any = None
@@ -571,7 +572,9 @@ class GroupCommit:
         with self._lock:
             self._waiting.append(slot)
             lead, self._busy = not self._busy, True
-        if not lead:
+            if not lead:
+                slot.done = threading.Event()
+        if slot.done is not None:
             slot.done.wait()
         if lead or slot.lead:
             self._write_batch()
@@ -597,8 +600,9 @@ class GroupCommit:
             after = self._waiting[0] if self._waiting else None
             self._busy = after is not None
         for s in batch:
-            s.done.set()
-        if after is not None:
+            if s.done is not None:
+                s.done.set()
+        if after is not None and after.done is not None:
             after.lead = True
             after.done.set()
 
