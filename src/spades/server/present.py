@@ -188,11 +188,18 @@ def _contract(rules: Rules, side: int, bids: Sequence[Bid | None]) -> tuple[int,
 def _progress(
     rules: Rules, phase: Phase, side: int, bids: Sequence[Bid | None], won: Sequence[int]
 ) -> str | None:
-    """Partners' tricks won of tricks bid, "3 of 7", while a hand is bid and played and both have bid."""
+    """Partners' tricks won of tricks bid, "3 of 7", while a hand is bid and played and both have bid
+    (written out for two partners: every state and event asks it of each side)."""
     seats = rules.seats_of(side)
-    if len(seats) < 2 or phase not in (Phase.BID, Phase.PLAY) or any(bids[s] is None for s in seats):
+    if len(seats) != 2 or phase not in _BIDDING_OR_PLAYING:
         return None
-    return f"{sum(won[s] for s in seats)} of {_contract(rules, side, bids)[0]}"
+    one, other = seats
+    if bids[one] is None or bids[other] is None:
+        return None
+    return f"{won[one] + won[other]} of {_contract(rules, side, bids)[0]}"
+
+
+_BIDDING_OR_PLAYING = (Phase.BID, Phase.PLAY)
 
 
 def _sheet_legend(rules: Rules) -> str:
@@ -409,14 +416,13 @@ def event_lines(game: Game, seat: int, move: Move, viewers: Sequence[int | None]
     if isinstance(move, Play) and not game.trick and game.tricks:
         trick, winner = _played(game.tricks[-1].cards), game.tricks[-1].winner
     texts = [_event_text(game, seat, move, _viewer(n, v), winner, names) for v in viewers]
+    rules, phase, bids, won = game.rules, game.phase, game.bids, game.tricks_won  # read once, not per side
     face = EventOut(
         seat=seat, kind=_KINDS[type(move)], text=texts[0],
         card=str(move.card) if isinstance(move, Play) else None, trick=trick, winner=winner,
-        bids=[_bid_text(game.rules, b) for b in game.bids],
-        tricks=list(game.tricks_won),
-        progress=[_progress(game.rules, game.phase, side, game.bids, game.tricks_won)
-                  for side in range(game.rules.sides)],
-        nil_broken=broken_nils(game.rules, game.bids, game.tricks_won),
+        bids=[_bid_text(rules, b) for b in bids], tricks=list(won),
+        progress=[_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
+        nil_broken=broken_nils(rules, bids, won),
     )
     return face, texts
 
