@@ -95,6 +95,12 @@ _SMALL: Final = 1 << 62
 
 
 @cache
+def _orders(k: int) -> int:
+    """How many orders k cards have (k!, a 226-bit number for a deck: worked out once)."""
+    return factorial(k)
+
+
+@cache
 def _radix_runs(k: int) -> tuple[tuple[int, int, int], ...]:
     """The swaps of a k-card shuffle in runs ``(first, end, product of their radices)``, each product
     below ``_SMALL``: one big division per run splits off its digits, read with small numbers."""
@@ -116,7 +122,7 @@ def shuffled(deck_mask: int, rng: DealRng, top: int | None = None) -> list[Card]
     """
     cards = list(_sorted_cards(deck_mask))
     k = len(cards)
-    x = rng.below(factorial(k))
+    x = rng.below(_orders(k))
     end = k - 1 if top is None else min(top, k - 1)
     for first, stop, product in _radix_runs(k):  # the digits of x, in radices k, k - 1, ... 2
         if first >= end:

@@ -72,6 +72,7 @@ __all__ = [
     "SeatView",
     "Tally",
     "Trick",
+    "card_numbers",
     "legal_play_mask",
     "nil_passes",
     "seat_name",
@@ -268,6 +269,46 @@ class SeatView:
     opening_card: Card | None
     history: tuple[HandResult, ...]
     winner: int | None
+
+    def __init__(self, rules: Rules, seat: int, phase: Phase, hand_number: int, dealer: int,
+                 turn: int | None, hand: int, looked: bool, bids: tuple[Bid | None, ...],
+                 tricks_won: tuple[int, ...], trick: tuple[tuple[int, Card], ...],
+                 tricks: tuple[Trick, ...], broken: bool, voids: tuple[int, ...], scores: tuple[int, ...],
+                 bags: tuple[int, ...], passed: int, received: int, offered: tuple[Card, ...],
+                 stock_left: int, discarded: int, pass_count: int, legal_bids: tuple[Bid, ...],
+                 legal_plays: int, can_look: bool, can_misdeal: bool, opening_card: Card | None,
+                 history: tuple[HandResult, ...], winner: int | None) -> None:
+        """The generated ``__init__``, written out to be compiled (see ``spades.play.Trick``): every
+        computer player's move makes a view."""
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "hand_number", hand_number)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "looked", looked)
+        object.__setattr__(self, "bids", bids)
+        object.__setattr__(self, "tricks_won", tricks_won)
+        object.__setattr__(self, "trick", trick)
+        object.__setattr__(self, "tricks", tricks)
+        object.__setattr__(self, "broken", broken)
+        object.__setattr__(self, "voids", voids)
+        object.__setattr__(self, "scores", scores)
+        object.__setattr__(self, "bags", bags)
+        object.__setattr__(self, "passed", passed)
+        object.__setattr__(self, "received", received)
+        object.__setattr__(self, "offered", offered)
+        object.__setattr__(self, "stock_left", stock_left)
+        object.__setattr__(self, "discarded", discarded)
+        object.__setattr__(self, "pass_count", pass_count)
+        object.__setattr__(self, "legal_bids", legal_bids)
+        object.__setattr__(self, "legal_plays", legal_plays)
+        object.__setattr__(self, "can_look", can_look)
+        object.__setattr__(self, "can_misdeal", can_misdeal)
+        object.__setattr__(self, "opening_card", opening_card)
+        object.__setattr__(self, "history", history)
+        object.__setattr__(self, "winner", winner)
 
     @property
     def players(self) -> int:
@@ -549,11 +590,12 @@ class Game:
             return
         self.hand = hand = HandState(n, (dealer + 1) % n, [])
         dealt = n * self._setup.hand_size
-        seat = dealer
-        for i in range(dealt):  # one card at a time to the left of the dealer, each kept as a native number
-            c: int = deck[i]
-            seat = seat + 1 if seat + 1 < n else 0
-            hand.hands[seat] |= 1 << c
+        for k in range(n):  # one card at a time to the left of the dealer: seat k + 1 gets every n-th from k
+            mask = 0
+            for i in range(k, dealt, n):
+                c: int = deck[i]
+                mask |= 1 << c
+            hand.hands[(dealer + 1 + k) % n] = mask
         for i in range(dealt, len(deck)):
             c = deck[i]
             hand.set_aside |= 1 << c
@@ -620,6 +662,9 @@ class Game:
 
     def _on_turn(self, seat: object) -> bool:
         """Whether the value is the seat to move (``True`` is no seat, though it equals 1)."""
+        if isinstance(seat, int) and not isinstance(seat, bool):  # compiled: compared as native numbers
+            turn = self.turn
+            return turn is not None and seat == turn
         return seat == self.turn and not isinstance(seat, bool)
 
     def _no_seat(self, seat: object) -> SpadesError:
@@ -676,7 +721,7 @@ class Game:
         play = self.hand.play
         cards = play.legal_actions
         if cards is None:
-            cards = play.legal_actions = _actions_of(play.legal)
+            cards = play.legal_actions = card_numbers(play.legal)
         return cards
 
     def legal_actions(self, seat: object = None) -> list[int]:
@@ -950,7 +995,7 @@ class Game:
         suit = setup.suit_of[c]
         hands = self.hand.hands
         play = self.hand.play
-        hands[seat] &= ~(1 << c)
+        hands[seat] = hands[seat] & ~(1 << c)  # compiled: native numbers, not the generic in-place operator
         trick = play.trick
         if trick:
             if suit != play.led:
@@ -976,7 +1021,7 @@ class Game:
             return
         winner = play.top_seat
         play.tricks.append(Trick(trick[0][0], tuple(trick), winner))
-        play.tricks_won[winner] += 1
+        play.tricks_won[winner] = play.tricks_won[winner] + 1
         play.trick = []
         if len(play.tricks) < setup.hand_size:  # a later trick's lead: only spades' being open matters
             play.leader = self.turn = winner
@@ -1027,7 +1072,9 @@ class Game:
             raise self._no_seat(seat)
         tally, hand = self.tally, self.hand
         play = hand.play
-        looked = hand.bidding.looked[seat] or self.phase not in (Phase.BID,)
+        bidding = self.phase is Phase.BID
+        looked = hand.bidding.looked[seat] or not bidding
+        extra = self._look_and_misdeal(seat) if bidding else []  # neither is open outside the bidding
         return SeatView(
             rules=self.rules, seat=seat, phase=self.phase, hand_number=tally.hand_number,
             dealer=tally.dealer, turn=self.turn, hand=hand.hands[seat] if looked else 0, looked=looked,
@@ -1039,8 +1086,8 @@ class Game:
             offered=self.offered(seat), discarded=hand.draw.discards[seat],
             stock_left=hand.draw.left() if self.phase is Phase.DRAW else 0,
             pass_count=self.pass_count(seat), legal_bids=tuple(self.legal_bids(seat)),
-            legal_plays=self.legal_plays(seat), can_look=self.can_move(seat, Look()),
-            can_misdeal=self.can_move(seat, Misdeal()), opening_card=play.opening_card,
+            legal_plays=self.legal_plays(seat), can_look=any(isinstance(m, Look) for m in extra),
+            can_misdeal=any(isinstance(m, Misdeal) for m in extra), opening_card=play.opening_card,
             history=tuple(tally.history), winner=tally.winner,
         )
 
@@ -1077,10 +1124,6 @@ _PHASE_VERB: Final = {
 }
 
 
-_CHUNK: Final = 13
-"""Card masks are read in 13-bit chunks (a suit each, in the standard numbering)."""
-
-
 def nil_passes(rules: Rules, bids: Sequence[Bid | None], dealer: int) -> list[tuple[int, int, int]]:
     """The passes the bids call for, in order, as (from seat, to seat, how many cards): a side with
     partners and one nil (blind or not) trades that many cards with its partner (the nil's pass,
@@ -1103,32 +1146,15 @@ def nil_passes(rules: Rules, bids: Sequence[Bid | None], dealer: int) -> list[tu
     return out
 
 
-def _chunk_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per chunk, the card numbers of each of its 8192 bit patterns (a few milliseconds, at import)."""
-    tables = []
-    for offset in range(0, 54, _CHUNK):
-        size = min(_CHUNK, 54 - offset)
-        table: list[tuple[int, ...]] = [()] * (1 << size)
-        for m in range(1, 1 << size):
-            table[m] = ((m & -m).bit_length() - 1 + offset, *table[m & (m - 1)])
-        tables.append(tuple(table))
-    return tuple(tables)
-
-
-_CHUNKS: Final = _chunk_tables()
-
-
-def _actions_of(mask: int) -> tuple[int, ...]:
-    """The card numbers of a mask, lowest first: the play actions of a legal mask."""
-    out: tuple[int, ...] = ()
-    for table in _CHUNKS:  # a mask within one suit (following suit) is a single look-up
-        part = mask & 8191
-        if part:
-            out = out + table[part] if out else table[part]
-        mask >>= _CHUNK
-        if not mask:
-            break
-    return out
+def card_numbers(mask: int) -> tuple[int, ...]:
+    """The card numbers of a mask, lowest first (the play actions of a legal mask): ``cards_of`` as plain
+    numbers, for the compiled code that walks masks on every move (the players')."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
 
 
 def _mask_sum(masks: Iterator[int]) -> int:

@@ -136,17 +136,17 @@ def score_hand(
     ``no_bids`` scores the "first hand without bidding" (10 per trick, nothing else);
     ``renege`` names the side that reneged, penalised as ``rules.renege_penalty`` says.
     """
-    if len(tricks) != rules.players or len(bids) != rules.players:
-        raise SpadesError(f"Scoring needs a bid and a trick count for each of {rules.players} seats.")
-    if len(bags) != rules.sides:
-        raise SpadesError(f"Scoring needs the bags of each of {rules.sides} sides.")
+    players, sides = rules.players, rules.sides
+    if len(tricks) != players or len(bids) != players:
+        raise SpadesError(f"Scoring needs a bid and a trick count for each of {players} seats.")
+    if len(bags) != sides:
+        raise SpadesError(f"Scoring needs the bags of each of {sides} sides.")
     total_tricks = rules.hand_size
-    if any(t < 0 for t in tricks) or sum(tricks) != total_tricks:
+    if min(tricks) < 0 or sum(tricks) != total_tricks:
         raise SpadesError(f"The tricks won must add up to {total_tricks}.")
-    return HandScore(tuple(
-        _score_side(rules, side, bids, tricks, bags[side], no_bids, renege == side)
-        for side in range(rules.sides)
-    ))
+    return HandScore(tuple([
+        _score_side(rules, side, bids, tricks, bags[side], no_bids, renege == side) for side in range(sides)
+    ]))
 
 
 def side_contract(rules: Rules, side: int, bids: Sequence[Bid | None]) -> tuple[int, bool]:
@@ -162,10 +162,14 @@ def side_contract(rules: Rules, side: int, bids: Sequence[Bid | None]) -> tuple[
     >>> side_contract(Rules(), 0, [Bid(2), None, Bid.ten_for_200(), None])
     (10, True)
     """
-    seat_bids = [b for b in (bids[s] for s in rules.seats_of(side)) if b is not None and not b.is_nil(rules)]
-    if any(b.ten_for_two_hundred for b in seat_bids):
-        return 10, True
-    return sum(b.tricks for b in seat_bids), False
+    total = 0
+    for s in rules.seats_of(side):
+        b = bids[s]
+        if b is not None and not b.is_nil(rules):
+            if b.ten_for_two_hundred:
+                return 10, True
+            total += b.tricks
+    return total, False
 
 
 def _score_side(
@@ -180,23 +184,24 @@ def _score_side(
     """One side's result for the hand (``score_hand`` for each side): the contract made or set,
     its nils, bags and bag penalty, a Boston, a renege; or, without bids, 10 a trick."""
     seats = rules.seats_of(side)
-    won = sum(tricks[s] for s in seats)
+    won = 0
+    for s in seats:
+        won += tricks[s]
     boston = won == rules.hand_size
     boston_points = rules.boston_bonus if boston else 0
     if no_bids:
         return SideScore(side, 0, won, won, True, False, 10 * won, 0, 0, (), 0, 0, boston,
                          boston_points, bags_before, bags_before)
-    seat_bids: list[Bid] = []
     for s in seats:
-        bid = bids[s]
-        if bid is None:
+        if bids[s] is None:
             raise SpadesError(f"Seat {s} has no bid to score.")
-        seat_bids.append(bid)
     nils: list[NilResult] = []
     contract, ten = side_contract(rules, side, bids)
     counted = 0
     failed_nil_tricks = 0
-    for s, bid in zip(seats, seat_bids, strict=True):
+    for s in seats:
+        bid = bids[s]
+        assert bid is not None
         if bid.is_nil(rules):
             value = rules.blind_nil_value if bid.blind else rules.nil_value
             nils.append(NilResult(s, bid.blind, tricks[s], value if tricks[s] == 0 else -value))

@@ -10,10 +10,11 @@ Every decision comes with one short sentence saying why, for hints.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from spades.bots.knowledge import Knowledge, bag_cost, estimate_tricks, is_nil, nil_danger
 from spades.cards import Card, cards_of
-from spades.game import Phase, SeatView, trick_winner
+from spades.game import Phase, SeatView, card_numbers, trick_winner
 from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
 from spades.rules import DeckSpec, NilRule
 from spades.scoring import Bid
@@ -30,13 +31,17 @@ level's nil attack (150 single hands, half the nils set) it scores as 1.0."""
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
+_NAMES: Final = tuple(Card(c).name for c in range(54))
+"""Each card's name by number (a reason names its cards: read here, not worked out per decision)."""
+
+
 def _name(card: int) -> str:
-    return Card(card).name
+    return _NAMES[card]
 
 
 def _lowest(spec: DeckSpec, mask: int) -> int:
     """The lowest-ranked card of a mask."""
-    return min(cards_of(mask), key=lambda c: int(spec.power[c]))
+    return min(card_numbers(mask), key=lambda c: int(spec.power[c]))
 
 
 class HeuristicPlayer:
@@ -213,7 +218,7 @@ class HeuristicPlayer:
             return k.is_boss(card)
         spec = k.spec
         suit = spec.suit_of[card]
-        return all(spec.power[c] <= spec.power[card] for c in cards_of(spec.suit_masks[suit]))
+        return all(spec.power[c] <= spec.power[card] for c in card_numbers(spec.suit_masks[suit]))
 
     def _low(self, k: Knowledge, cards: int) -> int:
         """The card to throw away: low, not a spade or an honour, from a short suit (tip 8)."""
@@ -225,11 +230,11 @@ class HeuristicPlayer:
             return (suit == SPADE, self._boss(k, c), (hand & spec.suit_masks[suit]).bit_count(),
                     spec.power[c])
 
-        return min(cards_of(cards), key=key)
+        return min(card_numbers(cards), key=key)
 
     def _high(self, spec: DeckSpec, cards: int) -> int:
         """The most dangerous card to keep: the highest, spades above all."""
-        return max(cards_of(cards), key=lambda c: spec.power[c] + (20 if spec.suit_of[c] == SPADE else 0))
+        return max(card_numbers(cards), key=lambda c: spec.power[c] + (20 if spec.suit_of[c] == SPADE else 0))
 
     def _wants_tricks(self, k: Knowledge) -> tuple[bool, bool]:
         """(whether to win tricks, whether that is to set the opponents)."""
@@ -247,7 +252,7 @@ class HeuristicPlayer:
         side_cards = legal & ~trumps
         card: int
         if k.nil_seat(v.seat):
-            card = min(cards_of(legal), key=lambda c: (spec.suit_of[c] == SPADE, spec.power[c]))
+            card = min(card_numbers(legal), key=lambda c: (spec.suit_of[c] == SPADE, spec.power[c]))
             return card, f"You bid nil: lead the {_name(card)}, your safest low card."
         partner = k.partner
         if k.nil_seat(partner):
@@ -257,25 +262,25 @@ class HeuristicPlayer:
                     card = self._low(k, legal & spec.suit_masks[suit])
                     return card, (f"Lead {_SUIT_NAMES[suit]}: your partner is out of them and can "
                                   "throw away a risky card.")
-            card = max(cards_of(side_cards or legal), key=lambda c: spec.power[c])
+            card = max(card_numbers(side_cards or legal), key=lambda c: spec.power[c])
             return card, f"Cover your partner's nil: lead the {_name(card)} high so they can play under it."
         opp_nils = [s for s in k.opponents() if k.nil_seat(s)]
         if opp_nils and self.careful:
             target = opp_nils[0]
             open_suits = [s for s in range(4) if not v.voids[target] >> s & 1 and legal & spec.suit_masks[s]]
             pool = legal & sum(spec.suit_masks[s] for s in open_suits) if open_suits else legal
-            card = min(cards_of(pool), key=lambda c: (spec.suit_of[c] == SPADE, spec.power[c]))
+            card = min(card_numbers(pool), key=lambda c: (spec.suit_of[c] == SPADE, spec.power[c]))
             return card, (f"Lead the low {_name(card)} to pressure the nil bidder: a broken nil costs them "
                           f"{k.rules.nil_value}.")
         want, setting = self._wants_tricks(k)
         if not want:
-            card = min(cards_of(legal), key=lambda c: (spec.suit_of[c] == SPADE, spec.power[c]))
+            card = min(card_numbers(legal), key=lambda c: (spec.suit_of[c] == SPADE, spec.power[c]))
             return card, f"Your contract is made: lead the {_name(card)} and let them take the bags."
         opp_voids = 0
         for s in k.opponents():
             opp_voids |= v.voids[s]
         trumps_out = k.unseen & trumps
-        for card in sorted(cards_of(side_cards), key=lambda c: -spec.power[c]):
+        for card in sorted(card_numbers(side_cards), key=lambda c: -spec.power[c]):
             suit = spec.suit_of[card]
             if self._boss(k, card) and (not opp_voids >> suit & 1 or not trumps_out):
                 if spec.power[card] == 14:
@@ -283,7 +288,7 @@ class HeuristicPlayer:
                 return card, f"The {_name(card)} is the top {Card(card).suit.singular} left: cash it."
         my_trumps = legal & trumps
         if my_trumps and (v.broken or not side_cards):
-            top = max(cards_of(my_trumps), key=lambda c: spec.power[c])
+            top = max(card_numbers(my_trumps), key=lambda c: spec.power[c])
             if self._boss(k, top) and trumps_out:
                 return top, f"Lead the {_name(top)}, the top spade left, to pull the others' trumps."
         if partner is not None and not setting:
@@ -321,7 +326,7 @@ class HeuristicPlayer:
             if partner in after:
                 if winners:
                     led_winners = winners & spec.suit_masks[led]
-                    card = max(cards_of(led_winners), key=lambda c: spec.power[c]) if led_winners else (
+                    card = max(card_numbers(led_winners), key=lambda c: spec.power[c]) if led_winners else (
                         _lowest(spec, winners))
                     return card, f"Cover your partner's nil: play the {_name(card)} high ahead of them."
             elif best_seat == partner:
@@ -362,7 +367,7 @@ class HeuristicPlayer:
             if trumping:
                 return card, f"The {_name(card)} is the lowest spade that wins the trick."
             return card, f"The {_name(card)} is the lowest card that wins the trick."
-        safe = [c for c in cards_of(winners) if self._boss(k, c) and (
+        safe = [c for c in card_numbers(winners) if self._boss(k, c) and (
             trumping or spec.suit_of[c] == SPADE or not any(v.voids[s] >> led & 1 for s in opps_after))]
         if safe:
             card = min(safe, key=lambda c: spec.power[c])
@@ -370,7 +375,7 @@ class HeuristicPlayer:
         if partner in after and not trumping and not setting and k.need < k.tricks_left:
             card = self._low(k, losers or winners)
             return card, f"Your partner plays after you: play low with the {_name(card)}."
-        card = max(cards_of(winners), key=lambda c: spec.power[c])
+        card = max(card_numbers(winners), key=lambda c: spec.power[c])
         if trumping:
             return card, f"Trump high with the {_name(card)}: a low spade could be overtrumped."
         return card, f"Play the {_name(card)} high to win the trick."

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades.cards import cards_of
-from spades.game import SeatView
+from spades.game import SeatView, card_numbers
 from spades.rules import DeckSpec, FailedNilTricks, Rules
 from spades.scoring import Bid
 
@@ -49,7 +48,7 @@ def side_state(rules: Rules, bids: tuple[Bid | None, ...], tricks_won: tuple[int
 def _ranks_held(spec: DeckSpec, cards: int) -> int:
     """A mask of the places from the top of their suit the cards hold (bit 0: the suit's top card)."""
     held = 0
-    for c in cards_of(cards):
+    for c in card_numbers(cards):
         held |= 1 << spec.from_top[c]
     return held
 
@@ -114,8 +113,8 @@ def nil_danger(rules: Rules, hand: int, passing: int = 0) -> float:
     for suit in (0, 1, 2):
         cards = hand & spec.suit_masks[suit]
         length = cards.bit_count()
-        lows = sum(1 for c in cards_of(cards) if spec.power[c] <= 5)
-        for c in cards_of(cards):
+        lows = sum(1 for c in card_numbers(cards) if spec.power[c] <= 5)
+        for c in card_numbers(cards):
             rank = spec.from_top[c]
             if rank == 0:
                 dangers.append(1.0 if length < 5 else 0.6)
@@ -129,7 +128,7 @@ def nil_danger(rules: Rules, hand: int, passing: int = 0) -> float:
             dangers.append(0.4)
     trumps = hand & spec.trumps
     count = trumps.bit_count()
-    for c in cards_of(trumps):
+    for c in card_numbers(trumps):
         rank = spec.from_top[c]
         dangers.append(SURE_TRICK if rank == 0 else 1.0 if rank < 5 else 0.5 if rank < 8 else 0.1)
     if count > 3:
@@ -152,6 +151,19 @@ class Knowledge:
     counted: int
     opp_needs: tuple[int, ...]
     """Tricks each other side still needs (0 when made; -1 on a hand without bids)."""
+
+    def __init__(self, view: SeatView, spec: DeckSpec, partner: int | None, unseen: int, tricks_left: int,
+                 contract: int, counted: int, opp_needs: tuple[int, ...]) -> None:
+        """The generated ``__init__``, written out to be compiled (see ``spades.play.Trick``): every
+        decision in the play makes one."""
+        object.__setattr__(self, "view", view)
+        object.__setattr__(self, "spec", spec)
+        object.__setattr__(self, "partner", partner)
+        object.__setattr__(self, "unseen", unseen)
+        object.__setattr__(self, "tricks_left", tricks_left)
+        object.__setattr__(self, "contract", contract)
+        object.__setattr__(self, "counted", counted)
+        object.__setattr__(self, "opp_needs", opp_needs)
 
     @classmethod
     def of(cls, view: SeatView) -> Knowledge:
@@ -194,7 +206,7 @@ class Knowledge:
         spec = self.spec
         suit = spec.suit_of[card]
         power = spec.power[card]
-        return all(spec.power[c] < power for c in cards_of(self.unseen & spec.suit_masks[suit]))
+        return all(spec.power[c] < power for c in card_numbers(self.unseen & spec.suit_masks[suit]))
 
     def hand_size(self, seat: int) -> int:
         """How many cards a seat holds now."""
