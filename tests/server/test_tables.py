@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import json
 import os
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.tables_client import merged
+from server.tables_client import merged, run_async
 from spades.bots import hint
 from spades.cards import cards_of
 from spades.game import Phase
@@ -681,6 +682,57 @@ def test_a_command_on_the_event_loop_waits_for_no_writer_and_leaves_the_copy_alo
         hub.act(code, join)
     assert hub.read(code, lambda t: t) is copy and [s.name for s in copy.seats if s.person] == ["Ann", "Bo"]
     assert TableHub(TableLog(store)).read(code, lambda t: t.seq) == copy.seq  # stored
+    store.close()
+
+
+def test_a_command_on_the_event_loop_awaits_its_append_with_the_table_locked(tmp_path: Path) -> None:
+    """``seat_act_soon``: a move on a stale copy is taken on the log's (once, with the look's update);
+    while its append waits for the writers' lock (another process's turn), the table is locked (a second
+    command on the loop is refused with StoreBusy, nothing done) and no look sees the move; once
+    stored, it is there for every process, and the same move again is refused."""
+    path = tmp_path / "t.sqlite3"
+    store = SQLiteStore(path)
+    store.check()
+    one, two = TableHub(TableLog(store)), TableHub(TableLog(store))
+    joined = one.open(NewTableIn(name="Ann"))
+    code = joined.code
+    tokens = [joined.token] + [one.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di")]
+    one.act(code, lambda t: t.run(0, Start()))
+    two.read(code, lambda t: t.seq)  # cached there
+
+    def next_move() -> tuple[str, MakeMove]:
+        game = one.read(code, lambda t: t.game)
+        assert game is not None and game.turn is not None
+        return tokens[game.turn], MakeMove(move=str(hint(game.view(game.turn), "normal").move),
+                                           version=len(game.log))
+
+    token, move = next_move()
+    one.seat_act(code, token, lambda t, s: t.run(s, move))  # two's copy is now behind
+    token, move = next_move()
+    sibling = os.open(f"{path}-writer", os.O_RDWR)
+    fcntl.flock(sibling, fcntl.LOCK_EX)
+
+    async def race() -> tuple[list[Any], int]:
+        asks: list[Any] = [(token, -1, True)]
+        task = asyncio.create_task(two.seat_act_soon(code, token, lambda t, s: t.run(s, move), asks))
+        await asyncio.sleep(0.1)  # the append waits for the writers' lock
+        assert not task.done()
+        with pytest.raises(StoreBusy):
+            await two.seat_act_soon(code, token, lambda t, s: t.run(s, move), None)
+        seen = one.read(code, lambda t: t.seq)
+        fcntl.flock(sibling, fcntl.LOCK_UN)
+        updates, _ = await task
+        return updates, seen
+
+    updates, seen = run_async(race())
+    os.close(sibling)
+    after = one.read(code, lambda t: t.seq)
+    assert after == seen + 1 == two.read(code, lambda t: t.seq, known=0)
+    assert isinstance(updates[0], tuple) and updates[0][0] == after
+    with pytest.raises(StaleVersion):
+        run_async(two.seat_act_soon(code, token, lambda t, s: t.run(s, move), None))
+    stored = store.table(code=code)
+    assert stored is not None and len(stored[1]) == after
     store.close()
 
 

@@ -1183,6 +1183,18 @@ class Store(ABC):
         """Add entries (JSON texts) to the log of a table at ``version``, with the results of the game
         they end if they end one (and its rating, if rated); False (nothing written) when it is at
         another version."""
+        return self._appends(self._table_append(code, version, entries, results, rated))
+
+    async def append_table_soon(self, *, code: str, version: int, entries: Sequence[str],
+                                results: Sequence[FriendResult] = (),
+                                rated: GameResult | None = None) -> bool:
+        """``append_table`` from an event loop: made by the store's ``Writer``, answered once committed."""
+        return await self._writer(self._table_append(code, version, entries, results, rated))
+
+    @staticmethod
+    def _table_append(code: str, version: int, entries: Sequence[str], results: Sequence[FriendResult],
+                      rated: GameResult | None) -> Callable[[Tx], bool]:
+        """The write of ``append_table``."""
         def write(tx: Tx) -> bool:
             if tx.run("UPDATE friend_tables SET version = ?, touched = ? WHERE code = ? AND version = ?",
                       (version + len(entries), time.time(), code, version)) != 1:
@@ -1196,7 +1208,7 @@ class Store(ABC):
                 _rate(tx, rated)
             return True
 
-        return self._appends(write)
+        return write
 
     def table(self, *, code: str, since: int = 0,
               max_idle: float | None = None) -> tuple[str, list[str]] | None:

@@ -18,8 +18,8 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TypeVar
 
 from spades.bots import LEVEL_REGISTRY
@@ -27,7 +27,7 @@ from spades.errors import SpadesError
 from spades.protocol import Roster
 from spades.rules import Rules
 from spades.server.present import face_up
-from spades.server.store import StoreError, holding, lock_wait
+from spades.server.store import StoreBusy, StoreError, at_once, holding, lock_wait
 from spades.server.tables.entries import Entry
 from spades.server.tables.events import EventBus, LocalBus
 from spades.server.tables.leases import Leases
@@ -149,9 +149,9 @@ class TableHub:
         return self.act(code, lambda t: command(t, t.seat_of(token)))
 
     def seat_act_and_updates(self, code: str, token: str, command: Callable[[FriendsTable, int], object],
-                             asks: list[Ask]) -> Findings:
+                             asks: list[Ask] | None) -> Findings:
         """``seat_act``, then ``updates`` for the asks from the table as the command left it, in the
-        same look (the connection that sent the command spares its table a second trip)."""
+        same look (the connection that sent the command spares its table a second trip; no asks: none)."""
         return self._act(code, lambda t: command(t, t.seat_of(token)), asks)[1]
 
     def _act(self, code: str, command: Callable[[FriendsTable], T],
@@ -164,27 +164,16 @@ class TableHub:
             for _ in range(_RETRIES):
                 table = self._fresh(code, 0 if trusted else None)
                 before = table.seq
-                with self._turn():  # StoreBusy here: nothing was done, the copy is as it was
-                    try:
-                        result = command(table)
-                    except TableError:  # refused before any entry was made: the table is as it was
-                        if trusted and self._fresh(code).seq != before:
-                            trusted = False  # refused by a copy the log had left behind: try on the log's
-                            continue
-                        raise
-                    except BaseException:
-                        self._forget(code)  # anything else may have left the copy half changed
-                        raise
-                    if table.seq != before:
-                        try:
-                            self.log.append(code, before, table.entries[before:], table.results(before),
-                                            table.rated_game(before))
-                        except StaleVersion:
-                            self._forget(code)
-                            continue
-                        except BaseException:
-                            self._forget(code)  # not stored (StoreError): the copy ran ahead: read it again
-                            raise
+                try:
+                    with self._turn():  # StoreBusy here: nothing was done, the copy is as it was
+                        result = self._command(code, table, command, trusted)
+                        if table.seq != before:
+                            with self._storing(code):
+                                self.log.append(code, before, table.entries[before:], table.results(before),
+                                                table.rated_game(before))
+                except _Stale:
+                    trusted = False
+                    continue
                 found = ([], []) if asks is None else _look(table, asks)
                 break
             else:
@@ -192,6 +181,70 @@ class TableHub:
         if table.seq != before:
             self.bus.publish(code, table.seq, table.entries[before:])
         return result, found
+
+    async def seat_act_soon(self, code: str, token: str, command: Callable[[FriendsTable, int], object],
+                            asks: list[Ask] | None) -> Findings:
+        """``seat_act_and_updates`` on the event loop (where the table is ``quick``): the command run there
+        at once, its entries stored by the store's writer thread, awaited with the table kept locked (so
+        that nothing reads the copy ahead of the log meanwhile), then the look, if given asks. No turn
+        at the writers' lock is waited for on the loop, nor a worker thread taken; StoreBusy if the table
+        is locked (nothing was done)."""
+        code = normal_code(code)
+        lock = self._table_lock(code)
+        if not lock.acquire(blocking=False):
+            raise StoreBusy(f"Table {code} is busy.")
+        try:
+            trusted = True
+            for _ in range(_RETRIES):
+                try:
+                    with at_once(0.0):
+                        table = self._fresh(code, 0 if trusted else None)
+                        before = table.seq
+                        self._command(code, table, lambda t: command(t, t.seat_of(token)), trusted)
+                    if table.seq != before:
+                        with self._storing(code):
+                            await self.log.append_soon(code, before, table.entries[before:],
+                                                       table.results(before), table.rated_game(before))
+                except _Stale:
+                    trusted = False
+                    continue
+                found = ([], []) if asks is None else _look(table, asks)
+                break
+            else:
+                raise TableError("The table is very busy: try again.")
+        finally:
+            lock.release()
+        if table.seq != before:
+            self.bus.publish(code, table.seq, table.entries[before:])
+        return found
+
+    def _command(self, code: str, table: FriendsTable, command: Callable[[FriendsTable], T],
+                 trusted: bool) -> T:
+        """Run a command on the table's copy; ``_Stale`` if a copy taken as it was (``trusted``) refused
+        it and the log has moved on (the command is to be tried on the log's)."""
+        before = table.seq
+        try:
+            return command(table)
+        except TableError:  # refused before any entry was made: the table is as it was
+            if trusted and self._fresh(code).seq != before:
+                raise _Stale from None
+            raise
+        except BaseException:
+            self._forget(code)  # anything else may have left the copy half changed
+            raise
+
+    @contextmanager
+    def _storing(self, code: str) -> Iterator[None]:
+        """An append of the copy's new entries: the copy dropped if it is not stored (``_Stale`` if the log
+        had moved on: the command is tried again on the log's; the store's error else)."""
+        try:
+            yield
+        except StaleVersion:
+            self._forget(code)
+            raise _Stale from None
+        except BaseException:
+            self._forget(code)  # not stored (StoreError): the copy ran ahead: read it again
+            raise
 
     def _turn(self) -> AbstractContextManager[None]:
         """The store's writers' turn for a command that may not wait for it (``at_once``: on the event
@@ -322,6 +375,10 @@ class TableHub:
         with self._lock:
             self._tables.pop(code, None)
             self._heard.pop(code, None)
+
+
+class _Stale(Exception):
+    """The copy a command ran on was behind the log: the command is tried again on the log's."""
 
 
 def _look(t: FriendsTable, asks: list[Ask]) -> Findings:

@@ -330,13 +330,13 @@ class Live:
         """Run a seat's command and, in the same look at the table, make the table's connections their
         updates (unless a look is under way: the change it is then told of brings them)."""
         if code in self._looking:
-            await self._run(code, self.hub.seat_act, code, token, _runner(command))
+            await self._command(code, token, command, None)
             return
         self._looking.add(code)
         conns = list(self._conns.get(code, ()))
         asks, resync = _take_asks(conns)
         try:
-            found = await self._run(code, self.hub.seat_act_and_updates, code, token, _runner(command), asks)
+            found = await self._command(code, token, command, asks)
         except BaseException:
             for c in resync:  # refused or failed: those pages still want the whole table
                 c.resync = True
@@ -349,6 +349,20 @@ class Live:
                 self._again.discard(code)
                 if not self._current(code, self._conns.get(code, ())):
                     self._look(code)
+
+    async def _command(self, code: str, token: str, command: Command, asks: list[Ask] | None) -> Findings:
+        """A seat's command (with a look, if given asks) on the event loop where the table is quick here,
+        its append awaited from the store's writer thread (``TableHub.seat_act_soon``); else, or while the
+        table stays locked after the pauses, in a worker thread, as ``_run`` does."""
+        for pause in _PAUSES:
+            if not self.hub.quick(code):
+                break
+            try:
+                return await self.hub.seat_act_soon(code, token, _runner(command), asks)
+            except StoreBusy:
+                await asyncio.sleep(pause)
+        return await anyio.to_thread.run_sync(self.hub.seat_act_and_updates, code, token, _runner(command),
+                                              asks)
 
     async def _run(self, code: str, work: Callable[..., T], *args: Any) -> T:
         """The hub's work for a table: right here on the event loop where the hub says it is quick

@@ -40,11 +40,23 @@ class TableLog:
                rated: GameResult | None = None) -> None:
         """Append entries after the first ``seq`` at once, with the results of a game they end (and its
         rating, if rated); StaleVersion if another got there first."""
-        stored = [json.dumps(entry_json(e)) for e in entries]
+        stored, rated = self._stored(entries, rated)
+        if not self.store.append_table(code=code, version=seq, entries=stored, results=results, rated=rated):
+            raise _stale(code, seq)
+
+    async def append_soon(self, code: str, seq: int, entries: list[Entry],
+                          results: Sequence[FriendResult] = (), rated: GameResult | None = None) -> None:
+        """``append`` from an event loop: written by the store's writer thread, returning once committed."""
+        stored, rated = self._stored(entries, rated)
+        if not await self.store.append_table_soon(code=code, version=seq, entries=stored, results=results,
+                                                  rated=rated):
+            raise _stale(code, seq)
+
+    def _stored(self, entries: list[Entry], rated: GameResult | None) -> tuple[list[str], GameResult | None]:
+        """Entries as the store keeps them, and a rated game with its seats' rated ids."""
         if rated is not None:
             rated = replace(rated, seats=tuple(self._rated_id(player) for player in rated.seats))
-        if not self.store.append_table(code=code, version=seq, entries=stored, results=results, rated=rated):
-            raise StaleVersion(f"Table {code} has moved past version {seq}.")
+        return [json.dumps(entry_json(e)) for e in entries], rated
 
     def _rated_id(self, player: str) -> str:
         """A seat's rated id: a remote bot's is its account's (a person's, marked a bot), the computer
@@ -65,3 +77,8 @@ class TableLog:
             return json.loads(options), [entry_of(json.loads(e)) for e in entries]
         except (ValueError, BadEntry) as e:
             raise TableDamaged(f"Table {code} is damaged in the database and cannot be read: {e}") from None
+
+
+def _stale(code: str, seq: int) -> StaleVersion:
+    """The refusal of an append at a version the table has moved past."""
+    return StaleVersion(f"Table {code} has moved past version {seq}.")
