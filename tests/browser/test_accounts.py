@@ -8,6 +8,7 @@ a console error but the browser's report of the 401s and the 403 they were meant
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -144,6 +145,21 @@ def test_an_account_brings_the_same_player_to_other_devices(browser: Browser, se
     third.page.keyboard.press("Escape")
     expect(third.account().locator("#account-name")).to_have_text("Margo")
 
+    # the third lists where the account is signed in, and signs the second out from there
+    sessions = third.page.locator("#account-sessions li")
+    expect(sessions).to_have_count(3)
+    expect(sessions).to_contain_text([re.compile("^the device the account was made on, since "),
+                                      re.compile("^Chrome on Linux, since .*Sign out$"),
+                                      re.compile(r"^Chrome on Linux, since \S+ \(this device\)$")])
+    sessions.nth(1).get_by_role("button", name="Sign out").click()
+    expect(third.page.locator("#account-notice")).to_contain_text("That device is signed out")
+    expect(sessions).to_have_count(2)
+    second.page.reload()
+    second.page.wait_for_selector("body[data-ready=yes]")
+    expect(second.page.locator("#account-notice")).to_contain_text('This device was signed out of "Margo"')
+    assert second.mine()["stats"]["played"] == 0
+    second.page.keyboard.press("Escape")
+
     # signing out everywhere from the third signs every device out: each is a new player at its next load
     everywhere = third.page.locator("#btn-sign-out-everywhere")
     expect(everywhere).to_have_text("Sign out everywhere")
@@ -156,7 +172,7 @@ def test_an_account_brings_the_same_player_to_other_devices(browser: Browser, se
         device.page.reload()
         device.page.wait_for_selector("body[data-ready=yes]")
         assert device.mine()["stats"]["played"] == 0
-    for device in (first, second):  # signed out from elsewhere: told so, once
+    for device in (first,):  # signed out from elsewhere: told so, once (the second was, above)
         notice = device.page.locator("#dlg-account #account-notice")
         expect(notice).to_contain_text('This device was signed out of "Margo"')
         expect(device.page.locator("#account-none")).to_be_visible()

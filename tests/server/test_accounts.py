@@ -57,6 +57,44 @@ def test_a_second_device_signs_in_as_the_same_player(database: str, client: http
     assert client.delete("/api/sessions/current", headers=stranger.headers).status_code == 409
 
 
+PHONE = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile"
+LAPTOP = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
+
+
+def test_the_account_lists_where_it_is_signed_in_and_ends_one(database: str, client: httpx.Client) -> None:
+    p = Player(client)
+    p.call("POST", "/api/account", {"name": "judy", "password": PASSWORD}, expect=201)
+    devices = {}
+    for agent in (PHONE, LAPTOP):
+        r = client.post("/api/sessions", json={"name": "judy", "password": PASSWORD},
+                        headers={"User-Agent": agent})
+        devices[agent] = as_device(r.json()["token"])
+    listed = client.get("/api/account/sessions", headers=devices[LAPTOP]).json()
+    assert [(s["device"], s["current"]) for s in listed] == [("the device the account was made on", False),
+                                                             ("Chrome on Android", False),
+                                                             ("Firefox on Linux", True)]
+    assert listed[0]["id"] == "own" and all(len(s["id"]) == 16 for s in listed[1:])
+    assert query(database, "SELECT device FROM sessions ORDER BY created") == [("Chrome on Android",),
+                                                                               ("Firefox on Linux",)]
+    # the phone is lost: the laptop signs it out, and its credential stops working at once
+    phone = f"/api/account/sessions/{listed[1]['id']}"
+    assert client.delete(phone, headers=devices[LAPTOP]).status_code == 204
+    assert client.get("/api/account", headers=devices[PHONE]).status_code == 401
+    again = client.delete(phone, headers=devices[LAPTOP])
+    assert again.status_code == 404 and "not signed in on that device" in again.json()["detail"]
+    assert client.delete("/api/account/sessions/own", headers=devices[LAPTOP]).status_code == 204
+    assert client.get("/api/account", headers=p.headers).status_code == 401
+    assert [s["device"] for s in client.get("/api/account/sessions", headers=devices[LAPTOP]).json()] == [
+        "Firefox on Linux"]
+    # another account's session is not found through this one, and a malformed id is a 422
+    other = Player(client)
+    other.call("POST", "/api/account", {"name": "karl"}, expect=201)
+    mine = client.get("/api/account/sessions", headers=devices[LAPTOP]).json()[0]["id"]
+    assert client.delete(f"/api/account/sessions/{mine}", headers=other.headers).status_code == 404
+    assert client.delete("/api/account/sessions/NOT-AN-ID", headers=devices[LAPTOP]).status_code == 422
+    assert client.get("/api/account", headers=devices[LAPTOP]).json()["name"] == "judy"
+
+
 def test_a_wrong_name_and_a_wrong_password_get_one_answer(client: httpx.Client) -> None:
     Player(client).call("POST", "/api/account", {"name": "bob", "password": PASSWORD}, expect=201)
     Player(client).call("POST", "/api/account", {"name": "nopass"}, expect=201)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from spades.errors import SpadesError
 
-__all__ = ["AccountError", "NameTaken", "NoAccount", "NoSuchPasskey", "PasskeyRefused",
+__all__ = ["AccountError", "NameTaken", "NoAccount", "NoSuchPasskey", "NoSuchSession", "PasskeyRefused",
            "SignInRefused", "TooManyAttempts", "WrongPassword"]
 
 
@@ -56,5 +56,11 @@ class PasskeyRefused(AccountError):
 
 class NoSuchPasskey(AccountError):
     """A passkey id the account does not have."""
+
+    status = 404
+
+
+class NoSuchSession(AccountError):
+    """A session id the account is not signed in with."""
 
     status = 404

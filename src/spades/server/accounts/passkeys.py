@@ -67,7 +67,7 @@ class RelyingParty:
 class Passkeys:
     """The passkey ceremonies of a store's accounts; ``open_session`` signs an account's device in."""
 
-    def __init__(self, store: Store, open_session: Callable[[Account], SessionOut]) -> None:
+    def __init__(self, store: Store, open_session: Callable[[Account, str], SessionOut]) -> None:
         self.store = store
         self.open_session = open_session
 
@@ -116,9 +116,10 @@ class Passkeys:
                                  player=None, ttl=CHALLENGE_SECONDS)
         return options_to_json_dict(options)
 
-    def sign_in(self, credential: dict[str, Any], rp: RelyingParty) -> SessionOut:
-        """A new session for the account whose passkey signed the challenge; ``PasskeyRefused`` for an
-        answer that is forged, replayed, expired, another site's, or from a passkey removed since."""
+    def sign_in(self, credential: dict[str, Any], rp: RelyingParty, device: str) -> SessionOut:
+        """A new session (on ``device``) for the account whose passkey signed the challenge;
+        ``PasskeyRefused`` for an answer that is forged, replayed, expired, another site's, or from a
+        passkey removed since."""
         try:
             parsed = parse_authentication_credential_json(credential)
             challenge = parse_client_data_json(parsed.response.client_data_json).challenge
@@ -140,7 +141,7 @@ class Passkeys:
         if not self.store.use_passkey(passkey_id=passkey.id, was=passkey.sign_count,
                                       now=verified.new_sign_count):
             raise PasskeyRefused("This passkey signed in elsewhere at the same moment: try again.")
-        return self.open_session(account)
+        return self.open_session(account, device)
 
 
 _UNKNOWN_CHALLENGE = ("This passkey answer is not to a request of this server's, or was used already, or "

@@ -10,7 +10,8 @@ from spades.server.accounts.names import MAX_NAME
 from spades.server.schemas import TOKEN_PATTERN, ErrorOut, StrictIn
 
 __all__ = ["ACCOUNT_ERRORS", "MAX_PASSWORD", "MIN_PASSWORD", "AccountIn", "AccountOut", "BotTokenOut",
-           "DeleteIn", "PasskeyIn", "PasskeyOptionsOut", "PasskeyOut", "PasswordIn", "SessionOut", "SignInIn"]
+           "DeleteIn", "PasskeyIn", "PasskeyOptionsOut", "PasskeyOut", "PasswordIn", "SessionInfoOut",
+           "SessionOut", "SignInIn"]
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
@@ -79,6 +80,15 @@ class AccountOut(BaseModel):
     passkeys: list[PasskeyOut]
 
 
+class SessionInfoOut(BaseModel):
+    """A device the account is signed in on."""
+
+    id: str = Field(description='the session\'s id, to end it by ("own": the account\'s first device)')
+    device: str = Field(description='the browser and system it signed in with, e.g. "Firefox on Linux"')
+    created: str = Field(description="when it signed in (UTC, ISO 8601)")
+    current: bool = Field(description="whether it is the device asking")
+
+
 class SessionOut(BaseModel):
     """A signed-in device's credential: sent as X-Player-Token from now on, in place of the one before."""
 
@@ -96,8 +106,8 @@ _ERRORS = {
     400: "A passkey's answer that does not verify (forged, replayed, expired, another site's), or a "
          "malformed token: the detail says why.",
     401: "The name and password do not sign in, or the X-Player-Token is not known (signed out?).",
-    403: "The current password given to change it is wrong.",
-    404: "The account has no such passkey.",
+    403: "The current password, given again to change the password or delete the account, is wrong.",
+    404: "The account has no such passkey, or is not signed in with that session.",
     409: "Not now: the name is taken, the player has an account already, or has none.",
     413: "The request body is larger than the server accepts.",
     422: "A name or password that cannot be an account's (length, characters, a reserved name), or a "

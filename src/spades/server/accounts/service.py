@@ -13,6 +13,7 @@ per client address (``attempts``: Redis's buckets when configured, so across pro
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import secrets
@@ -29,13 +30,14 @@ from spades.server.accounts.errors import (
     NameTaken,
     NoAccount,
     NoSuchPasskey,
+    NoSuchSession,
     SignInRefused,
     TooManyAttempts,
     WrongPassword,
 )
 from spades.server.accounts.names import BadName, check_name, name_key
 from spades.server.accounts.passkeys import Passkeys
-from spades.server.accounts.schemas import AccountOut, BotTokenOut, PasskeyOut, SessionOut
+from spades.server.accounts.schemas import AccountOut, BotTokenOut, PasskeyOut, SessionInfoOut, SessionOut
 from spades.server.middleware import Buckets
 from spades.server.store import Account, Store
 from spades.server.tables.state import hash_token
@@ -154,14 +156,15 @@ class Accounts:
 
     # -- signing in and out -------------------------------------------------------------------
 
-    async def sign_in(self, name: str, password: str, address: str | None) -> SessionOut:
+    async def sign_in(self, name: str, password: str, address: str | None, device: str) -> SessionOut:
         """A new session for the account of this name if the password is its own; one refusal, whichever
-        is wrong. Counted against the name's and the address's attempts first."""
+        is wrong. Counted against the name's and the address's attempts first. ``device``: what the
+        device is called in the account's list of sessions (``devices.device_of``)."""
         key = name_key(name)
         if address is not None:
             await self.count_attempt(f"address:{address}", "this address")
         await self.count_attempt(f"name:{key}", "this name")
-        return await run_in_threadpool(self._sign_in, key, password)
+        return await run_in_threadpool(self._sign_in, key, password, device)
 
     async def count_attempt(self, key: str, who: str) -> None:
         """Take a sign-in attempt from a bucket (``TooManyAttempts`` when it is empty)."""
@@ -170,7 +173,7 @@ class Accounts:
             seconds = math.ceil(wait)
             raise TooManyAttempts(f"Too many sign-in attempts for {who}: try again in {seconds} s.", seconds)
 
-    def _sign_in(self, key: str, password: str) -> SessionOut:
+    def _sign_in(self, key: str, password: str, device: str) -> SessionOut:
         """``sign_in`` once its attempts are counted (in a worker thread: a hash costs tens of ms)."""
         dummy = self._dummy  # made at the first sign-in, whatever its name, so no name's first costs more
         account = self.store.account_by_name(name_key=key)
@@ -181,13 +184,30 @@ class Accounts:
             raise SignInRefused(_SIGN_IN_REFUSED)
         if self._hasher.check_needs_rehash(account.password):
             self.store.set_password(player=account.player, password=self._hash(password))
-        return self._open_session(account)
+        return self._open_session(account, device)
 
-    def _open_session(self, account: Account) -> SessionOut:
+    def _open_session(self, account: Account, device: str) -> SessionOut:
         """A new session credential for the account's player (only its selector and hash are kept)."""
         token, selector, verifier = new_session()
-        self.store.add_session(player=account.player, selector=selector, verifier=verifier)
+        self.store.add_session(player=account.player, selector=selector, verifier=verifier, device=device)
         return SessionOut(token=token, name=account.name)
+
+    def sessions(self, player: str, credential: str) -> list[SessionInfoOut]:
+        """Where the account is signed in, oldest first, this device (``credential``'s) marked."""
+        self._account(player)
+        here = None if credential == player else selector_of(credential)
+        return [SessionInfoOut(id=_session_id(s.selector), created=s.created,
+                               device=s.device or "the device the account was made on",
+                               current=s.selector == here) for s in self.store.sessions(player=player)]
+
+    def end_session(self, player: str, session_id: str) -> None:
+        """Sign the account out on one of its devices (``NoSuchSession`` if it is not signed in there)."""
+        self._account(player)
+        for s in self.store.sessions(player=player):
+            if _session_id(s.selector) == session_id and self.store.sign_out(player=player,
+                                                                             selector=s.selector):
+                return
+        raise NoSuchSession("The account is not signed in on that device (signed out already?).")
 
     def sign_out(self, player: str, credential: str) -> None:
         """End the credential this request came with: a session, or the player's own token."""
@@ -219,3 +239,9 @@ class Accounts:
             return self._hasher.verify(hashed, password)
         except (VerificationError, InvalidHashError):
             return False
+
+
+def _session_id(selector: str | None) -> str:
+    """A session's id in the API: a digest of its selector (which is part of its credential), "own" for
+    the player's own token."""
+    return "own" if selector is None else hashlib.blake2b(selector.encode(), digest_size=8).hexdigest()

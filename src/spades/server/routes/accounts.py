@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Path, Request, Response, WebSocket, WebS
 from starlette.concurrency import run_in_threadpool
 
 from spades.protocol import Roster
+from spades.server.accounts.devices import device_of
 from spades.server.accounts.passkeys import RelyingParty
 from spades.server.accounts.schemas import (
     ACCOUNT_ERRORS,
@@ -24,6 +25,7 @@ from spades.server.accounts.schemas import (
     PasskeyIn,
     PasskeyOptionsOut,
     PasswordIn,
+    SessionInfoOut,
     SessionOut,
     SignInIn,
 )
@@ -131,7 +133,18 @@ async def set_password(body: PasswordIn, accounts: AccountsDep, player: TokenDep
 async def sign_in(body: SignInIn, request: Request, accounts: AccountsDep) -> SessionOut:
     """Sign this device in with a name and password: the answer's token is its credential from now on."""
     client = request.client
-    return await accounts.sign_in(body.name, body.password, client.host if client else None)
+    return await accounts.sign_in(body.name, body.password, client.host if client else None, _device(request))
+
+
+def _device(request: Request) -> str:
+    """What the device signing in is called in the account's list of sessions."""
+    return device_of(request.headers.get("user-agent"))
+
+
+@router.get("/account/sessions")
+def sessions(accounts: AccountsDep, caller: CallerDep) -> list[SessionInfoOut]:
+    """Where the account is signed in, oldest first, this device marked ``current``."""
+    return accounts.sessions(*caller)
 
 
 @router.delete("/sessions/current", status_code=204)
@@ -148,6 +161,15 @@ def sign_out_everywhere(accounts: AccountsDep, player: TokenDep) -> Response:
     return Response(status_code=204)
 
 
+@router.delete("/account/sessions/{session_id}", status_code=204)
+def end_session(session_id: Annotated[str, Path(pattern=r"^(own|[0-9a-f]{16})$", description="the session's "
+                                                "id, from GET /api/account/sessions")],
+                accounts: AccountsDep, player: TokenDep) -> Response:
+    """Sign the account out on one device (a lost phone's, say): its credential stops working at once."""
+    accounts.end_session(player, session_id)
+    return Response(status_code=204)
+
+
 @router.post("/passkey-sign-ins")
 async def passkey_sign_in_options(request: Request, accounts: AccountsDep,
                                   site: SiteDep) -> PasskeyOptionsOut:
@@ -159,9 +181,9 @@ async def passkey_sign_in_options(request: Request, accounts: AccountsDep,
 
 
 @router.post("/sessions/passkey", status_code=201)
-def passkey_sign_in(body: PasskeyIn, accounts: AccountsDep, site: SiteDep) -> SessionOut:
+def passkey_sign_in(body: PasskeyIn, request: Request, accounts: AccountsDep, site: SiteDep) -> SessionOut:
     """Sign this device in with the passkey's answer: the answer's token is its credential from now on."""
-    return accounts.passkeys.sign_in(body.credential, site)
+    return accounts.passkeys.sign_in(body.credential, site, _device(request))
 
 
 @router.post("/passkey-registrations")

@@ -20,6 +20,7 @@ from spades.server.store.base import (
     QuickWait,
     RatingChange,
     Result,
+    Session,
     Store,
     StoreBusy,
     StoreError,
@@ -32,8 +33,8 @@ from spades.server.store.base import (
 from spades.server.store.sqlite import SQLiteStore
 
 __all__ = ["DELETED_NAME", "SCHEMA_VERSION", "Account", "FriendResult", "GameRow", "LogEntry", "Passkey",
-           "Played", "QuickWait", "RatingChange", "Result", "Store", "StoreBusy", "StoreError", "at_once",
-           "holding", "lock_wait", "open_store", "solo_ref", "table_ref"]
+           "Played", "QuickWait", "RatingChange", "Result", "Session", "Store", "StoreBusy", "StoreError",
+           "at_once", "holding", "lock_wait", "open_store", "solo_ref", "table_ref"]
 
 
 def open_store(where: str | Path) -> Store:

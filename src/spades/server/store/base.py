@@ -232,6 +232,16 @@ DELETED_NAME = "deleted player"
 
 
 @dataclass(frozen=True)
+class Session:
+    """Where an account is signed in: a session, or (``selector`` None) the player's own token."""
+
+    selector: str | None
+    created: str
+    device: str | None
+    """The browser and system it signed in from (None: not known, as for the player's own token)."""
+
+
+@dataclass(frozen=True)
 class Account:
     """A player's account: the name people see, and how it signs in."""
 
@@ -501,12 +511,19 @@ def _v13_bot_tokens(tx: Tx, dialect: Dialect) -> None:
         token_hash TEXT NOT NULL UNIQUE, created TEXT NOT NULL)""")
 
 
+def _v14_session_devices(tx: Tx, dialect: Dialect) -> None:
+    """What kind of device each session signed in from (a browser and a system, as its person would name
+    them: never the whole User-Agent), for the account's list of where it is signed in."""
+    tx.run("ALTER TABLE sessions ADD COLUMN device TEXT")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
                                                           _v6_friend_results, _v7_coach_subjects,
                                                           _v8_server_processes, _v9_ratings,
                                                           _v10_lobby, _v11_accounts,
-                                                          _v12_tournaments, _v13_bot_tokens)
+                                                          _v12_tournaments, _v13_bot_tokens,
+                                                          _v14_session_devices)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -896,19 +913,31 @@ class Store(ABC):
                          f" WHERE {column} = ? AND accounts.name IS NOT NULL", (value,))
         return None if row is None else Account(*row)
 
-    def add_session(self, *, player: str, selector: str, verifier: str) -> None:
-        """Keep a new session of a player's (its selector and verifier: never the credential itself)."""
+    def add_session(self, *, player: str, selector: str, verifier: str, device: str | None = None) -> None:
+        """Keep a new session of a player's (its selector and verifier: never the credential itself), and
+        the kind of device it signed in from."""
         with self._tx(write=True) as tx:
-            tx.run("INSERT INTO sessions (selector, verifier, player, created) VALUES (?, ?, ?, ?)",
-                   (selector, verifier, player, _now()))
+            tx.run("INSERT INTO sessions (selector, verifier, player, created, device)"
+                   " VALUES (?, ?, ?, ?, ?)", (selector, verifier, player, _now(), device))
 
-    def sign_out(self, *, player: str, selector: str | None) -> None:
-        """End one credential of a player's: the session with this selector, or (None) the player's token."""
+    def sessions(self, *, player: str) -> list[Session]:
+        """Where a player is signed in, oldest first: their own token while it still signs in (its
+        ``selector`` None), then each session."""
+        with self._tx(write=False) as tx:
+            own = tx.all("SELECT NULL, a.created, NULL FROM players p JOIN accounts a ON a.player = p.token"
+                         " WHERE p.token = ? AND p.retired = 0", (player,))
+            rows = tx.all("SELECT selector, created, device FROM sessions WHERE player = ? ORDER BY created",
+                          (player,))
+        return [Session(*row) for row in [*own, *rows]]
+
+    def sign_out(self, *, player: str, selector: str | None) -> bool:
+        """End one credential of a player's: the session with this selector, or (None) the player's token;
+        False if it had ended already."""
         with self._tx(write=True) as tx:
             if selector is None:
-                tx.run("UPDATE players SET retired = 1 WHERE token = ?", (player,))
-            else:
-                tx.run("DELETE FROM sessions WHERE selector = ? AND player = ?", (selector, player))
+                return tx.run("UPDATE players SET retired = 1 WHERE token = ? AND retired = 0",
+                              (player,)) == 1
+            return tx.run("DELETE FROM sessions WHERE selector = ? AND player = ?", (selector, player)) == 1
 
     def sign_out_everywhere(self, *, player: str) -> None:
         """End every session of a player's and retire the player's own token, at once."""

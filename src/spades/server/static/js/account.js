@@ -48,6 +48,24 @@ export async function openAccount() {
   await loadAccount();
   draw();
   $("dlg-account").showModal();
+  await drawSessions();
+}
+
+// Where the account is signed in: this device first said, each other with a button that signs it out.
+async function drawSessions() {
+  if (!state.account.name) return;
+  const sessions = await api.get("/api/account/sessions");
+  $("account-sessions").innerHTML = sessions.map((s) => `<li><span>${esc(s.device)}, since ${esc(s.created.slice(0, 10))}`
+    + `${s.current ? " (this device)" : ""}</span>${s.current ? ""
+      : `<button type="button" data-session="${esc(s.id)}" aria-label="Sign out ${esc(s.device)}">Sign out</button>`}</li>`).join("");
+}
+
+async function endSession(e) {
+  const b = e.target.closest("[data-session]");
+  if (!b) return;
+  await api.del(`/api/account/sessions/${encodeURIComponent(b.dataset.session)}`);
+  await drawSessions();
+  tell("That device is signed out: it becomes a guest at its next step.");
 }
 
 /** If the server refused this browser's account credential (it is now a new guest), open the Account
@@ -81,6 +99,7 @@ async function makeAccount(e) {
   rememberAccount(state.account.name);
   f.reset();
   draw();
+  await drawSessions();
   tell(`Your account "${state.account.name}" is made: add a passkey or a password to sign in elsewhere.`);
 }
 
@@ -145,6 +164,7 @@ export function wireAccount() {
   $("btn-passkey-sign-in").addEventListener("click", () => attempt(signInWithPasskey));
   $("btn-passkey-add").addEventListener("click", () => attempt(addPasskey));
   $("account-passkeys").addEventListener("click", (e) => attempt(() => removePasskey(e)));
+  $("account-sessions").addEventListener("click", (e) => attempt(() => endSession(e)));
   $("account-password").addEventListener("submit", (e) => attempt(() => setPassword(e)));
   $("btn-sign-out").addEventListener("click", () => attempt(async () => {
     await api.del("/api/sessions/current");
