@@ -20,7 +20,7 @@ from spades.cards import cards_of
 from spades.game import Phase
 from spades.rules import Rules
 from spades.server.present import events_of, face_up, state_of
-from spades.server.store import FriendResult, StoreBusy, StoreError, at_once, open_store
+from spades.server.store import FriendResult, Store, StoreBusy, StoreError, at_once, open_store
 from spades.server.store.sqlite import SQLiteStore
 from spades.server.tables.commands import (
     Back,
@@ -526,24 +526,31 @@ def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
     store.close()
 
 
+def _started_on_two_hubs(store: Store) -> tuple[TableHub, TableHub, str, list[str]]:
+    """Two processes' hubs on one store, a table of four people started by the first and cached by both:
+    the hubs, the table's code and the seats' tokens."""
+    one, two = TableHub(TableLog(store)), TableHub(TableLog(store))
+    joined = one.open(NewTableIn(name="Ann"))
+    code = joined.code
+    tokens = [joined.token] + [one.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di")]
+    one.act(code, lambda t: t.run(0, Start()))
+    two.read(code, lambda t: t.seq)
+    return one, two, code, tokens
+
+
 def test_two_hubs_on_one_store_act_on_what_the_log_says(tmp_path: Path) -> None:
     """Two processes' hubs share a table: each acts on its own copy without reading the log first,
     yet a move the other process made is never lost, never made twice, and a move that is only
     right after it is taken (the stale copy's refusal is checked against the log)."""
     store = open_store(str(tmp_path / "t.sqlite3"))
     store.check()
-    one, two = TableHub(TableLog(store)), TableHub(TableLog(store))
-    joined = one.open(NewTableIn(name="Ann"))
-    code = joined.code
-    tokens = [joined.token] + [one.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di")]
-    one.act(code, lambda t: t.run(0, Start()))
+    one, two, code, tokens = _started_on_two_hubs(store)
 
     def next_move(hub: TableHub) -> tuple[str, str, int]:
         game = hub.read(code, lambda t: t.game)
         assert game is not None and game.turn is not None
         return tokens[game.turn], str(hint(game.view(game.turn), "normal").move), len(game.log)
 
-    two.read(code, lambda t: t.seq)  # the second process caches the table now
     token, move, version = next_move(one)
     one.seat_act(code, token, lambda t, s: t.run(s, MakeMove(move=move, version=version)))
     stale = two.read(code, lambda t: t.seq, known=0)  # its cached copy, not caught up
@@ -693,12 +700,7 @@ def test_a_command_on_the_event_loop_awaits_its_append_with_the_table_locked(tmp
     path = tmp_path / "t.sqlite3"
     store = SQLiteStore(path)
     store.check()
-    one, two = TableHub(TableLog(store)), TableHub(TableLog(store))
-    joined = one.open(NewTableIn(name="Ann"))
-    code = joined.code
-    tokens = [joined.token] + [one.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di")]
-    one.act(code, lambda t: t.run(0, Start()))
-    two.read(code, lambda t: t.seq)  # cached there
+    one, two, code, tokens = _started_on_two_hubs(store)
 
     def next_move() -> tuple[str, MakeMove]:
         game = one.read(code, lambda t: t.game)

@@ -160,8 +160,7 @@ class TableHub:
         listeners find it so) and, if given asks, their updates from the table it left."""
         code = normal_code(code)
         with holding(self._table_lock(code), f"Table {code}"):
-            trusted = True  # the cached copy as it is: the append's compare-and-set catches a stale one
-            for _ in range(_RETRIES):
+            for trusted in _tries():
                 table = self._fresh(code, 0 if trusted else None)
                 before = table.seq
                 try:
@@ -172,14 +171,10 @@ class TableHub:
                                 self.log.append(code, before, table.entries[before:], table.results(before),
                                                 table.rated_game(before))
                 except _Stale:
-                    trusted = False
                     continue
-                found = ([], []) if asks is None else _look(table, asks)
+                found = _look(table, asks)
                 break
-            else:
-                raise TableError("The table is very busy: try again.")
-        if table.seq != before:
-            self.bus.publish(code, table.seq, table.entries[before:])
+        self._announce(code, table, before)
         return result, found
 
     async def seat_act_soon(self, code: str, token: str, command: Callable[[FriendsTable, int], object],
@@ -194,8 +189,7 @@ class TableHub:
         if not lock.acquire(blocking=False):
             raise StoreBusy(f"Table {code} is busy.")
         try:
-            trusted = True
-            for _ in range(_RETRIES):
+            for trusted in _tries():
                 try:
                     with at_once(0.0):
                         table = self._fresh(code, 0 if trusted else None)
@@ -206,17 +200,19 @@ class TableHub:
                             await self.log.append_soon(code, before, table.entries[before:],
                                                        table.results(before), table.rated_game(before))
                 except _Stale:
-                    trusted = False
                     continue
-                found = ([], []) if asks is None else _look(table, asks)
+                found = _look(table, asks)
                 break
-            else:
-                raise TableError("The table is very busy: try again.")
         finally:
             lock.release()
+        self._announce(code, table, before)
+        return found
+
+    def _announce(self, code: str, table: FriendsTable, before: int) -> None:
+        """Publish the entries a command added since version ``before`` (once the table is free, so that
+        listeners find it so)."""
         if table.seq != before:
             self.bus.publish(code, table.seq, table.entries[before:])
-        return found
 
     def _command(self, code: str, table: FriendsTable, command: Callable[[FriendsTable], T],
                  trusted: bool) -> T:
@@ -381,7 +377,20 @@ class _Stale(Exception):
     """The copy a command ran on was behind the log: the command is tried again on the log's."""
 
 
-def _look(t: FriendsTable, asks: list[Ask]) -> Findings:
+def _tries() -> Iterator[bool]:
+    """A command's tries, each saying whether it may take the cached copy as it is (the first: the
+    append's compare-and-set catches a stale one; the next, after a stale copy, the log's); after
+    ``_RETRIES``, each found behind the log by another process's, the command is refused."""
+    yield True
+    for _ in range(_RETRIES - 1):
+        yield False
+    raise TableError("The table is very busy: try again.")
+
+
+def _look(t: FriendsTable, asks: list[Ask] | None) -> Findings:
+    """Each ask's update from the table as it is (none if no asks), and the seats found missed."""
+    if asks is None:
+        return [], []
     out: list[Update] = []
     missed: list[str] = []
     shared = shown = None
