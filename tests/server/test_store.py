@@ -587,3 +587,42 @@ def test_a_coach_claim_is_timed_by_the_databases_clock(database: str,
         assert store.claim(subject="s", hand=0) == ("b", pytest.approx(0, abs=5), 1, 9)
     finally:
         store.close()
+
+
+def test_an_append_from_the_loop_waits_for_a_turn_taken_and_is_made_by_the_writer(tmp_path: Path) -> None:
+    """``append_soon`` on the event loop: made at once while no one writes; while another thread has the
+    writers' turn, handed to the store's writer, which makes it once the turn is free and answers only
+    after its commit; closing the store stops the writer."""
+    store = SQLiteStore(tmp_path / "g.sqlite3")
+    store.check()
+    store.add_player(token="p")
+    game = Game(Rules(), 5)
+    row = store.add_game(token="p", deal=5, daily=None, level="normal", bots_bid_nil=True,
+                         header=dump_record(game))
+    taken, free = threading.Event(), threading.Event()
+
+    def hold_the_turn() -> None:
+        with store.write_turn():
+            taken.set()
+            free.wait()
+
+    async def main() -> tuple[bool, bool, bool]:
+        first = await store.append_soon(game_id=row.id, version=0, entries=[None])
+        holder = threading.Thread(target=hold_the_turn)
+        holder.start()
+        taken.wait()
+        second = asyncio.ensure_future(store.append_soon(game_id=row.id, version=1, entries=[None]))
+        await asyncio.sleep(0.1)
+        waited = not second.done()  # it cannot be made while the turn is held
+        free.set()
+        made = await second
+        holder.join()
+        return first, waited, made
+
+    assert run_async(main()) == (True, True, True)
+    after = store.game(token="p", game_id=row.id)
+    assert after is not None and after.version == 2
+    writer = store._writer._thread
+    assert writer is not None and writer.is_alive()
+    store.close()
+    assert not writer.is_alive()

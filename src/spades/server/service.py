@@ -255,9 +255,10 @@ class Service:
 
     async def move_soon(self, token: str, game_id: int, text: str, version: int) -> MoveOut | None:
         """``move`` on the event loop, for a store on this machine (``local``: its reads are short), its
-        append awaited from the store's writer: no worker thread a move. Only the plain case, a move on
-        the cached game at its version with nobody else at it; None otherwise (a refusal included), and
-        the caller then asks ``move`` in a worker thread, which does the rest and tells any refusal."""
+        append made at once or by the store's writer (``append_soon``): no worker thread a move. Only the
+        plain case, a move on the cached game at its version with nobody else at it; None otherwise (a
+        refusal included), and the caller then asks ``move`` in a worker thread, which does the rest and
+        tells any refusal."""
         with self._lock:
             table = self._tables.get(game_id)
         if (not self.store.local or table is None or table.row.token != token or version != table.version

@@ -1073,8 +1073,16 @@ class Store(ABC):
 
     async def append_soon(self, *, game_id: int, version: int, entries: Sequence[LogEntry],
                           result: Result | None = None, rated: GameResult | None = None) -> bool:
-        """``append`` from an event loop: made by the store's ``Writer``, answered once committed."""
-        return await self._writer(self._game_append(game_id, version, entries, result, rated, None))
+        """``append`` from an event loop, answered once committed: made at once if the writers' lock is
+        free (waking a thread costs more than the write), else by the store's ``Writer``."""
+        write = self._game_append(game_id, version, entries, result, rated, None)
+        if self.local:
+            try:
+                with at_once(0), self._tx(write=True) as tx:
+                    return write(tx)
+            except StoreBusy:
+                pass
+        return await self._writer(write)
 
     @staticmethod
     def _game_append(game_id: int, version: int, entries: Sequence[LogEntry], result: Result | None,
