@@ -1124,6 +1124,10 @@ _PHASE_VERB: Final = {
 }
 
 
+_CHUNK: Final = 13
+"""Card masks are read in 13-bit chunks (a suit each, in the standard numbering)."""
+
+
 def nil_passes(rules: Rules, bids: Sequence[Bid | None], dealer: int) -> list[tuple[int, int, int]]:
     """The passes the bids call for, in order, as (from seat, to seat, how many cards): a side with
     partners and one nil (blind or not) trades that many cards with its partner (the nil's pass,
@@ -1146,15 +1150,33 @@ def nil_passes(rules: Rules, bids: Sequence[Bid | None], dealer: int) -> list[tu
     return out
 
 
+def _chunk_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per chunk, the card numbers of each of its 8192 bit patterns (a few milliseconds, at import)."""
+    tables = []
+    for offset in range(0, 54, _CHUNK):
+        size = min(_CHUNK, 54 - offset)
+        table: list[tuple[int, ...]] = [()] * (1 << size)
+        for m in range(1, 1 << size):
+            table[m] = ((m & -m).bit_length() - 1 + offset, *table[m & (m - 1)])
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_CHUNKS: Final = _chunk_tables()
+
+
 def card_numbers(mask: int) -> tuple[int, ...]:
     """The card numbers of a mask, lowest first (the play actions of a legal mask): ``cards_of`` as plain
-    numbers, for the compiled code that walks masks on every move (the players')."""
-    out: list[int] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+    numbers, a table look-up a suit, for the code that walks masks on every move (the players' too)."""
+    out: tuple[int, ...] = ()
+    for table in _CHUNKS:  # a mask within one suit (following suit) is a single look-up
+        part = mask & 8191
+        if part:
+            out = out + table[part] if out else table[part]
+        mask >>= _CHUNK
+        if not mask:
+            break
+    return out
 
 
 def _mask_sum(masks: Iterator[int]) -> int:
