@@ -9,9 +9,9 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Locator, Page, expect
 
-from browser.table import NewPage, change_settings, settle, tool
+from browser.table import NewPage, change_settings, settle, take_turn, tool
 from browser.test_friends import Person, check_frames, open_friends_table, play_round, sit, take_turn_at_table
 from server.tables_client import app_state
 from spades.server.run import BackgroundServer
@@ -186,6 +186,18 @@ def next_to_bid(people: list[Person]) -> Person:
     raise AssertionError("no one was asked to bid")
 
 
+def take_turn_and_see_it(page: Page) -> None:
+    """Take this page's turn if it is theirs, then wait for the table to show the move: a table's move goes
+    over its socket, so the page is not busy until the answer comes, and a look before then would find
+    the same turn still offered."""
+    cards = page.locator("#hand .card").count()
+    did = take_turn(page, deal_on=False)
+    if did == "bid":
+        expect(page.locator(".bid-btn")).to_have_count(0)
+    elif did == "play":
+        expect(page.locator("#hand .card")).to_have_count(cards - 1)
+
+
 def test_a_spectator_who_reloads_the_page_watches_on_until_leaving_the_table(
         fresh_page: NewPage, server: BackgroundServer) -> None:
     ann, carl = Person(fresh_page, "Ann"), Person(fresh_page, "Carl")
@@ -196,8 +208,7 @@ def test_a_spectator_who_reloads_the_page_watches_on_until_leaving_the_table(
     status = carl.page.locator("#table-status")
     expect(status).to_contain_text("You are watching")
     for _ in range(3):
-        settle(ann.page)
-        take_turn_at_table(ann.page)
+        take_turn_and_see_it(ann.page)
     carl.page.reload()  # back to watching the same table, where it is now
     carl.page.wait_for_selector("body[data-ready=yes]")
     expect(status).to_contain_text("You are watching")
@@ -206,8 +217,7 @@ def test_a_spectator_who_reloads_the_page_watches_on_until_leaving_the_table(
     game = carl.last_table()["game"]
     assert carl.last_table()["you"] == 4 and game["version"] >= 3 and game["hand"] == []
     seq = carl.last_table()["seq"]
-    settle(ann.page)
-    take_turn_at_table(ann.page)  # and it goes on live
+    take_turn_and_see_it(ann.page)  # and it goes on live
     for _ in range(50):
         if carl.last_table()["seq"] > seq:
             break
