@@ -913,7 +913,7 @@ class Store(ABC):
                          f" WHERE {column} = ? AND accounts.name IS NOT NULL", (value,))
         return None if row is None else Account(*row)
 
-    def add_session(self, *, player: str, selector: str, verifier: str, device: str | None = None) -> None:
+    def add_session(self, *, player: str, selector: str, verifier: str, device: str) -> None:
         """Keep a new session of a player's (its selector and verifier: never the credential itself), and
         the kind of device it signed in from."""
         with self._tx(write=True) as tx:
