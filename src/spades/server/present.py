@@ -331,11 +331,12 @@ def _seen_from(rules: Rules, me: int, names: Names) -> _Seen:
 
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
              viewer: int | None = None, names: Names = None, coach: bool = False,
-             shown: FaceUp | None = None) -> GameState:
+             shown: FaceUp | None = None, sheet: bool = True) -> GameState:
     """The state the viewer's seat (South by default; ``game.players``: a spectator, who holds no seat)
     may see, its legal moves and why others are not; ``names`` gives the people's names at a friends'
     table, ``coach`` whether the coach reviews its hands; ``shown``: the game's ``face_up`` now, if
-    already made for another seat."""
+    already made for another seat; without ``sheet``, the score sheet is left empty (for a caller that
+    leaves it out of what it sends: each seat's lines of a long game, for every move)."""
     rules = game.rules
     n = game.players
     me = _viewer(n, viewer)
@@ -384,7 +385,8 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
         received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
         stock=v.stock_left,
         two_player_draw=rules.two_player_draw.value, trick=shown.trick, last_trick=shown.last_trick,
-        broken=v.broken, target=rules.target, sheet=_sheet(rules, v.history, me, names),
+        broken=v.broken, target=rules.target,
+        sheet=_sheet(rules, v.history, me, names) if sheet else [],
         sheet_legend=_sheet_legend(rules),
         review=review_of(spec, v.history[-1]) if over and v.history else None,
         winner=v.winner, message=_message(game, v, me, names), coach=coach,

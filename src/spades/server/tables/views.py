@@ -251,26 +251,30 @@ def lobby_of(table: FriendsTable) -> LobbyView:
     return LobbyView(**_lobby_fields(table))
 
 
-def _lobby_fields(table: FriendsTable) -> dict[str, Any]:
+def _lobby_fields(table: FriendsTable, seats: bool = True) -> dict[str, Any]:
     """The fields of ``lobby_of``'s view, each of its type already (``shared_view`` takes them without
-    a check: a look makes them at every change)."""
+    a check: a look makes them at every change); without ``seats``, the seats left empty (an update
+    that leaves them out)."""
     o: TableOptions = table.options
     now = table.clock()
     return {"code": table.code, "players": table.players, "rules": rules_json(o.rules),
             "rules_name": o.rules.name, "level": o.level, "grace": float(o.grace),
             "turn_seconds": float(o.turn_seconds), "rated": o.rated_as, "started": table.started,
-            "turn_left": _seconds(table.turn_left(now)), "seats": _seats(table, now), "reactions": REACTIONS,
-            "boards_left": table.boards_left, "tournament": o.tournament}
+            "turn_left": _seconds(table.turn_left(now)), "seats": _seats(table, now) if seats else [],
+            "reactions": REACTIONS, "boards_left": table.boards_left, "tournament": o.tournament}
 
 
-def shared_view(table: FriendsTable) -> dict[str, Any]:
+def shared_view(table: FriendsTable, left_out: frozenset[str] = frozenset()) -> dict[str, Any]:
     """What every seat's view of the table holds alike (all but ``you`` and ``game``): made once
-    when several seats' views are made at one version. A table of a tournament's boards shows no deal
-    number: other tables may be playing the same deal."""
+    when several seats' views are made at one version (the ``seats`` and ``chat`` left empty if in
+    ``left_out``: an update leaves them out). A table of a tournament's boards shows no deal number:
+    other tables may be playing the same deal."""
     shown = _deal_shown(table)
-    return {**_lobby_fields(table), "seq": table.seq, "host": table.host,
-            "chat": [ChatOut(seat=c.seat, name=c.name, text=c.text, reaction=c.reaction) for c in table.chat],
-            "deal": shown or None, "past_deals": [] if table.options.boards else list(table.past_seeds)}
+    chat = [] if "chat" in left_out else [ChatOut(seat=c.seat, name=c.name, text=c.text, reaction=c.reaction)
+                                          for c in table.chat]
+    return {**_lobby_fields(table, "seats" not in left_out), "seq": table.seq, "host": table.host,
+            "chat": chat, "deal": shown or None,
+            "past_deals": [] if table.options.boards else list(table.past_seeds)}
 
 
 def _deal_shown(table: FriendsTable) -> int:
@@ -285,14 +289,16 @@ def view_of(table: FriendsTable, seat: int) -> TableView:
     return TableView.model_construct(**shared_view(table), you=seat, game=_state(table, seat))
 
 
-def _state(table: FriendsTable, seat: int, shown: FaceUp | None = None) -> GameState | None:
-    """The game as ``seat`` sees it, if one is dealt (``shown``: its ``face_up``, if made already)."""
+def _state(table: FriendsTable, seat: int, shown: FaceUp | None = None,
+           sheet: bool = True) -> GameState | None:
+    """The game as ``seat`` sees it, if one is dealt (``shown``: its ``face_up``, if made already;
+    without ``sheet``, its score sheet left empty: the update leaves it out)."""
     game = table.game
     if game is None:
         return None
     return state_of(game, game_id=len(table.past_seeds) + 1, deal=_deal_shown(table), daily=None,
                     level=table.options.level, viewer=seat, names=table.seat_labels(),
-                    coach=table.coached and seat < table.players, shown=shown)
+                    coach=table.coached and seat < table.players, shown=shown, sheet=sheet)
 
 
 class SharedView:
@@ -303,7 +309,6 @@ class SharedView:
 
     def __init__(self, table: FriendsTable) -> None:
         self.table = table
-        self.fields = shared_view(table)
         self._around: dict[frozenset[str] | None, tuple[str, str, str]] = {}
 
     def json(self, seat: int, shown: FaceUp | None, same: frozenset[str] | None) -> str:
@@ -313,7 +318,7 @@ class SharedView:
         around = self._around.get(same)
         if around is None:
             around = self._around[same] = self._split(exclude)
-        state = _state(self.table, seat, shown)
+        state = _state(self.table, seat, shown, sheet=same is None or "sheet" not in same)
         game = "null" if state is None else state.model_dump_json(exclude=None if exclude is None else
                                                                  exclude["game"])
         before, between, after = around
@@ -321,12 +326,22 @@ class SharedView:
 
     def _split(self, exclude: dict[str, Any] | None) -> tuple[str, str, str]:
         """The view's JSON before a seat's ``you`` (after ``seq``), between it and its ``game`` (before
-        ``deal``), and after that: the model's fields are in that order."""
-        text = TableView.model_construct(**self.fields, you=0, game=None).model_dump_json(exclude=exclude)
+        ``deal``), and after that: the model's fields are in that order, written as the model writes
+        them (the parts left out not made)."""
+        left = frozenset(k for k, v in (exclude or {}).items() if v is True)
+        fields = {**shared_view(self.table, left), "you": 0, "game": None}
+        text = to_json({k: fields[k] for k in _VIEW_FIELDS
+                        if k not in left and not (k in _LEFT_OUT_IF and _LEFT_OUT_IF[k](fields[k]))}).decode()
         you = f',"seq":{self.table.seq},"you":'
         start = text.index(you) + len(you)
         game = text.index(',"game":null,"deal":', start)
         return text[:start], text[start + 1:game] + ',"game":', text[game + len(',"game":null'):]
+
+
+_VIEW_FIELDS = tuple(TableView.model_fields)
+"""A ``TableView``'s fields in the order its JSON gives them."""
+_LEFT_OUT_IF = {k: f.exclude_if for k, f in TableView.model_fields.items() if f.exclude_if is not None}
+"""The fields a view leaves out for some values, with the test (a tournament's, at other tables)."""
 
 
 CONSTANTS: dict[str, Any] = {"rules": True, "reactions": True, "game": {"rules"}}
