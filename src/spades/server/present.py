@@ -1,5 +1,9 @@
 """Turns the engine's state into the API's schemas, showing only what the player's seat may see.
 
+A state and an event are made as plain data in the schemas' field order (``state_fields``,
+``event_fields``): the solo game's socket compares and writes them as they are, with no model made a
+move; ``state_of`` and ``event_lines`` check them into the models for the rest.
+
 Everything here starts from ``game.view(seat)``, the engine's legal moves and reasons, and the
 finished hands' results; other seats' cards appear only in the review of a hand that is over. A
 spectator at a friends' table (the viewer numbered as the seat after the last) sees only what is
@@ -9,9 +13,12 @@ face up: no one's cards, no moves.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from pydantic import BaseModel
 
 from spades.bidding import BidRules
 from spades.cards import Card, cards_of
@@ -20,19 +27,27 @@ from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
 from spades.outcome import broken_nils, describe_side, plural
 from spades.rules import DeckSpec, Rules
 from spades.scoring import Bid, side_contract
-from spades.server.schemas import (
-    EventOut,
-    GameState,
-    HandReview,
-    PlayedCard,
-    SeatOut,
-    SheetRow,
-    SideOut,
-    TrickOut,
-)
+from spades.server.schemas import EventOut, GameState, HandReview, PlayedCard, SheetRow
 
-__all__ = ["FaceUp", "event_lines", "event_of", "events_of", "face_up", "human_seat", "review_of",
-           "seat_label", "side_name", "state_of"]
+__all__ = ["FaceUp", "Fields", "event_fields", "event_lines", "events_of", "face_up", "human_seat",
+           "json_text", "review_of", "seat_label", "side_name", "state_fields", "state_of"]
+
+Fields = dict[str, Any]
+"""A model's fields as plain data, in the model's order (its JSON as the model writes it, with
+``json_text``), but for the parts made once and shared, kept as models (a trick's cards, the score sheet's
+lines): not to be changed by the caller."""
+
+
+def _model_fields(model: object) -> dict[str, Any]:
+    """The fields of a model held in plain data, for its JSON."""
+    if not isinstance(model, BaseModel):
+        raise TypeError(f"{type(model).__name__} is not JSON")
+    return model.__dict__
+
+
+json_text = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":"),
+                             default=_model_fields).encode
+"""Plain data (``Fields``) as JSON text, written as the models write it (compact, non-ASCII as it is)."""
 
 Position = Literal["bottom", "left", "top", "right"]
 _POSITIONS: dict[int, tuple[Position, ...]] = {
@@ -113,9 +128,9 @@ def _played(cards: tuple[tuple[int, Card], ...]) -> list[PlayedCard]:
     return [_PLAYED.get(p) or _PLAYED.setdefault(p, PlayedCard(seat=p[0], card=str(p[1]))) for p in cards]
 
 
-def _trick(t: Trick) -> TrickOut:
-    """A finished trick as the API sends it: its leader, its cards and its winner."""
-    return TrickOut(leader=t.leader, cards=_played(t.cards), winner=t.winner)
+def _trick(t: Trick) -> Fields:
+    """A finished trick as the API sends it (``TrickOut``): its leader, its cards and its winner."""
+    return {"leader": t.leader, "cards": _played(t.cards), "winner": t.winner}
 
 
 @functools.lru_cache(maxsize=256)
@@ -211,10 +226,13 @@ def _sheet_legend(rules: Rules) -> str:
 
 def review_of(spec: DeckSpec, h: HandResult) -> HandReview:
     """A finished hand face up, for the review."""
-    return HandReview(
-        number=h.number, dealt=[_sorted(spec, m) for m in h.dealt],
-        tricks=[_trick(t) for t in h.tricks], set_aside=_sorted(spec, h.set_aside),
-    )
+    return HandReview.model_validate(_review(spec, h))
+
+
+def _review(spec: DeckSpec, h: HandResult) -> Fields:
+    """``review_of`` as plain data."""
+    return {"number": h.number, "dealt": [_sorted(spec, m) for m in h.dealt],
+            "tricks": [_trick(t) for t in h.tricks], "set_aside": _sorted(spec, h.set_aside)}
 
 
 def _message(game: Game, v: SeatView, human: int, names: Names) -> str:
@@ -255,10 +273,10 @@ def _bid_rule(rules: Rules) -> str:
     return "" if rule is None else f" {rule}."
 
 
-_HELD: dict[str, object] = {"hand": [], "legal": [], "reasons": {}, "legal_bids": [], "can_look": False,
-                            "can_misdeal": False, "pass_count": 0, "passed": [], "received": [],
-                            "offered": []}
-"""What a state says of the viewer's own cards and moves: all empty for a spectator."""
+def _held() -> Fields:
+    """What a state says of the viewer's own cards and moves for a spectator: all empty (new each time)."""
+    return {"hand": [], "legal": [], "reasons": {}, "legal_bids": [], "can_look": False, "can_misdeal": False,
+            "pass_count": 0, "passed": [], "received": [], "offered": []}
 
 
 @dataclass(frozen=True)
@@ -274,7 +292,7 @@ class FaceUp:
     contracts: list[tuple[int, bool]]
     progress: list[str | None]
     trick: list[PlayedCard]
-    last_trick: TrickOut | None
+    last_trick: Fields | None
 
 
 def face_up(game: Game) -> FaceUp:
@@ -337,6 +355,15 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     table, ``coach`` whether the coach reviews its hands; ``shown``: the game's ``face_up`` now, if
     already made for another seat; without ``sheet``, the score sheet is left empty (for a caller that
     leaves it out of what it sends: each seat's lines of a long game, for every move)."""
+    return GameState.model_validate(state_fields(game, game_id=game_id, deal=deal, daily=daily, level=level,
+                                                 viewer=viewer, names=names, coach=coach, shown=shown,
+                                                 sheet=sheet))
+
+
+def state_fields(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
+                 viewer: int | None = None, names: Names = None, coach: bool = False,
+                 shown: FaceUp | None = None, sheet: bool = True) -> Fields:
+    """``state_of`` as plain data."""
     rules = game.rules
     n = game.players
     me = _viewer(n, viewer)
@@ -349,20 +376,18 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
     broken, contracts = shown.broken, shown.contracts
     seen = _seen_from(rules, me, names)
     seats = [
-        SeatOut(
-            seat=s, name=seen.seat_names[s], position=seen.positions[s],
-            human=s == me, side=seen.sides_of[s], bid=shown.bids[s], tricks=v.tricks_won[s],
-            cards=shown.cards[s], nil_broken=s in broken,
-        )
+        {"seat": s, "name": seen.seat_names[s], "position": seen.positions[s], "human": s == me,
+         "side": seen.sides_of[s], "bid": shown.bids[s], "tricks": v.tricks_won[s], "cards": shown.cards[s],
+         "nil_broken": s in broken}
         for s in range(n)
     ]
     bidding_done = v.phase in (Phase.PASS, Phase.PLAY) and all(b is not None for b in v.bids)
     sides = [
-        SideOut(side=i, name=seen.side_names[i], score=v.scores[i], bags=v.bags[i],
-                bags_to_penalty=rules.bag_limit - v.bags[i] if rules.bag_penalty else None,
-                contract=contracts[i][0] if all(v.bids[s] is not None for s in rules.seats_of(i)) else None,
-                ten_for_two_hundred=contracts[i][1], seats=list(rules.seats_of(i)),
-                progress=shown.progress[i])
+        {"side": i, "name": seen.side_names[i], "score": v.scores[i], "bags": v.bags[i],
+         "bags_to_penalty": rules.bag_limit - v.bags[i] if rules.bag_penalty else None,
+         "contract": contracts[i][0] if all(v.bids[s] is not None for s in rules.seats_of(i)) else None,
+         "ten_for_two_hundred": contracts[i][1], "seats": list(rules.seats_of(i)),
+         "progress": shown.progress[i]}
         for i in range(rules.sides)
     ]
     reasons: dict[str, str] = {}
@@ -372,31 +397,26 @@ def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: s
             if why:
                 reasons[str(c)] = why
     over = v.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
-    state = GameState(
-        id=game_id, version=len(game.log), deal=deal, daily=daily, level=level,
-        rules=rules_json(rules), rules_name=rules.name, players=n, human=me, phase=v.phase.value,
-        turn=v.turn, dealer=v.dealer, hand_number=v.hand_number, seats=seats, sides=sides,
-        side_order=seen.side_order,
-        spare_tricks=rules.hand_size - sum(c for c, _ in contracts) if bidding_done else None,
-        human_side=-1 if watching else rules.side_of(me), hand=_sorted(spec, v.hand),
-        legal=_sorted(spec, v.legal_plays),
-        reasons=reasons, legal_bids=[b.written(rules) for b in v.legal_bids], can_look=v.can_look,
-        can_misdeal=v.can_misdeal, pass_count=v.pass_count, passed=_sorted(spec, v.passed),
-        received=_sorted(spec, v.received), offered=[str(c) for c in v.offered],
-        stock=v.stock_left,
-        two_player_draw=rules.two_player_draw.value, trick=shown.trick, last_trick=shown.last_trick,
-        broken=v.broken, target=rules.target,
-        sheet=_sheet(rules, v.history, me, names) if sheet else [],
-        sheet_legend=_sheet_legend(rules),
-        review=review_of(spec, v.history[-1]) if over and v.history else None,
-        winner=v.winner, message=_message(game, v, me, names), coach=coach,
-    )
-    return state.model_copy(update=_HELD) if watching else state
-
-
-def event_of(game: Game, seat: int, move: Move, viewer: int | None = None, names: Names = None) -> EventOut:
-    """The event for a move just applied, as the viewer's seat (South by default) may see it."""
-    return events_of(game, seat, move, (viewer,), names)[0]
+    state: Fields = {
+        "id": game_id, "version": len(game.log), "deal": deal, "daily": daily, "level": level,
+        "rules": rules_json(rules), "rules_name": rules.name, "players": n, "human": me,
+        "phase": v.phase.value, "turn": v.turn, "dealer": v.dealer, "hand_number": v.hand_number,
+        "seats": seats, "sides": sides, "side_order": seen.side_order,
+        "spare_tricks": rules.hand_size - sum(c for c, _ in contracts) if bidding_done else None,
+        "human_side": -1 if watching else rules.side_of(me), "hand": _sorted(spec, v.hand),
+        "legal": _sorted(spec, v.legal_plays), "reasons": reasons,
+        "legal_bids": [b.written(rules) for b in v.legal_bids], "can_look": v.can_look,
+        "can_misdeal": v.can_misdeal, "pass_count": v.pass_count, "passed": _sorted(spec, v.passed),
+        "received": _sorted(spec, v.received), "offered": [str(c) for c in v.offered],
+        "stock": v.stock_left, "two_player_draw": rules.two_player_draw.value, "trick": shown.trick,
+        "last_trick": shown.last_trick, "broken": v.broken, "target": rules.target,
+        "sheet": _sheet(rules, v.history, me, names) if sheet else [], "sheet_legend": _sheet_legend(rules),
+        "review": _review(spec, v.history[-1]) if over and v.history else None,
+        "winner": v.winner, "message": _message(game, v, me, names), "coach": coach,
+    }
+    if watching:
+        state.update(_held())
+    return state
 
 
 def events_of(game: Game, seat: int, move: Move, viewers: Sequence[int | None],
@@ -412,6 +432,13 @@ def event_lines(game: Game, seat: int, move: Move, viewers: Sequence[int | None]
                 names: Names = None) -> tuple[EventOut, list[str]]:
     """``events_of`` as the first viewer's event and each viewer's line (for a caller that writes the
     others' events itself, without a model each)."""
+    face, texts = event_fields(game, seat, move, viewers, names)
+    return EventOut.model_validate(face), texts
+
+
+def event_fields(game: Game, seat: int, move: Move, viewers: Sequence[int | None] = (None,),
+                 names: Names = None) -> tuple[Fields, list[str]]:
+    """``event_lines`` with the event as plain data (the viewers: South alone by default)."""
     n = game.players
     trick = _played(tuple(game.trick))
     winner: int | None = None
@@ -419,13 +446,13 @@ def event_lines(game: Game, seat: int, move: Move, viewers: Sequence[int | None]
         trick, winner = _played(game.tricks[-1].cards), game.tricks[-1].winner
     texts = [_event_text(game, seat, move, _viewer(n, v), winner, names) for v in viewers]
     rules, phase, bids, won = game.rules, game.phase, game.bids, game.tricks_won  # read once, not per side
-    face = EventOut(
-        seat=seat, kind=_KINDS[type(move)], text=texts[0],
-        card=str(move.card) if isinstance(move, Play) else None, trick=trick, winner=winner,
-        bids=[_bid_text(rules, b) for b in bids], tricks=list(won),
-        progress=[_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
-        nil_broken=broken_nils(rules, bids, won),
-    )
+    face = {
+        "seat": seat, "kind": _KINDS[type(move)], "text": texts[0],
+        "card": str(move.card) if isinstance(move, Play) else None, "trick": trick, "winner": winner,
+        "bids": [_bid_text(rules, b) for b in bids], "tricks": list(won),
+        "progress": [_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
+        "nil_broken": broken_nils(rules, bids, won),
+    }
     return face, texts
 
 

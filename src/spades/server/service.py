@@ -34,13 +34,12 @@ from spades.record import dump_record, extend, load_record, replay
 from spades.rules import Rules
 from spades.server.accounts.credentials import selector_of, verifies
 from spades.server.analyses import Analyses, CoachUnavailable
-from spades.server.present import event_of, human_seat, review_of, state_of
+from spades.server.present import Fields, event_fields, human_seat, review_of, state_fields
 from spades.server.reviews import Reviews, game_subject
 from spades.server.schemas import (
     TOKEN_PATTERN,
     CoachGameOut,
     CoachOut,
-    EventOut,
     GameState,
     HandReview,
     HintOut,
@@ -102,9 +101,17 @@ class SoloGame:
 
     def state(self) -> GameState:
         """What the person's seat may see now (a rated game's deal number only once it is over)."""
+        return GameState.model_validate(self.fields())
+
+    def fields(self) -> Fields:
+        """``state`` as plain data."""
         secret = self.row.rated is not None and self.game.phase is not Phase.GAME_OVER
-        return state_of(self.game, game_id=self.row.id, deal=0 if secret else self.row.deal,
-                        daily=self.row.daily, level=self.row.level, coach=self.coached)
+        return state_fields(self.game, game_id=self.row.id, deal=0 if secret else self.row.deal,
+                            daily=self.row.daily, level=self.row.level, coach=self.coached)
+
+    def answer(self, events: list[Fields]) -> Fields:
+        """A move's answer as plain data (``MoveOut``'s fields): its events and the state now."""
+        return {"events": events, "state": self.fields()}
 
     def rated_game(self, game: Game, *, abandoned: bool = False) -> GameResult | None:
         """If the game is rated and ``game`` (its copy, moved on) is over, or ``abandoned`` (a loss for the
@@ -235,7 +242,7 @@ class Service:
             self._commit(table, work, forfeit)
             with self._lock:
                 self._cache(table)
-            return MoveOut(events=events, state=table.state())
+            return MoveOut.model_validate(table.answer(events))
 
     def current(self, token: str) -> GameState | None:
         """The player's game at the point they left it, or None before their first game."""
@@ -247,13 +254,17 @@ class Service:
 
     def move(self, token: str, game_id: int, text: str, version: int) -> MoveOut:
         """Check and make the person's move, then let the computer players answer."""
+        return MoveOut.model_validate(self.move_answer(token, game_id, text, version))
+
+    def move_answer(self, token: str, game_id: int, text: str, version: int) -> Fields:
+        """``move``'s answer as plain data (the solo socket writes it as it is)."""
         with self._playing(token, game_id) as table:
             self._check_version(table, version)
             work, events = self._moved(table, text, token)
             self._commit(table, work)
-            return MoveOut(events=events, state=table.state())
+            return table.answer(events)
 
-    async def move_soon(self, token: str, game_id: int, text: str, version: int) -> MoveOut | None:
+    async def move_soon(self, token: str, game_id: int, text: str, version: int) -> Fields | None:
         """``move`` on the event loop, for a store on this machine (``local``: its reads are short), its
         append made at once or by the store's writer (``append_soon``): no worker thread a move. Only the
         plain case, a move on the cached game at its version with nobody else at it; None otherwise (a
@@ -274,14 +285,14 @@ class Service:
                                                 result=result, rated=table.rated_game(work)):
                 return None
             ended = self._adopt(table, work)
-            out = MoveOut(events=events, state=table.state())
+            out = table.answer(events)
         finally:
             table.lock.release()
         if ended and self.coach is not None:  # the coach's request reads the store
             await asyncio.to_thread(self._coach, table.row.id, work, table.human, ended)
         return out
 
-    def _moved(self, table: SoloGame, text: str, token: str) -> tuple[Game, list[EventOut]]:
+    def _moved(self, table: SoloGame, text: str, token: str) -> tuple[Game, list[Fields]]:
         """The person's move made on a copy of the table's game, then the computer players' answers: the
         copy and the events (an illegal move is refused with the state as it is)."""
         move = parse_move(text)
@@ -290,10 +301,14 @@ class Service:
             work.apply(table.human, move)
         except IllegalMoveError as e:
             raise MoveRejected(str(e), table.state()) from None
-        return work, [event_of(work, table.human, move), *self._advance(table, work, token)]
+        return work, [event_fields(work, table.human, move)[0], *self._advance(table, work, token)]
 
     def next_hand(self, token: str, game_id: int, version: int) -> MoveOut:
         """Deal the next hand after the score sheet, and play the computer players to the person."""
+        return MoveOut.model_validate(self.next_answer(token, game_id, version))
+
+    def next_answer(self, token: str, game_id: int, version: int) -> Fields:
+        """``next_hand``'s answer as plain data (the solo socket writes it as it is)."""
         with self._playing(token, game_id) as table:
             self._check_version(table, version)
             if table.game.phase is not Phase.HAND_OVER:
@@ -302,7 +317,7 @@ class Service:
             work.next_hand()
             events = self._advance(table, work, token)
             self._commit(table, work)
-            return MoveOut(events=events, state=table.state())
+            return table.answer(events)
 
     def review(self, token: str, game_id: int, number: int) -> HandReview:
         """A finished hand of the game, face up (a hand still being played is not shown)."""
@@ -350,11 +365,11 @@ class Service:
         if version != table.version:
             raise MoveRejected(_MOVED_ON, table.state())
 
-    def _advance(self, table: SoloGame, game: Game, token: str) -> list[EventOut]:
+    def _advance(self, table: SoloGame, game: Game, token: str) -> list[Fields]:
         """Play the computer players (and the person's forced single cards, if their settings say so: read
         only then) up to a decision."""
         auto: bool | None = None
-        events: list[EventOut] = []
+        events: list[Fields] = []
         while game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
             seat = game.turn
             assert seat is not None
@@ -371,7 +386,7 @@ class Service:
                 rng = SeededOnUse(f"{table.row.id}:{len(game.log)}")
                 move = table.bots[seat].choose(game.view(seat), rng)
             game.apply(seat, move)
-            events.append(event_of(game, seat, move))
+            events.append(event_fields(game, seat, move)[0])
         return events
 
     def _forfeit(self, token: str) -> tuple[int, GameResult] | None:

@@ -28,6 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from spades.server.deps import ServiceDep, TokenDep
 from spades.server.failures import FAILURES, failure_of, invalid_detail
 from spades.server.middleware import Buckets, too_many
+from spades.server.present import Fields, json_text
 from spades.server.schemas import (
     TOKEN_ERRORS,
     CoachGameOut,
@@ -122,16 +123,17 @@ class _Shown:
     """The state last answered on a connection that asked for partial states."""
 
     def __init__(self) -> None:
-        self.state: GameState | None = None
+        self.state: Fields | None = None
 
-    def answer(self, ref: int, out: MoveOut) -> str:
-        """The answer to a move: its state left out where the last one answered was the same."""
-        before, self.state = self.state, out.state
-        if before is None or before.id != out.state.id:
+    def answer(self, ref: int, out: Fields) -> str:
+        """The answer to a move (``MoveOut``'s fields): its state's fields left out where the last one
+        answered had them the same."""
+        before, state = self.state, out["state"]
+        self.state = state
+        if before is None or before["id"] != state["id"]:
             return _whole(ref, out)
-        was = before.__dict__
-        same = {name for name, value in out.state.__dict__.items() if was[name] == value} - _ALWAYS
-        body = out.model_dump_json(exclude={"state": same})
+        changed = {name: value for name, value in state.items() if name in _ALWAYS or before[name] != value}
+        body = json_text({"events": out["events"], "state": changed})
         return f'{{"type":"answer","id":{ref},"status":200,"partial":true,"body":{body}}}'
 
 
@@ -139,9 +141,9 @@ _ALWAYS = {"id", "version"}
 """The fields of a partial state sent even when they did not change."""
 
 
-def _whole(ref: int, out: MoveOut) -> str:
-    """The answer to a move with its whole state, as the HTTP route's body."""
-    return f'{{"type":"answer","id":{ref},"status":200,"body":{out.model_dump_json()}}}'
+def _whole(ref: int, out: Fields) -> str:
+    """The answer to a move (``MoveOut``'s fields) with its whole state, as the HTTP route's body."""
+    return f'{{"type":"answer","id":{ref},"status":200,"body":{json_text(out)}}}'
 
 
 async def _answer(service: Service, buckets: Buckets | None, credential: str, text: str,
@@ -163,12 +165,12 @@ async def _answer(service: Service, buckets: Buckets | None, credential: str, te
         token = await _player(service, credential)
         game = command.game
         if command.do == "next":
-            out = await run_in_threadpool(service.next_hand, token, game, command.version)
+            out = await run_in_threadpool(service.next_answer, token, game, command.version)
         elif command.move is None:
             return _reply(ref, 422, {"detail": "Invalid request: move: a move is required to make one"})
         else:  # on the loop when it can be, else (and to tell a refusal) in a worker thread
             soon = await service.move_soon(token, game, command.move, command.version)
-            out = await run_in_threadpool(service.move, token, game, command.move,
+            out = await run_in_threadpool(service.move_answer, token, game, command.move,
                                           command.version) if soon is None else soon
         return _whole(ref, out) if shown is None else shown.answer(ref, out)
     except FAILURES as e:
