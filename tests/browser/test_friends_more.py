@@ -9,9 +9,9 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, expect
 
-from browser.table import NewPage, change_settings, settle, take_turn, tool
+from browser.table import NewPage, change_settings, settle, tool
 from browser.test_friends import Person, check_frames, open_friends_table, play_round, sit, take_turn_at_table
 from server.tables_client import app_state
 from spades.server.run import BackgroundServer
@@ -186,18 +186,6 @@ def next_to_bid(people: list[Person]) -> Person:
     raise AssertionError("no one was asked to bid")
 
 
-def take_turn_and_see_it(page: Page) -> None:
-    """Take this page's turn if it is theirs, then wait for the table to show the move: a table's move goes
-    over its socket, so the page is not busy until the answer comes, and a look before then would find
-    the same turn still offered."""
-    cards = page.locator("#hand .card").count()
-    did = take_turn(page, deal_on=False)
-    if did == "bid":
-        expect(page.locator(".bid-btn")).to_have_count(0)
-    elif did == "play":
-        expect(page.locator("#hand .card")).to_have_count(cards - 1)
-
-
 def test_a_spectator_who_reloads_the_page_watches_on_until_leaving_the_table(
         fresh_page: NewPage, server: BackgroundServer) -> None:
     ann, carl = Person(fresh_page, "Ann"), Person(fresh_page, "Carl")
@@ -208,7 +196,7 @@ def test_a_spectator_who_reloads_the_page_watches_on_until_leaving_the_table(
     status = carl.page.locator("#table-status")
     expect(status).to_contain_text("You are watching")
     for _ in range(3):
-        take_turn_and_see_it(ann.page)
+        take_turn_at_table(ann.page)
     carl.page.reload()  # back to watching the same table, where it is now
     carl.page.wait_for_selector("body[data-ready=yes]")
     expect(status).to_contain_text("You are watching")
@@ -217,7 +205,7 @@ def test_a_spectator_who_reloads_the_page_watches_on_until_leaving_the_table(
     game = carl.last_table()["game"]
     assert carl.last_table()["you"] == 4 and game["version"] >= 3 and game["hand"] == []
     seq = carl.last_table()["seq"]
-    take_turn_and_see_it(ann.page)  # and it goes on live
+    take_turn_at_table(ann.page)  # and it goes on live
     for _ in range(50):
         if carl.last_table()["seq"] > seq:
             break
@@ -267,3 +255,25 @@ def test_the_others_are_told_who_sits_down_leaves_comes_back_and_hosts_but_not_o
     tool(ann.page, "Table").click()
     ann.page.locator("#dlg-table").get_by_role("button", name="Leave the table").click()
     expect(cy.page.locator("#table-news")).to_have_text("Ann left the table. You are the host.")
+
+
+def test_a_quick_second_tap_on_a_card_at_a_table_plays_it_once_without_a_refusal(
+        fresh_page: NewPage, server: BackgroundServer) -> None:
+    ann = Person(fresh_page, "Ann", speed="normal")
+    code = open_friends_table(ann)
+    ann.page.locator("#btn-start").click()  # computer players in the three other seats
+    legal = ann.page.locator("#hand .card.legal")
+    for _ in range(200):  # her bid, then the computer players' cards until it is hers to play
+        settle(ann.page)
+        if legal.count():
+            break
+        take_turn_at_table(ann.page)
+    cards = ann.page.locator("#hand .card").count()
+    legal.first.dblclick(position={"x": 6, "y": 24})  # the move's answer has not come before the second tap
+    expect(ann.page.locator("#hand .card")).to_have_count(cards - 1)
+    ann.page.locator("#chat-text").fill("Oops")  # its update comes after any answer to a second move
+    ann.page.locator("#chat-text").press("Enter")
+    expect(ann.page.locator("#chat-log p").first).to_contain_text("Oops")
+    assert [f for f in ann.frames if f.get("type") == "error"] == []
+    assert not ann.errors
+    assert check_frames([ann], server, code) > 1

@@ -119,15 +119,29 @@ function forTheTable(e) {
   return e.type === "pointerdown" ? onTable : e.key !== "Tab" && (onTable || e.target === document.body);
 }
 
-// The page is busy while a request or an animation runs: cards and bids wait for it.
-export async function busyWhile(work) {
+// The page is busy while a request, an animation or a table's move waiting for its answer runs: cards
+// and bids wait for it. Each holds the page busy until it lets go; the last to let go frees it.
+let holds = 0;
+export function holdBusy() {
+  holds += 1;
   state.busy = true;
   document.body.classList.add("busy");
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    holds -= 1;
+    state.busy = holds > 0;
+    document.body.classList.toggle("busy", state.busy);
+  };
+}
+
+export async function busyWhile(work) {
+  const release = holdBusy();
   try {
     await work();
   } finally {
-    state.busy = false;
-    document.body.classList.remove("busy");
+    release();
   }
 }
 

@@ -4,7 +4,7 @@
 
 import { $, myTurn, say, state } from "./state.js";
 import { api } from "./api.js";
-import { busyWhile, show } from "./actions.js";
+import { busyWhile, holdBusy, show } from "./actions.js";
 import { render } from "./table.js";
 import { drawChat } from "./chat.js";
 import { drawLobby, drawTableDialog, leaveLobby, showProblem, watching } from "./lobby.js";
@@ -35,6 +35,7 @@ class Connection {
     this.tries = 0;
     this.ended = false;
     this.asked = new Map();  // id -> the command sent until answered, so a refusal is told where it belongs
+    this.held = new Map();  // id -> [game, version, let go]: a move or the next hand keeps the page busy until shown
     this.nextId = 1;
     this.queue = Promise.resolve();
   }
@@ -58,11 +59,13 @@ class Connection {
       this.tries = 0;
       this.seq = msg.seq;
       this.took(msg);
+      this.shownOn(msg.table.game);
       return;
     }
     const command = this.asked.get(msg.id) || {};
     this.asked.delete(msg.id);
     if (msg.type === "ok") return;  // accepted: its update tells the rest
+    this.letGo(msg.id);
     const asked = about.get(command.do) || "game";
     if (asked === "chat") {
       $("chat-error").textContent = msg.detail;
@@ -93,6 +96,7 @@ class Connection {
   // The connection closed: try again after a wait, unless the seat or the table is gone.
   closed(e) {
     this.asked.clear();  // no answer comes on a closed connection
+    for (const id of [...this.held.keys()]) this.letGo(id);
     if (this.ended) return;
     if (e.code === 4403 || e.code === 4404) {  // the seat or the table is gone: no use trying again
       this.ended = true;
@@ -120,7 +124,26 @@ class Connection {
     }
     const id = this.nextId++;
     this.asked.set(id, command);
+    // As a solo game's request does, a move keeps the page busy until the table has moved on and shown
+    // it: a second tap meanwhile would be sent as another move, and refused. (The answer may come before
+    // or after the update: the update is what counts.)
+    if (command.version !== undefined) this.held.set(id, [state.game.id, command.version, holdBusy()]);
     this.ws.send(JSON.stringify({ ...command, id }));
+  }
+
+  // An update came with this game (or none): the page is busy no longer for the moves it passed (a new
+  // game, such as a tournament's next board, passes them all), once it has been shown.
+  shownOn(game) {
+    for (const [id, [was, version]] of this.held) {
+      if (!game || game.id !== was || game.version > version) this.queue = this.queue.then(() => this.letGo(id));
+    }
+  }
+
+  // Command `id` was refused, shown or will never be answered: the page is no longer busy for it.
+  letGo(id) {
+    const held = this.held.get(id);
+    this.held.delete(id);
+    if (held) held[2]();
   }
 
   /** Something about this seat's game over HTTP (`hint`, `hands/N`, the coach's `hands/N/coach` and `coach`). */
