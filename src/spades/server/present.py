@@ -13,11 +13,11 @@ face up: no one's cards, no moves.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel
 
 from spades.bidding import BidRules
@@ -45,9 +45,9 @@ def _model_fields(model: object) -> dict[str, Any]:
     return model.__dict__
 
 
-json_text = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":"),
-                             default=_model_fields).encode
-"""Plain data (``Fields``) as JSON text, written as the models write it (compact, non-ASCII as it is)."""
+def json_text(fields: Any) -> str:
+    """Plain data (``Fields``) as JSON text, written as the models write it (compact, non-ASCII as it is)."""
+    return orjson.dumps(fields, default=_model_fields).decode()
 
 Position = Literal["bottom", "left", "top", "right"]
 _POSITIONS: dict[int, tuple[Position, ...]] = {
