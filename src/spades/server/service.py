@@ -17,7 +17,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import date
@@ -265,11 +265,20 @@ class Service:
             return table.answer(events)
 
     async def move_soon(self, token: str, game_id: int, text: str, version: int) -> Fields | None:
-        """``move`` on the event loop, for a store on this machine (``local``: its reads are short), its
-        append made at once or by the store's writer (``append_soon``): no worker thread a move. Only the
-        plain case, a move on the cached game at its version with nobody else at it; None otherwise (a
-        refusal included), and the caller then asks ``move`` in a worker thread, which does the rest and
-        tells any refusal."""
+        """``move_answer`` on the event loop, for a store on this machine (``local``: its reads are short),
+        its append made at once or by the store's writer (``append_soon``): no worker thread a move. Only
+        the plain case, a move on the cached game at its version with nobody else at it; None otherwise (a
+        refusal included), and the caller then asks ``move_answer`` in a worker thread, which does the rest
+        and tells any refusal."""
+        return await self._soon(token, game_id, version, lambda table: self._moved(table, text, token))
+
+    async def next_soon(self, token: str, game_id: int, version: int) -> Fields | None:
+        """``next_answer`` on the event loop, as ``move_soon`` makes a move (None: ask ``next_answer``)."""
+        return await self._soon(token, game_id, version, lambda table: self._dealt(table, token))
+
+    async def _soon(self, token: str, game_id: int, version: int,
+                    step: Callable[[SoloGame], tuple[Game, list[Fields]]]) -> Fields | None:
+        """``move_soon``'s way with any ``step`` of the game (the moved copy and its events)."""
         with self._lock:
             table = self._tables.get(game_id)
         if (not self.store.local or table is None or table.row.token != token or version != table.version
@@ -277,7 +286,7 @@ class Service:
             return None
         try:
             try:
-                work, events = self._moved(table, text, token)
+                work, events = step(table)
             except MoveRejected:
                 return None
             base, entries, result = self._log_of(table, work)
@@ -311,13 +320,18 @@ class Service:
         """``next_hand``'s answer as plain data (the solo socket writes it as it is)."""
         with self._playing(token, game_id) as table:
             self._check_version(table, version)
-            if table.game.phase is not Phase.HAND_OVER:
-                raise MoveRejected("The hand is not over yet.", table.state())
-            work = table.game.copy()
-            work.next_hand()
-            events = self._advance(table, work, token)
+            work, events = self._dealt(table, token)
             self._commit(table, work)
             return table.answer(events)
+
+    def _dealt(self, table: SoloGame, token: str) -> tuple[Game, list[Fields]]:
+        """The next hand dealt on a copy of the table's game, then the computer players' moves: the copy
+        and the events (refused with the state as it is while the hand is not over)."""
+        if table.game.phase is not Phase.HAND_OVER:
+            raise MoveRejected("The hand is not over yet.", table.state())
+        work = table.game.copy()
+        work.next_hand()
+        return work, self._advance(table, work, token)
 
     def review(self, token: str, game_id: int, number: int) -> HandReview:
         """A finished hand of the game, face up (a hand still being played is not shown)."""

@@ -164,11 +164,14 @@ async def _answer(service: Service, buckets: Buckets | None, credential: str, te
             return _reply(ref, 429, {"detail": too_many("this player", wait)[1]})
         token = await _player(service, credential)
         game = command.game
+        # on the loop when it can be, else (and to tell a refusal) in a worker thread
         if command.do == "next":
-            out = await run_in_threadpool(service.next_answer, token, game, command.version)
+            soon = await service.next_soon(token, game, command.version)
+            out = await run_in_threadpool(service.next_answer, token, game,
+                                          command.version) if soon is None else soon
         elif command.move is None:
             return _reply(ref, 422, {"detail": "Invalid request: move: a move is required to make one"})
-        else:  # on the loop when it can be, else (and to tell a refusal) in a worker thread
+        else:
             soon = await service.move_soon(token, game, command.move, command.version)
             out = await run_in_threadpool(service.move_answer, token, game, command.move,
                                           command.version) if soon is None else soon
