@@ -128,8 +128,7 @@ class Socket:
         """Send a move or the next hand (``path`` as over HTTP) and return its status and body; the
         server's time is not measured on a socket, so the headers are empty."""
         if self.ws is None:
-            self.ws = await connect(self.url, compression=None)
-            await self.ws.send(json.dumps({"token": self.token, "partial": True}))
+            await self.open()
         game = int(path.split("/")[3])
         self.sent += 1
         message = {"id": self.sent, "do": "next" if path.endswith("/next") else "move", "game": game, **body}
@@ -138,6 +137,11 @@ class Socket:
         if answer["status"] == 200:
             self.last = answer["body"]["state"] = {**self.last, **answer["body"]["state"]}
         return answer["status"], {}, answer["body"]
+
+    async def open(self) -> None:
+        """Connect and say hello (before the first move, as an HTTP client's connection is open by then)."""
+        self.ws = await connect(self.url, compression=None)
+        await self.ws.send(json.dumps({"token": self.token, "partial": True}))
 
     async def close(self) -> None:
         """Close the connection, if open."""
@@ -173,6 +177,8 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
         _, _, out = await conn.request("POST", "/api/games", {"deal": random.randrange(1, 10**9)}, token)
         state = out["state"]
         load.answered[token] = state
+        if socket is not None:
+            await socket.open()
         while time.monotonic() < until:
             if state["phase"] == "game_over":
                 path, body = "/api/games", {"deal": random.randrange(1, 10**9)}
