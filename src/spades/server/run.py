@@ -17,11 +17,16 @@ from spades.server.app import create_app
 from spades.server.settings import Settings
 from spades.server.store import StoreError, open_store
 
-__all__ = ["PLAY_PORT", "BackgroundServer", "free_port", "run_server"]
+__all__ = ["PLAY_PORT", "WS_MAX_BYTES", "BackgroundServer", "free_port", "run_server"]
 
 
-_WS: dict[str, Any] = {"ws_per_message_deflate": False}
-"""The tables' WebSocket messages are small: compressing each costs more CPU than it saves."""
+WS_MAX_BYTES = 64 * 1024
+"""The largest WebSocket message a client may send (a command is at most 2,000 characters): a bigger one
+closes its connection with 1009, message too big, before it is held in memory whole (uvicorn's own limit
+is 16 MiB a message, on every connection at once)."""
+
+_WS: dict[str, Any] = {"ws_per_message_deflate": False, "ws_max_size": WS_MAX_BYTES}
+"""The WebSocket messages are small: compressing each costs more CPU than it saves."""
 
 PLAY_PORT = 8421
 """The port ``spades play`` prefers, so the page's address (and its saved token) stays the same."""
