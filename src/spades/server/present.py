@@ -217,6 +217,38 @@ def _progress(
 _BIDDING_OR_PLAYING = (Phase.BID, Phase.PLAY)
 
 
+@dataclass(frozen=True)
+class _Tally:
+    """What a hand's bids and tricks won show, alike in its states and events: each seat's bid, each
+    side's progress, the broken nils."""
+
+    bids: list[str | None]
+    progress: list[str | None]
+    broken: list[int]
+
+
+_TALLIES: dict[tuple[int, bool, tuple[Bid | None, ...], tuple[int, ...]], tuple[Rules, _Tally]] = {}
+"""``_Tally`` already worked out, by the rules' identity, whether the hand is bid or played, the bids and
+the tricks won (each kept with its rules, so that the identity stays theirs): a move's events and state
+ask for the same one, and it changes only with a bid or a trick."""
+_TALLIES_KEPT = 8192
+
+
+def _tally(rules: Rules, phase: Phase, bids: Sequence[Bid | None], won: Sequence[int]) -> _Tally:
+    """The hand's ``_Tally`` now."""
+    key = (id(rules), phase in _BIDDING_OR_PLAYING, tuple(bids), tuple(won))
+    kept = _TALLIES.get(key)
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if len(_TALLIES) >= _TALLIES_KEPT:
+        _TALLIES.clear()
+    tally = _Tally(bids=[_bid_text(rules, b) for b in bids],
+                   progress=[_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
+                   broken=broken_nils(rules, bids, won))
+    _TALLIES[key] = (rules, tally)
+    return tally
+
+
 def _sheet_legend(rules: Rules) -> str:
     """What the sheet's Points, Over and Bags mean under these rules (Bags: held, as the score box says)."""
     held = (f"Bags carry over: each time they reach {rules.bag_limit}, {rules.bag_penalty} points are "
@@ -298,13 +330,13 @@ class FaceUp:
 def face_up(game: Game) -> FaceUp:
     """The parts of ``state_of`` that no seat sees differently (bids, tricks and played cards are
     face up), for the game as it stands."""
-    rules, bids, won, tricks = game.rules, game.bids, game.tricks_won, game.tricks
+    rules, bids, tricks = game.rules, game.bids, game.tricks
+    tally = _tally(rules, game.phase, bids, game.tricks_won)
     return FaceUp(
-        version=len(game.log), bids=[_bid_text(rules, b) for b in bids],
-        cards=[h.bit_count() for h in game.hands], broken=frozenset(broken_nils(rules, bids, won)),
-        contracts=[_contract(rules, i, bids) for i in range(rules.sides)],
-        progress=[_progress(rules, game.phase, i, bids, won) for i in range(rules.sides)],
-        trick=_played(tuple(game.trick)), last_trick=_trick(tricks[-1]) if tricks else None)
+        version=len(game.log), bids=tally.bids, cards=[h.bit_count() for h in game.hands],
+        broken=frozenset(tally.broken), contracts=[_contract(rules, i, bids) for i in range(rules.sides)],
+        progress=tally.progress, trick=_played(tuple(game.trick)),
+        last_trick=_trick(tricks[-1]) if tricks else None)
 
 
 @dataclass(frozen=True)
@@ -445,13 +477,12 @@ def event_fields(game: Game, seat: int, move: Move, viewers: Sequence[int | None
     if isinstance(move, Play) and not game.trick and game.tricks:
         trick, winner = _played(game.tricks[-1].cards), game.tricks[-1].winner
     texts = [_event_text(game, seat, move, _viewer(n, v), winner, names) for v in viewers]
-    rules, phase, bids, won = game.rules, game.phase, game.bids, game.tricks_won  # read once, not per side
+    won = game.tricks_won
+    tally = _tally(game.rules, game.phase, game.bids, won)
     face = {
         "seat": seat, "kind": _KINDS[type(move)], "text": texts[0],
         "card": str(move.card) if isinstance(move, Play) else None, "trick": trick, "winner": winner,
-        "bids": [_bid_text(rules, b) for b in bids], "tricks": list(won),
-        "progress": [_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
-        "nil_broken": broken_nils(rules, bids, won),
+        "bids": tally.bids, "tricks": list(won), "progress": tally.progress, "nil_broken": tally.broken,
     }
     return face, texts
 
