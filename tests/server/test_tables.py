@@ -57,7 +57,7 @@ from spades.server.tables.table import (
     TooFast,
     WrongTime,
 )
-from spades.server.tables.views import NewTableIn, table_events, tell_move, update_message, view_of
+from spades.server.tables.views import NewTableIn, table_events, tell_move, told_to, update_message, view_of
 
 
 class Clock:
@@ -490,7 +490,7 @@ def test_a_moves_event_is_each_seats_as_the_presenter_writes_it(names: list[str]
         e = t.recent[-1][1]
         assert isinstance(e, MoveMade)
         seen = events_of(game, e.seat, e.move, range(5), t.seat_labels())
-        assert told == tuple((ev.text, ev.model_dump_json()) for ev in seen)
+        assert [told_to(told, v) for v in range(5)] == [(ev.text, ev.model_dump_json()) for ev in seen]
 
 
 def test_one_look_makes_every_seats_update(tmp_path: Path) -> None:
@@ -838,4 +838,31 @@ def test_the_hubs_clock_acts_where_a_timer_has_run_out(tmp_path: Path) -> None:
     assert hub.tick() == [ann.code]
     made = hub.read(ann.code, lambda t: stored(t)[before:])
     assert made[0]["k"] == "move" and made[0].get("timer") == 1  # then the computer players' moves
+    store.close()
+
+
+def test_a_hub_tells_a_move_heard_on_the_bus_as_its_maker_told_it(tmp_path: Path) -> None:
+    """A move's event rides with its entry: the hub that hears it keeps the one the hub that made the
+    move told (the same object, not made again), and each seat's update there is as the maker's."""
+    store = open_store(str(tmp_path / "t.sqlite3"))
+    store.check()
+    bus = LocalBus()
+    one, two = TableHub(TableLog(store), bus), TableHub(TableLog(store), bus)
+    host = one.open(NewTableIn(name="Ann"))
+    code = host.code
+    tokens = [host.token, *(one.act(code, lambda t, n=n: t.join(n))[0] for n in ("Bo", "Cy", "Di"))]
+    one.act(code, lambda t: t.run(0, Start()))
+    seq = two.read(code, lambda t: t.seq)  # the second process caches the table
+    for _ in range(3):
+        game = one.read(code, lambda t: t.game)
+        assert game is not None and game.turn is not None
+        seat, version = game.turn, len(game.log)
+        move = str(hint(game.view(seat), "normal").move)
+        command = MakeMove(move=move, version=version)
+        one.seat_act(code, tokens[seat], lambda t, s, c=command: t.run(s, c))
+        made = one.read(code, lambda t: t.recent[-1])
+        assert made[2] is not None
+        assert two.read(code, lambda t: t.recent[-1], known=made[0] + 1)[2] is made[2]
+    assert two.updates(code, [(tok, seq, False) for tok in tokens]) == \
+        one.updates(code, [(tok, seq, False) for tok in tokens])
     store.close()

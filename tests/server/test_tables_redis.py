@@ -4,6 +4,7 @@ same moves, same order; and a Redis that stops answering, or dies, holds up no m
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import queue
 import re
@@ -20,9 +21,14 @@ from server.conftest import query
 from server.processes import RedisServer, Served, SilentCut, redis_server
 from server.tables_client import ACTIVE, Seat, close_at, join, open_table, play_game, run_async, start_game
 from server.test_store import count
+from spades.bots import hint
+from spades.rules import Rules
 from spades.server.tables import events
-from spades.server.tables.entries import entries_of
-from spades.server.tables.events import RedisBus
+from spades.server.tables.commands import MakeMove, Start
+from spades.server.tables.entries import entries_of, entry_json
+from spades.server.tables.events import Carried, RedisBus
+from spades.server.tables.table import FriendsTable, TableOptions
+from spades.server.tables.views import tell_move
 
 
 def moves_seen(seat: Seat) -> list[tuple[Any, ...]]:
@@ -264,6 +270,45 @@ def test_the_entries_an_event_carries_reach_the_other_process_as_they_were_store
                     message = listener.get_message(timeout=5)
             older = re.fullmatch(rb"(\d+)(?: (\S+))?", message["data"])  # an older Spades's reading:
             assert older is not None and older.group(1) == b"4" and b":[" in older.group(2)  # no one's id
+        finally:
+            sender.close()
+            hearer.close()
+
+
+def test_a_moves_event_rides_with_its_entry_between_processes(tmp_path: Path) -> None:
+    """A move's event as the process that made it told it reaches the other with its entry; one that is
+    not as the bus writes it reaches it as none (the hearer then makes its own)."""
+    table = FriendsTable("ABC234", TableOptions(Rules.from_dict({"preset": "standard"})), lambda: 0.0,
+                         teller=tell_move)
+    seats = [table.join(name)[1] for name in ("Ann", "Bo", "Cy", "Di")]
+    table.run(seats[0], Start())
+    before = table.seq
+    for _ in range(2):
+        game = table.game
+        assert game is not None and game.turn is not None
+        table.run(game.turn, MakeMove(move=str(hint(game.view(game.turn), "normal").move),
+                                      version=len(game.log)))
+    carried = Carried(table.entries[before:], table.told_since(before) or ())
+    assert len(carried) == 2 and all(told is not None for told in carried.told)
+    with redis_server(tmp_path / "redis") as url:
+        sender, hearer = RedisBus(url), RedisBus(url)
+        heard: queue.Queue[tuple[int, Any]] = queue.Queue()
+        hearer.listen(lambda code, seq, entries: heard.put((seq, entries)))
+        try:
+            end = time.monotonic() + 10
+            while subscribed_processes(url) < 2:  # both buses listen
+                assert time.monotonic() < end, "the buses did not subscribe"
+                time.sleep(0.05)
+            sender.publish("ABC234", table.seq, carried)
+            seq, entries = heard.get(timeout=10)
+            assert seq == table.seq and isinstance(entries, Carried)
+            assert entries == carried and entries.told == carried.told
+            garbled = json.dumps([{**entry_json(carried[0]), "told": ["{", 3, []]}],
+                                 separators=(",", ":")).replace(" ", "\\u0020")  # as the bus writes it
+            with redis.Redis.from_url(url) as client:
+                client.publish("spades:tables:ABC234", f"{table.seq + 1} {'f' * 16}:{garbled}")
+            seq, entries = heard.get(timeout=10)
+            assert seq == table.seq + 1 and entries == carried[:1] and entries.told == [None]
         finally:
             sender.close()
             hearer.close()

@@ -22,14 +22,28 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from spades.server.tables.entries import BadEntry, Entry, entries_of, entry_json
+from spades.server.tables.entries import BadEntry, Entry, entry_json, entry_of
+from spades.server.tables.state import Told
 
-__all__ = ["EventBus", "Listener", "LocalBus", "RedisBus", "make_bus"]
+__all__ = ["Carried", "EventBus", "Listener", "LocalBus", "RedisBus", "make_bus"]
 
 Listener = Callable[[str, int, Sequence[Entry]], None]
 """Called from any thread with a table's code, its new version and the entries that brought it there
-(the last ``len(entries)`` of the log up to that version: maybe none, when they were not carried)."""
-Event = tuple[int, list[Entry]]
+(the last ``len(entries)`` of the log up to that version: maybe none, when they were not carried;
+``Carried`` if they come with their moves' events)."""
+
+
+class Carried(list[Entry]):
+    """Entries with the events of their moves as the process that made them told them (``tell_move``;
+    None for an entry that is no move), one each: so that a process that hears them need not make
+    them again. Each process sends each seat only its own line."""
+
+    def __init__(self, entries: Sequence[Entry] = (), told: Sequence[Told | None] = ()) -> None:
+        super().__init__(entries)
+        self.told: list[Told | None] = list(told) if len(told) == len(entries) else [None] * len(entries)
+
+
+Event = tuple[int, Carried]
 """A table's version and the entries that brought it there (as in ``Listener``)."""
 
 _CHANNEL = "spades:tables:"
@@ -55,9 +69,9 @@ class EventBus(Protocol):
     """Publishes table versions to every listener of every process."""
 
     def publish(self, code: str, seq: int, entries: Sequence[Entry] = ()) -> None:
-        """Say that table ``code`` has reached version ``seq`` by appending ``entries``: called once they
-        are stored, on the event loop too, so it neither waits on the network nor fails for the
-        messenger's sake."""
+        """Say that table ``code`` has reached version ``seq`` by appending ``entries`` (``Carried``: with
+        their events): called once they are stored, on the event loop too, so it neither waits on the
+        network nor fails for the messenger's sake."""
         ...
 
     def listen(self, listener: Listener) -> None:
@@ -152,7 +166,7 @@ class RedisBus:
     def publish(self, code: str, seq: int, entries: Sequence[Entry] = ()) -> None:
         """Tell this process's listeners now, and queue the event for Redis (never waits for it)."""
         self._local.publish(code, seq, entries)
-        self._queue({code: (seq, list(entries))})
+        self._queue({code: (seq, entries if isinstance(entries, Carried) else Carried(entries))})
 
     def listen(self, listener: Listener) -> None:
         """Add a listener."""
@@ -259,28 +273,47 @@ def _joined(a: Event, b: Event) -> Event:
     earlier, later = sorted((a, b), key=lambda e: e[0])
     entries = later[1]
     if later[0] - len(later[1]) == earlier[0]:
-        entries = earlier[1] + entries
-    return later[0], entries[-_CARRIED:]
+        entries = Carried(earlier[1] + entries, earlier[1].told + entries.told)
+    return later[0], Carried(entries[-_CARRIED:], entries.told[-_CARRIED:])
 
 
-def _wire(entries: list[Entry]) -> str:
+_TOLD = "told"
+"""The key of a move's event beside the stored form of its entry in an event (a Spades from before
+they were carried reads the entry without it)."""
+
+
+def _wire(entries: Carried) -> str:
     """Entries as they follow the sender in an event: ``":"`` and JSON without whitespace (a space can
-    only be in a string, where ``\\u0020`` says the same), or nothing if there are none."""
+    only be in a string, where ``\\u0020`` says the same), or nothing if there are none; each move's
+    entry with its event (``_TOLD``)."""
     if not entries:
         return ""
-    stored = [entry_json(e) for e in entries]
+    stored = [entry_json(e) if told is None else {**entry_json(e), _TOLD: told}
+              for e, told in zip(entries, entries.told, strict=True)]
     return ":" + json.dumps(stored, separators=(",", ":")).replace(" ", "\\u0020")
 
 
-def _entries(text: bytes | None) -> list[Entry] | None:
-    """The entries an event carries (none if it carries none); None if they are not a list of entries."""
+def _entries(text: bytes | None) -> Carried | None:
+    """The entries an event carries (none if it carries none), with their events; None if they are not
+    a list of entries (an event that is not as ``_told`` reads one is taken for none)."""
     if text is None:
-        return []
+        return Carried()
     try:
-        entries: Any = json.loads(text)
-        return entries_of(entries) if isinstance(entries, list) else None
+        data: Any = json.loads(text)
+        if not isinstance(data, list):
+            return None
+        entries = [entry_of(d) for d in data]
     except (ValueError, BadEntry):
         return None
+    return Carried(entries, [_told(d.get(_TOLD)) for d in data])
+
+
+def _told(data: Any) -> Told | None:
+    """A move's event as an event carries it: ``[before, after, [line, ...]]``; None if it is not so."""
+    if isinstance(data, list) and len(data) == 3 and isinstance(data[0], str) and isinstance(data[1], str) \
+            and isinstance(data[2], list) and all(isinstance(t, str) for t in data[2]):
+        return data[0], data[1], tuple(data[2])
+    return None
 
 
 def make_bus(redis_url: str | None) -> EventBus:

@@ -29,7 +29,7 @@ from spades.rules import Rules
 from spades.server.present import face_up
 from spades.server.store import StoreBusy, StoreError, at_once, holding, lock_wait
 from spades.server.tables.entries import Entry
-from spades.server.tables.events import EventBus, LocalBus
+from spades.server.tables.events import Carried, EventBus, LocalBus
 from spades.server.tables.leases import Leases
 from spades.server.tables.log import TableLog
 from spades.server.tables.table import (
@@ -111,7 +111,7 @@ class TableHub:
         self.max_idle = max_idle
         self._tables: OrderedDict[str, FriendsTable] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
-        self._heard: dict[str, tuple[int, list[Entry]]] = {}
+        self._heard: dict[str, tuple[int, Carried]] = {}
         """Entries of cached tables heard from the bus, ahead of the copies, each with the version before
         its first: ``_fresh`` applies them where they join up with the copy."""
         self._lock = threading.Lock()
@@ -212,7 +212,7 @@ class TableHub:
         """Publish the entries a command added since version ``before`` (once the table is free, so that
         listeners find it so)."""
         if table.seq != before:
-            self.bus.publish(code, table.seq, table.entries[before:])
+            self.bus.publish(code, table.seq, Carried(table.entries[before:], table.told_since(before) or ()))
 
     def _command(self, code: str, table: FriendsTable, command: Callable[[FriendsTable], T],
                  trusted: bool) -> T:
@@ -327,10 +327,11 @@ class TableHub:
             table = self._tables.get(code)
             if table is None or not entries or table.seq >= seq:  # this process's own, or unknown here
                 return
+            heard = entries if isinstance(entries, Carried) else Carried(entries)
             kept = self._heard.get(code)
             if kept is not None and kept[0] + len(kept[1]) == start:
-                start, entries = kept[0], kept[1] + list(entries)
-            self._heard[code] = (max(start, seq - _HEARD), list(entries[-_HEARD:]))
+                start, heard = kept[0], Carried(kept[1] + heard, kept[1].told + heard.told)
+            self._heard[code] = (max(start, seq - _HEARD), Carried(heard[-_HEARD:], heard.told[-_HEARD:]))
 
     def _fresh(self, code: str, known: int | None = None) -> FriendsTable:
         """The cached table caught up with the log (loaded and replayed if not cached); a cached table
@@ -343,7 +344,8 @@ class TableHub:
                 self._tables.move_to_end(code)
         if table is not None and heard is not None and heard[0] <= table.seq:
             try:
-                table.extend(heard[1][table.seq - heard[0]:])
+                skip = table.seq - heard[0]
+                table.extend(heard[1][skip:], heard[1].told[skip:])
             except Exception:  # a garbled message: the copy may be half changed, so read the store's
                 _log.exception("Entries heard for table %s do not apply to its copy: read from the store",
                                code)

@@ -69,8 +69,9 @@ RESERVED_NAMES = ("You", *(f"Computer ({where})" for where in SEAT_NAMES[4]))
 person may take (in any case)."""
 Clock = Callable[[], float]
 """Seconds, from any fixed origin (``time.time`` in the server, a counter in the tests)."""
-Told = tuple[tuple[str, str], ...]
-"""A move's event as each seat and then a spectator sees it: its line and its JSON text."""
+Told = tuple[str, str, tuple[str, ...]]
+"""A move's event as the seats see it: its JSON text before and after its line, and the line each seat
+and then a spectator sees (written into its place for each)."""
 
 MAX_NAME = 24
 MAX_CHAT = 200

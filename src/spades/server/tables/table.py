@@ -21,7 +21,7 @@ import dataclasses
 import random
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -141,12 +141,20 @@ class FriendsTable(TableState):
         table.extend(entries)
         return table
 
-    def extend(self, entries: list[Entry]) -> None:
-        """Apply entries another process appended (the log's continuation); only the last ``_RECENT``
-        of the log are kept as events (a replayed table tells none of the older ones)."""
+    def extend(self, entries: Sequence[Entry], told: Sequence[Told | None] = ()) -> None:
+        """Apply entries another process appended (the log's continuation), with their moves' events as
+        that process told them, if given (one for each entry: else the ``teller`` makes them again);
+        only the last ``_RECENT`` of the log are kept as events (a replayed table tells none of the
+        older ones)."""
         first_told = len(self.entries) + len(entries) - _RECENT
-        for e in entries:
-            self._apply(e, tell=len(self.entries) >= first_told)
+        for i, e in enumerate(entries):
+            self._apply(e, tell=len(self.entries) >= first_told, told=told[i] if told else None)
+
+    def told_since(self, version: int) -> list[Told | None] | None:
+        """The events of the entries after ``version`` as this table told them (None for an entry that
+        is no move; None in all if some of them are no longer kept)."""
+        kept = [told for seq, _, told in self.recent if seq >= version]
+        return kept if len(kept) == self.seq - version else None
 
     # -- what the table is ---------------------------------------------------------------
 
@@ -395,14 +403,18 @@ class FriendsTable(TableState):
             bot = self._bots[seat] = self.make_bot(self.options.level, self.options.bots_bid_nil)
         return bot.choose(game.view(seat), random.Random(f"{self.seed}:{len(game.log)}"))
 
-    def _apply(self, e: Entry, tell: bool = True) -> None:
+    def _apply(self, e: Entry, tell: bool = True, told: Told | None = None) -> None:
         """Change the table by one entry, kept among the recent events if ``tell`` (a move with its
-        event as the seats see it, made by the ``teller``); note the parts of the views it changed."""
+        event as the seats see it: ``told`` if it has a line for each, else made by the ``teller``); note
+        the parts of the views it changed."""
         self.entries.append(e)
         self.seq += 1
         e.apply(self)
         if tell:
-            told = self.teller(self, e) if isinstance(e, MoveMade) and self.teller is not None else None
+            if not isinstance(e, MoveMade) or self.teller is None:
+                told = None
+            elif told is None or len(told[2]) != self.players + 1:  # none given, or not for these seats
+                told = self.teller(self, e)
             self.recent.append((self.seq - 1, e, told))
         for part in e.changes(self):
             self.changed[part] = self.seq

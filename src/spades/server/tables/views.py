@@ -48,6 +48,7 @@ __all__ = [
     "shared_view",
     "table_events",
     "tell_move",
+    "told_to",
     "update_message",
     "view_of",
 ]
@@ -390,18 +391,18 @@ def table_events(table: FriendsTable, seat: int, since: int) -> list[str] | None
         if seq < since:
             break
         first = seq
-        out.append(_event(table, seat, seq, entry, None if game_events is None else game_events[seat]))
+        out.append(_event(table, seat, seq, entry, game_events))
     if since < table.seq and first != since:
         return None
     out.reverse()
     return out
 
 
-def _event(table: FriendsTable, seat: int, seq: int, e: Entry, game: tuple[str, str] | None) -> str:
-    """One event as JSON text (``game``: a move's line and game event, already JSON)."""
+def _event(table: FriendsTable, seat: int, seq: int, e: Entry, game: Told | None) -> str:
+    """One event as JSON text (``game``: a move's event as ``tell_move`` made it)."""
     who = e.who
     if game is not None:
-        text, told = game
+        text, told = told_to(game, seat)
     else:
         told = "null"
         you = who == seat
@@ -411,14 +412,20 @@ def _event(table: FriendsTable, seat: int, seq: int, e: Entry, game: tuple[str, 
 
 
 def tell_move(table: FriendsTable, e: MoveMade) -> Told:
-    """A move just applied as each seat, then a spectator, sees it: its line and its ``EventOut`` as
-    JSON text (the table keeps them for the pages that are told of it later: ``table_events``)."""
+    """A move just applied as each seat, then a spectator, sees it: its ``EventOut`` as JSON text on
+    either side of its line, and each one's line (the table keeps them for the pages that are told of
+    it later: ``table_events``; the bus carries them to the other processes)."""
     assert table.game is not None
     face, texts = event_lines(table.game, e.seat, e.move, range(table.players + 1), table.seat_labels())
     first = face.model_dump_json()  # the others differ in their line alone: written into its place
     start = first.index(',"text":') + len(',"text":')
-    before, after = first[:start], first[start + len(_json_text(face.text)):]
-    return tuple((text, f"{before}{_json_text(text)}{after}") for text in texts)
+    return first[:start], first[start + len(_json_text(face.text)):], tuple(texts)
+
+
+def told_to(told: Told, viewer: int) -> tuple[str, str]:
+    """A move's line and its ``EventOut`` as JSON text, as ``viewer`` sees them."""
+    before, after, texts = told
+    return texts[viewer], f"{before}{_json_text(texts[viewer])}{after}"
 
 
 def _json_text(text: str) -> str:
