@@ -17,7 +17,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, to_json
 
 from spades.game import Phase, seat_name
-from spades.server.present import FaceUp, event_lines, rules_json, state_of
+from spades.server.present import FaceUp, Fields, event_lines, json_text, rules_json, state_fields
 from spades.server.schemas import (
     MOVE_PATTERN,
     GameState,
@@ -287,19 +287,20 @@ def _deal_shown(table: FriendsTable) -> int:
 
 def view_of(table: FriendsTable, seat: int) -> TableView:
     """Everything ``seat`` may see now."""
-    return TableView.model_construct(**shared_view(table), you=seat, game=_state(table, seat))
+    state = _state(table, seat)
+    return TableView.model_construct(**shared_view(table), you=seat,
+                                     game=None if state is None else GameState.model_validate(state))
 
 
-def _state(table: FriendsTable, seat: int, shown: FaceUp | None = None,
-           sheet: bool = True) -> GameState | None:
-    """The game as ``seat`` sees it, if one is dealt (``shown``: its ``face_up``, if made already;
-    without ``sheet``, its score sheet left empty: the update leaves it out)."""
+def _state(table: FriendsTable, seat: int, shown: FaceUp | None = None, sheet: bool = True) -> Fields | None:
+    """The game as ``seat`` sees it (as plain data), if one is dealt (``shown``: its ``face_up``, if made
+    already; without ``sheet``, its score sheet left empty: the update leaves it out)."""
     game = table.game
     if game is None:
         return None
-    return state_of(game, game_id=len(table.past_seeds) + 1, deal=_deal_shown(table), daily=None,
-                    level=table.options.level, viewer=seat, names=table.seat_labels(),
-                    coach=table.coached and seat < table.players, shown=shown, sheet=sheet)
+    return state_fields(game, game_id=len(table.past_seeds) + 1, deal=_deal_shown(table), daily=None,
+                        level=table.options.level, viewer=seat, names=table.seat_labels(),
+                        coach=table.coached and seat < table.players, shown=shown, sheet=sheet)
 
 
 class SharedView:
@@ -320,8 +321,8 @@ class SharedView:
         if around is None:
             around = self._around[same] = self._split(exclude)
         state = _state(self.table, seat, shown, sheet=same is None or "sheet" not in same)
-        game = "null" if state is None else state.model_dump_json(exclude=None if exclude is None else
-                                                                 exclude["game"])
+        left = frozenset[str]() if exclude is None else exclude["game"]
+        game = "null" if state is None else json_text({k: v for k, v in state.items() if k not in left})
         before, between, after = around
         return f"{before}{seat}{between}{game}{after}"
 
