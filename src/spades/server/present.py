@@ -220,9 +220,10 @@ _BIDDING_OR_PLAYING = (Phase.BID, Phase.PLAY)
 @dataclass(frozen=True)
 class _Tally:
     """What a hand's bids and tricks won show, alike in its states and events: each seat's bid, each
-    side's progress, the broken nils."""
+    side's contract and progress, the broken nils."""
 
     bids: list[str | None]
+    contracts: list[tuple[int, bool]]
     progress: list[str | None]
     broken: list[int]
 
@@ -243,6 +244,7 @@ def _tally(rules: Rules, phase: Phase, bids: Sequence[Bid | None], won: Sequence
     if len(_TALLIES) >= _TALLIES_KEPT:
         _TALLIES.clear()
     tally = _Tally(bids=[_bid_text(rules, b) for b in bids],
+                   contracts=[_contract(rules, side, bids) for side in range(rules.sides)],
                    progress=[_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
                    broken=broken_nils(rules, bids, won))
     _TALLIES[key] = (rules, tally)
@@ -330,13 +332,12 @@ class FaceUp:
 def face_up(game: Game) -> FaceUp:
     """The parts of ``state_of`` that no seat sees differently (bids, tricks and played cards are
     face up), for the game as it stands."""
-    rules, bids, tricks = game.rules, game.bids, game.tricks
-    tally = _tally(rules, game.phase, bids, game.tricks_won)
+    tricks = game.tricks
+    tally = _tally(game.rules, game.phase, game.bids, game.tricks_won)
     return FaceUp(
         version=len(game.log), bids=tally.bids, cards=[h.bit_count() for h in game.hands],
-        broken=frozenset(tally.broken), contracts=[_contract(rules, i, bids) for i in range(rules.sides)],
-        progress=tally.progress, trick=_played(tuple(game.trick)),
-        last_trick=_trick(tricks[-1]) if tricks else None)
+        broken=frozenset(tally.broken), contracts=tally.contracts, progress=tally.progress,
+        trick=_played(tuple(game.trick)), last_trick=_trick(tricks[-1]) if tricks else None)
 
 
 @dataclass(frozen=True)
