@@ -106,7 +106,12 @@ def test_eight_people_play_a_two_table_duplicate_from_their_pages(fresh_page: Ne
         expect(page.locator("#travellers tr")).to_have_count(2 * 3)
         deals = [b["deal"] for b in results["travellers"]]
         expect(page.locator("#travellers h3 a")).to_have_text([f"play deal {d}" for d in deals])
-        expect(page.locator("#travellers h3 a").first).to_have_attribute("href", f"/?deal={deals[0]}&board=1")
+        board = f"/?deal={deals[0]}&board={link.rsplit('/', 1)[1]}"  # the tournament's code: its rules
+        expect(page.locator("#travellers h3 a").first).to_have_attribute("href", board)
     assert_clean(host, "the tournament's results")
+    pages[1].locator("#travellers h3 a").first.click()  # a board to play again, alone
+    pages[1].wait_for_selector("body[data-ready=yes]")
+    expect(pages[1].locator("#hand .card")).to_have_count(13)
+    expect(pages[1].locator(".target")).to_have_text("to 100")  # the tournament's rules, not the player's
     assert not errors, errors
     assert asked == [], asked

@@ -242,10 +242,10 @@ def test_a_player_with_an_account_registers_under_its_name_once(client: httpx.Cl
     assert nameless.status_code == 400 and "Give a name" in nameless.json()["detail"]
 
 
-def played_by_computers(client: httpx.Client) -> tuple[str, dict[str, Any]]:
-    """A one-board tournament of five people, none of whom comes (computer players take their seats
-    after 5 s), played to its end: its code and how it looks then."""
-    code, host = create(client, rounds=1, boards=1, grace=5, level="random")
+def played_by_computers(client: httpx.Client, **body: Any) -> tuple[str, dict[str, Any]]:
+    """A one-board tournament of five people (``body``: more of its creation's fields), none of whom comes
+    (computer players take their seats after 5 s), played to its end: its code and how it looks then."""
+    code, host = create(client, rounds=1, boards=1, grace=5, level="random", **body)
     register(client, code, PEOPLE[:5])
     started = client.post(f"/api/tournaments/{code}/start", headers={"X-Host-Token": host})
     assert started.status_code == 204

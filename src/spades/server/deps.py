@@ -15,8 +15,9 @@ from starlette.concurrency import run_in_threadpool
 
 from spades.server.schemas import TOKEN_PATTERN
 from spades.server.service import Service
+from spades.server.tournaments.service import Tournaments
 
-__all__ = ["CallerDep", "MaybeTokenDep", "ServiceDep", "TokenDep"]
+__all__ = ["CallerDep", "MaybeTokenDep", "ServiceDep", "TokenDep", "TournamentsDep"]
 
 
 async def get_service(request: Request) -> Service:
@@ -26,6 +27,15 @@ async def get_service(request: Request) -> Service:
 
 
 ServiceDep = Annotated[Service, Depends(get_service)]
+
+
+async def get_tournaments(request: Request) -> Tournaments:
+    """The app's hosted tournaments."""
+    tournaments: Tournaments = request.app.state.tournaments
+    return tournaments
+
+
+TournamentsDep = Annotated[Tournaments, Depends(get_tournaments)]
 _TOKEN = {"pattern": TOKEN_PATTERN}
 """The token's form in the schema; the service refuses any other with a 400 that says it is malformed."""
 

@@ -213,7 +213,10 @@ class NewGameIn(StrictIn):
     model_config = ConfigDict(json_schema_extra={"allOf": [
         _not_both("deal", {"type": "integer"}, "daily", {"type": "string"}),
         _not_both("rated", {"const": True}, "deal", {"type": "integer"}),
-        _not_both("rated", {"const": True}, "daily", {"type": "string"})]})
+        _not_both("rated", {"const": True}, "daily", {"type": "string"}),
+        {"dependentRequired": {"tournament": ["deal", "board"]}},
+        _not_both("tournament", {"type": "string"}, "board", {"const": False}),
+        _not_both("tournament", {"type": "string"}, "rated", {"const": True})]})
 
     deal: int | None = Field(default=None, ge=1, le=MAX_DEAL, description="the deal number to play")
     daily: DateText | None = Field(default=None, description="play the daily deal of this date (not with "
@@ -223,6 +226,9 @@ class NewGameIn(StrictIn):
     board: bool = Field(default=False, description="deal it as a board of a tournament (or any friends' "
                         "table) is dealt: the first dealer drawn from the deal number, not East, so the "
                         "seats hold the board's hands")
+    tournament: str | None = Field(default=None, max_length=20, description="with ``board``: the code of "
+                                   "the tournament whose board it is, to play under its rules instead of "
+                                   "the player's (a 404 if there is no such tournament)")
     rated: bool = Field(default=False, description="a rated game (the player's rules must be a rated "
                         "rule set): its deal is secret until it is over, so no deal number nor daily deal")
 

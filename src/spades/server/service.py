@@ -182,14 +182,18 @@ class Service:
 
     def new_game(
         self, token: str, *, deal: int | None = None, daily: str | None = None, resume: bool = False,
-        rated: bool = False, board: bool = False,
+        rated: bool = False, board: bool = False, rules: Rules | None = None,
     ) -> MoveOut:
         """Start a numbered, daily or fresh deal with the player's rules (or resume it); or a rated game,
         on a fresh deal kept secret until it is over, under the player's rules if they are rated. A
         ``board`` is dealt as the friends' tables deal it (the first dealer drawn from the deal number),
-        so a tournament's board opens with the hands its tables held."""
+        so a tournament's board opens with the hands its tables held; under the tournament's ``rules``,
+        if given (a board's deal number is then needed)."""
         if deal is not None and daily is not None:
             raise SpadesError("Ask for a deal number or a daily deal, not both.")
+        if rules is not None and (deal is None or not board or rated):
+            raise SpadesError("A tournament's board is played by its deal number, as a board: ask for one "
+                              "(not a fresh, daily or rated deal).")
         if rated:
             if deal is not None or daily is not None:
                 raise SpadesError("A rated game's deal is secret: ask for one without a deal number or "
@@ -211,11 +215,12 @@ class Service:
             row = self.store.active_game(token=token)
             if row is not None and row.status == "active" and row.deal == deal:
                 with self._locked(row) as table:
-                    if not board or table.game.first_dealer is None:
+                    same = rules is None or table.game.rules == rules
+                    if same and (not board or table.game.first_dealer is None):
                         return MoveOut(events=[], state=table.state())
         settings = self.settings(token)
-        return self._start(token, rules_of(settings), deal, daily, settings.level, settings.bots_bid_nil,
-                           board=board)
+        return self._start(token, rules_of(settings) if rules is None else rules, deal, daily, settings.level,
+                           settings.bots_bid_nil, board=board)
 
     def restart(self, token: str, game_id: int) -> MoveOut:
         """The same deal and rules again, from the first hand."""

@@ -25,7 +25,7 @@ from fastapi import APIRouter, Path, Response, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from spades.server.deps import ServiceDep, TokenDep
+from spades.server.deps import ServiceDep, TokenDep, TournamentsDep
 from spades.server.failures import FAILURES, failure_of, invalid_detail
 from spades.server.middleware import Buckets, too_many
 from spades.server.present import Fields, json_text
@@ -53,11 +53,14 @@ answer on a game the player replaced by a newer one (its state is the newer game
 GameId = Annotated[int, Path(ge=1, le=2**62, description="the game's number")]
 
 
-@router.post("", status_code=201, responses=errors(413))
-async def new_game(body: NewGameIn, service: ServiceDep, token: TokenDep) -> MoveOut:
-    """Start a game with the player's rules; ``resume`` keeps a game of the same deal going."""
+@router.post("", status_code=201, responses=errors(404, 413))
+async def new_game(body: NewGameIn, service: ServiceDep, tournaments: TournamentsDep,
+                   token: TokenDep) -> MoveOut:
+    """Start a game with the player's rules (a tournament's board: with the tournament's); ``resume`` keeps
+    a game of the same deal going."""
+    rules = None if body.tournament is None else await run_in_threadpool(tournaments.rules, body.tournament)
     return await run_in_threadpool(service.new_game, token, deal=body.deal, daily=body.daily,
-                                   resume=body.resume, rated=body.rated, board=body.board)
+                                   resume=body.resume, rated=body.rated, board=body.board, rules=rules)
 
 
 @router.get("/current", response_model=GameState,

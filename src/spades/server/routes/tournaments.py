@@ -15,13 +15,13 @@ import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Header, Path, Query, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from spades.errors import SpadesError
 from spades.rules import Rules
-from spades.server.deps import MaybeTokenDep
+from spades.server.deps import MaybeTokenDep, TournamentsDep
 from spades.server.routes.scorekeeper import PDF_RESPONSES, STATIC, print_pdf
 from spades.server.schemas import TOKEN_PATTERN, ErrorOut, Level, Preset, RuleOptions, StrictIn, text_pattern
 from spades.server.store import StoreError
@@ -63,14 +63,6 @@ MaybeEntryToken = Annotated[str | None, Header(
     description="a registration token: the answer holds that person's seat at the round's table")]
 Code = Annotated[str, Path(description="the tournament's code, as creating it gave it",
                            json_schema_extra={"pattern": f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$"})]
-
-
-async def _tournaments(request: Request) -> Tournaments:
-    tournaments: Tournaments = request.app.state.tournaments
-    return tournaments
-
-
-TournamentsDep = Annotated[Tournaments, Depends(_tournaments)]
 
 
 class NewTournamentIn(StrictIn):

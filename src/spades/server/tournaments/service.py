@@ -188,6 +188,11 @@ class Tournaments:
         t, played = self._stepped(code, known or {})
         return t, t.result(played), [len(h) for h in played[-1]] if played else []
 
+    def rules(self, code: str) -> Rules:
+        """The rules a tournament's tables play (TableNotFound if there is no such tournament): its boards
+        opened as solo games are dealt under them."""
+        return self._load(code)[0].rules
+
     def seat(self, t: Tournament, token: str) -> tuple[int, str | None, int | None, str | None]:
         """For a registration token: the person's number, and at the table of the round being played (if
         they sit there) its code, their seat and their seat token; NotAllowed for a token it never gave."""

@@ -154,8 +154,11 @@ async function boot() {
     return;
   }
   if (wanted !== null) {
-    // "&board=1": a tournament's board, dealt as its tables dealt it (the address forgets it once started)
-    const board = new URLSearchParams(location.search).has("board");
+    // "&board=CODE": tournament CODE's board, dealt as its tables dealt it, under its rules ("&board=1": a
+    // board under the player's own rules); the address forgets it once started
+    const code = new URLSearchParams(location.search).get("board");
+    const board = code !== null;
+    const asked = { deal: Number(wanted.trim()), resume: true, board, ...(board && code !== "1" ? { tournament: code } : {}) };
     // A link to another deal does not throw away a game under way without asking.
     const current = await api.get("/api/games/current").catch(() => null);
     if (current && String(current.deal) !== wanted.trim()) {
@@ -163,11 +166,11 @@ async function boot() {
       syncAddress();
       afterState();
       const deal = wanted.trim();
-      confirmLeave(`Play deal ${deal}`, `play deal #${deal}`, () => newGame({ deal: Number(deal), resume: true, board }));
+      confirmLeave(`Play deal ${deal}`, `play deal #${deal}`, () => newGame(asked));
       return;
     }
     try {
-      const out = await api.post("/api/games", { deal: Number(wanted.trim()), resume: true, board });
+      const out = await api.post("/api/games", asked);
       state.game = out.state;
       await animate(out.events);
       afterState();

@@ -214,7 +214,7 @@ function showResults(t) {
     // once the tournament is over its deals are public: each board opens as a solo game
     const what = t.to_target ? `Game ${b.board}, at table ${b.lines[0].table}` : `Board ${b.board}`;
     const title = el("h3", {}, `${what} (round ${b.lines[0].round})`);
-    if (r.seed) title.append(" ", el("a", { href: `/?deal=${b.deal}&board=1` }, `play deal ${b.deal}`));
+    if (r.seed) title.append(" ", el("a", { href: `/?deal=${b.deal}&board=${encodeURIComponent(code)}` }, `play deal ${b.deal}`));
     return el("section", { class: "traveller" }, title,
       el("table", {}, el("tr", {}, ...cols.map((h) => el("th", {}, h))), ...rows));
   }));
