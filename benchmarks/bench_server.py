@@ -26,6 +26,10 @@ measured here.
 collapsed stacks, one line a stack with its count; ``benchmarks/profile_shares.py`` sums them by
 function).
 
+``--warmup SECONDS`` lets the clients play that long before anything is counted: with ``--games 1000`` the
+first second starts a thousand games at once (each over HTTP, the computer players moving up to the
+person), a rush a server open for hours never sees; the figures are then those of the steady load.
+
 ``--redis`` turns the rate limits on (far above what the clients send) and has them counted in a
 throwaway redis-server, as several processes of one server count them: the cost of that count.
 
@@ -160,6 +164,8 @@ class Load:
         self.errors: list[str] = []
         self.answered: dict[str, dict[str, Any]] = {}
         """Each player's last answered state (for the kill check)."""
+        self.since = float("-inf")
+        """The moves counted are those asked from this ``time.perf_counter()`` on (after the warmup)."""
 
 
 async def client(port: int, level: str, think: float, until: float, load: Load, start_delay: float,
@@ -187,6 +193,8 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
             else:
                 path, body = f"/api/games/{state['id']}/moves", {"move": choose(state),
                                                                    "version": state["version"]}
+            kind = "new game" if path == "/api/games" else "next hand" if path.endswith("/next") \
+                else "bid" if state["phase"] == "bidding" else "card"
             start = time.perf_counter()
             via = conn if socket is None or path == "/api/games" else socket
             status, headers, out = await via.request("POST", path, body, token)
@@ -194,10 +202,10 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
             if status >= 300:
                 load.errors.append(f"{status} {out}")
                 return
-            load.server_ms.append(float(headers["server-timing"].split("dur=")[1]) if headers else took)
-            load.client_ms.append(took)
-            load.kinds.append("new game" if path == "/api/games" else "next hand" if path.endswith("/next")
-                              else "bid" if state["phase"] == "bidding" else "card")
+            if start >= load.since:
+                load.server_ms.append(float(headers["server-timing"].split("dur=")[1]) if headers else took)
+                load.client_ms.append(took)
+                load.kinds.append(kind)
             state = out["state"]
             load.answered[token] = state
             if think:
@@ -224,17 +232,20 @@ def start_server(database: str, workers: int, coach: bool = False, redis_url: st
     return Served(database, "--workers", str(workers), redis_url=redis_url, settings=settings)
 
 
-async def run_load(port: int, games: int, level: str, think: float, seconds: float,
-                   ws: bool = False) -> tuple[Load, float]:
-    """``games`` clients for ``seconds`` (``ws``: moving over the WebSocket); what they saw and the time
-    it took."""
+async def run_load(args: argparse.Namespace, port: int, pid: int,
+                   ws: bool) -> tuple[Load, float, float, float]:
+    """``args.games`` clients for ``args.warmup`` then ``args.seconds`` (``ws``: moving over the
+    WebSocket); what they saw after the warmup, the time that took, and the CPU seconds the server's
+    processes (``pid``'s tree) and this one spent meanwhile."""
     load = Load()
-    until = time.monotonic() + seconds
-    start = time.perf_counter()
-    spread = min(1.0, think or 0.2)  # the clients start over this many seconds
-    await asyncio.gather(*(client(port, level, think, until, load, random.uniform(0, spread), ws)
-                           for _ in range(games)))
-    return load, time.perf_counter() - start
+    until = time.monotonic() + args.warmup + args.seconds
+    spread = min(1.0, args.think or 0.2)  # the clients start over this many seconds
+    clients = asyncio.gather(*(client(port, args.level, args.think, until, load, random.uniform(0, spread),
+                                      ws) for _ in range(args.games)))
+    await asyncio.sleep(args.warmup)
+    load.since, cpu, own = time.perf_counter(), tree_cpu_seconds(pid), time.process_time()
+    await clients
+    return load, time.perf_counter() - load.since, tree_cpu_seconds(pid) - cpu, time.process_time() - own
 
 
 def report(load: Load, wall: float, cpu: float, args: argparse.Namespace, name: str) -> tuple[float, float]:
@@ -243,7 +254,8 @@ def report(load: Load, wall: float, cpu: float, args: argparse.Namespace, name: 
     moves = len(load.server_ms)
     rate, cpu_ms = moves / wall, 1000 * cpu / max(1, moves)
     limits = " + Redis rate limits" if args.redis else ""
-    print(f"{name}: {args.store}{limits}, {args.workers} process(es), {args.games} games at once, "
+    warm = f" after {args.warmup:g} s of warmup" if args.warmup else ""
+    print(f"{name}: {args.store}{limits}, {args.workers} process(es), {args.games} games at once{warm}, "
           f"think {args.think} s, level {args.level}: {moves} moves in {wall:.1f} s "
           f"({rate:.0f} moves/s), {len(load.errors)} errors; server CPU {cpu_ms:.2f} ms a move")
     for name, values in (("server time", load.server_ms), ("round trip", load.client_ms)):
@@ -301,6 +313,8 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=16, help="games played at once (default 16)")
     ap.add_argument("--think", type=float, default=0.0, help="seconds a client waits after each answer")
     ap.add_argument("--seconds", type=float, default=20, help="how long to load the server (default 20)")
+    ap.add_argument("--warmup", type=float, default=0.0,
+                    help="seconds of load before the --seconds counted (default 0: from the first game)")
     ap.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
     ap.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     ap.add_argument("--level", default="normal", help="the computer players' level (default normal)")
@@ -356,10 +370,7 @@ def measure(args: argparse.Namespace, source: str | None, ws: bool, name: str) -
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(server.proc.pid),
                  "--subprocesses", "--nonblocking", "--gil", "--format", "raw", "--rate", "200",
                  "--duration", str(round(args.seconds)), "-o", args.profile], stdout=subprocess.DEVNULL)
-            cpu, own = tree_cpu_seconds(server.proc.pid), time.process_time()
-            load, wall = asyncio.run(run_load(server.port, args.games, args.level, args.think, args.seconds,
-                                              ws))
-            cpu, own = tree_cpu_seconds(server.proc.pid) - cpu, time.process_time() - own
+            load, wall, cpu, own = asyncio.run(run_load(args, server.port, server.proc.pid, ws))
             if spy is not None:
                 spy.wait(timeout=60)
         figures = report(load, wall, cpu, args, name)
