@@ -360,9 +360,18 @@ _OMITTED = {("move", "timer"), ("leave", "name")}
 them, and as a leave was stored before it kept the name)."""
 
 
-def _fields(cls: type[Entry]) -> list[tuple[str, str, dataclasses.Field[Any]]]:
-    """Each field but ``at``: its name, its stored key, the field."""
-    return [(f.name, f.metadata.get("key", f.name), f) for f in dataclasses.fields(cls) if f.name != "at"]
+_Fields = tuple[tuple[str, str, dataclasses.Field[Any]], ...]
+_FIELDS: dict[type[Entry], _Fields] = {}
+
+
+def _fields(cls: type[Entry]) -> _Fields:
+    """Each field but ``at``: its name, its stored key, the field (worked out once a kind: every entry
+    stored, published and heard asks)."""
+    kept = _FIELDS.get(cls)
+    if kept is None:
+        kept = _FIELDS[cls] = tuple((f.name, f.metadata.get("key", f.name), f)
+                                    for f in dataclasses.fields(cls) if f.name != "at")
+    return kept
 
 
 def entry_json(e: Entry) -> dict[str, Any]:

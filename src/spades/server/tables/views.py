@@ -312,6 +312,14 @@ class SharedView:
     def __init__(self, table: FriendsTable) -> None:
         self.table = table
         self._around: dict[frozenset[str] | None, tuple[str, str, str]] = {}
+        self._same: dict[int, frozenset[str]] = {}
+
+    def same(self, since: int) -> frozenset[str]:
+        """``_same`` for pages at version ``since``, worked out once a look (its seats are mostly at one)."""
+        same = self._same.get(since)
+        if same is None:
+            same = self._same[since] = _same(self.table, since)
+        return same
 
     def json(self, seat: int, shown: FaceUp | None, same: frozenset[str] | None) -> str:
         """The view of ``seat`` as JSON text, leaving out the ``CONSTANTS`` and the ``SELDOM`` parts
@@ -359,8 +367,9 @@ def update_message(table: FriendsTable, seat: int, since: int, shared: SharedVie
     Unless ``whole`` or a resync, the view leaves out its ``CONSTANTS`` and those of its ``SELDOM``
     parts that the page has as they are (``_same``)."""
     events = None if since < 0 else table_events(table, seat, since)
-    same = None if whole or events is None else _same(table, since)
-    view = (shared or SharedView(table)).json(seat, shown, same)
+    shared = shared or SharedView(table)
+    same = None if whole or events is None else shared.same(since)
+    view = shared.json(seat, shown, same)
     return (f'{{"type":"update","seq":{table.seq},"resync":{"true" if events is None else "false"},'
             f'"events":[{",".join(events or ())}],"table":{view}}}')
 
