@@ -5,6 +5,7 @@ the account deleted with its games kept, sign-in attempts limited, and nothing s
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from server.api_client import Player, simple_move
 from server.conftest import query
 from server.processes import Served, redis_server
+from spades.server.accounts.credentials import SESSION_IDLE
 from spades.server.accounts.names import BadName, check_name, name_key
 from spades.server.run import BackgroundServer
 from spades.server.store import DELETED_NAME, open_store
@@ -93,6 +95,27 @@ def test_the_account_lists_where_it_is_signed_in_and_ends_one(database: str, cli
     assert client.delete(f"/api/account/sessions/{mine}", headers=other.headers).status_code == 404
     assert client.delete("/api/account/sessions/NOT-AN-ID", headers=devices[LAPTOP]).status_code == 422
     assert client.get("/api/account", headers=devices[LAPTOP]).json()["name"] == "judy"
+
+
+def test_a_session_unused_for_long_ends_and_one_in_use_goes_on(database: str, client: httpx.Client) -> None:
+    p = Player(client)
+    p.call("POST", "/api/account", {"name": "lena", "password": PASSWORD}, expect=201)
+    idle, busy = (sign_in(client, "lena")["X-Player-Token"] for _ in range(2))
+    now = datetime.now(UTC)
+    for token, hours in ((idle, 1), (busy, -1)):  # made an hour before (after) the limit, never used since
+        made = (now - SESSION_IDLE - timedelta(hours=hours)).isoformat(timespec="seconds")
+        query(database, "UPDATE sessions SET created = ? WHERE selector = ?", (made, token[:16]))
+    refused = client.get("/api/account", headers=as_device(idle))
+    assert refused.status_code == 401 and "sign in" in refused.json()["detail"]
+    assert client.get("/api/account", headers=as_device(busy)).json()["name"] == "lena"  # used today: marked
+    used = query(database, "SELECT used FROM sessions WHERE selector = ?", (busy[:16],))
+    assert used[0][0][:10] == now.date().isoformat()
+    listed = client.get("/api/account/sessions", headers=as_device(busy)).json()
+    assert [(s["id"], s["current"]) for s in listed] == [("own", False), (listed[1]["id"], True)]  # no idle
+    assert p.call("GET", "/api/account")["name"] == "lena"  # the device the account was made on never ends so
+    sign_in(client, "lena")  # a sign-in forgets the account's ended sessions
+    assert query(database, "SELECT count(*) FROM sessions WHERE selector = ?", (idle[:16],)) == [(0,)]
+    assert client.get("/api/account", headers=as_device(busy)).status_code == 200
 
 
 def test_a_wrong_name_and_a_wrong_password_get_one_answer(client: httpx.Client) -> None:

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any, NoReturn
 
 from spades.bots import Player, hint, make_player
@@ -32,7 +32,7 @@ from spades.moves import MakeBid, Move, Play, parse_move
 from spades.ratings import GameResult, computer, places_of, rated_rules_of
 from spades.record import dump_record, extend, load_record, replay
 from spades.rules import Rules
-from spades.server.accounts.credentials import selector_of, verifies
+from spades.server.accounts.credentials import selector_of, unused_since, verifies
 from spades.server.analyses import Analyses, CoachUnavailable
 from spades.server.present import Fields, event_fields, human_seat, review_of, state_fields
 from spades.server.reviews import Reviews, game_subject
@@ -48,7 +48,7 @@ from spades.server.schemas import (
     SettingsIn,
     StatsOut,
 )
-from spades.server.store import GameRow, LogEntry, Played, Result, Store, StoreError
+from spades.server.store import GameRow, LogEntry, Played, Result, Store, StoreBusy, StoreError, at_once
 from spades.server.tables.table import hash_token
 
 __all__ = ["MoveRejected", "NotFound", "SeededOnUse", "Service", "SoloGame", "UnknownPlayer", "replayed"]
@@ -151,12 +151,19 @@ class Service:
 
     def player(self, token: str) -> str:
         """The player a credential stands for: their own anonymous token (while it still signs in), or a
-        session of theirs from signing in on another device. Asks the store each time, so that a signing
-        out anywhere counts at once in every process; writes nothing."""
+        session of theirs from signing in on another device (not one unused for ``SESSION_IDLE``). Asks
+        the store each time, so that a signing out anywhere counts at once in every process; writes only
+        a session's first use of a day (and not when another writer would make it wait)."""
         if not _TOKEN.match(token):
             raise SpadesError("The player token is malformed: ask POST /api/players for a new one.")
-        for player, verifier in self.store.credential(token=token, selector=selector_of(token)):
-            if verifier is None or verifies(verifier, token):
+        selector, since = selector_of(token), unused_since()
+        for player, verifier, used in self.store.credential(token=token, selector=selector, since=since):
+            if verifier is None:
+                return player
+            if verifies(verifier, token):
+                if used[:10] < datetime.now(UTC).date().isoformat():
+                    with suppress(StoreBusy), at_once(0):
+                        self.store.session_used(selector=selector)
                 return player
         raise UnknownPlayer("This player token is not known here (signed out, or the server's database "
                             "was replaced?): sign in, or ask POST /api/players for a new one.")

@@ -15,11 +15,20 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from datetime import UTC, datetime, timedelta
 
-__all__ = ["SELECTOR", "new_session", "selector_of", "verifies"]
+__all__ = ["SELECTOR", "SESSION_IDLE", "new_session", "selector_of", "unused_since", "verifies"]
 
 SELECTOR = 16
 """Characters of a credential that find its session."""
+SESSION_IDLE = timedelta(days=60)
+"""A session not used for this long has ended (a lost phone's credential does not sign in for ever); the
+player's own token, the device the account was made on, never ends this way."""
+
+
+def unused_since() -> str:
+    """The time before which a session last used has ended, as the store writes times."""
+    return (datetime.now(UTC) - SESSION_IDLE).isoformat(timespec="seconds")
 
 
 def _hash(secret: str) -> str:

@@ -25,7 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.concurrency import run_in_threadpool
 
 from spades.protocol.remote import REMOTE_PREFIX
-from spades.server.accounts.credentials import new_session, selector_of
+from spades.server.accounts.credentials import new_session, selector_of, unused_since
 from spades.server.accounts.errors import (
     NameTaken,
     NoAccount,
@@ -189,7 +189,8 @@ class Accounts:
     def _open_session(self, account: Account, device: str) -> SessionOut:
         """A new session credential for the account's player (only its selector and hash are kept)."""
         token, selector, verifier = new_session()
-        self.store.add_session(player=account.player, selector=selector, verifier=verifier, device=device)
+        self.store.add_session(player=account.player, selector=selector, verifier=verifier, device=device,
+                               since=unused_since())
         return SessionOut(token=token, name=account.name)
 
     def sessions(self, player: str, credential: str) -> list[SessionInfoOut]:
@@ -198,12 +199,13 @@ class Accounts:
         here = None if credential == player else selector_of(credential)
         return [SessionInfoOut(id=_session_id(s.selector), created=s.created,
                                device=s.device or "the device the account was made on",
-                               current=s.selector == here) for s in self.store.sessions(player=player)]
+                               current=s.selector == here)
+                for s in self.store.sessions(player=player, since=unused_since())]
 
     def end_session(self, player: str, session_id: str) -> None:
         """Sign the account out on one of its devices (``NoSuchSession`` if it is not signed in there)."""
         self._account(player)
-        for s in self.store.sessions(player=player):
+        for s in self.store.sessions(player=player, since=unused_since()):
             if _session_id(s.selector) == session_id and self.store.sign_out(player=player,
                                                                              selector=s.selector):
                 return

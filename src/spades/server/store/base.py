@@ -517,13 +517,19 @@ def _v14_session_devices(tx: Tx, dialect: Dialect) -> None:
     tx.run("ALTER TABLE sessions ADD COLUMN device TEXT")
 
 
+def _v15_session_use(tx: Tx, dialect: Dialect) -> None:
+    """When each session was last used (marked at most once a day; none yet: when it was made), so that
+    one unused for long ends (``spades.server.accounts.credentials.SESSION_IDLE``)."""
+    tx.run("ALTER TABLE sessions ADD COLUMN used TEXT")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
                                                           _v6_friend_results, _v7_coach_subjects,
                                                           _v8_server_processes, _v9_ratings,
                                                           _v10_lobby, _v11_accounts,
                                                           _v12_tournaments, _v13_bot_tokens,
-                                                          _v14_session_devices)
+                                                          _v14_session_devices, _v15_session_use)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -836,15 +842,22 @@ class Store(ABC):
 
     # -- accounts ------------------------------------------------------------------------------
 
-    def credential(self, *, token: str, selector: str) -> list[tuple[str, str | None]]:
+    def credential(self, *, token: str, selector: str, since: str) -> list[tuple[str, str | None, str]]:
         """Who a credential may be: the player whose own token it is (if that still signs in), with None,
-        and the player of the session whose selector it starts with, with that session's verifier (the
-        hash the rest of it must have: ``spades.server.accounts.credentials``)."""
+        and the player of the session whose selector it starts with (if used ``since`` then), with that
+        session's verifier (the hash the rest of it must have: ``spades.server.accounts.credentials``);
+        each with when it was last used (the session's; "" for the player's own token)."""
         with self._tx(write=False) as tx:
-            rows = tx.all("SELECT token, NULL FROM players WHERE token = ? AND retired = 0"
-                          " UNION ALL SELECT player, verifier FROM sessions WHERE selector = ?",
-                          (token, selector))
-        return [(str(player), None if verifier is None else str(verifier)) for player, verifier in rows]
+            rows = tx.all("SELECT token, NULL, '' FROM players WHERE token = ? AND retired = 0"
+                          " UNION ALL SELECT player, verifier, COALESCE(used, created) FROM sessions"
+                          " WHERE selector = ? AND COALESCE(used, created) >= ?", (token, selector, since))
+        return [(str(player), None if verifier is None else str(verifier), str(used))
+                for player, verifier, used in rows]
+
+    def session_used(self, *, selector: str) -> None:
+        """Mark a session used now (its credential signed a request in)."""
+        with self._tx(write=True) as tx:
+            tx.run("UPDATE sessions SET used = ? WHERE selector = ?", (_now(), selector))
 
     def add_account(self, *, player: str, player_hash: str, name: str, name_key: str,
                     password: str | None) -> bool:
@@ -913,21 +926,22 @@ class Store(ABC):
                          f" WHERE {column} = ? AND accounts.name IS NOT NULL", (value,))
         return None if row is None else Account(*row)
 
-    def add_session(self, *, player: str, selector: str, verifier: str, device: str) -> None:
+    def add_session(self, *, player: str, selector: str, verifier: str, device: str, since: str) -> None:
         """Keep a new session of a player's (its selector and verifier: never the credential itself), and
-        the kind of device it signed in from."""
+        the kind of device it signed in from; forget the player's sessions not used ``since`` then."""
         with self._tx(write=True) as tx:
+            tx.run("DELETE FROM sessions WHERE player = ? AND COALESCE(used, created) < ?", (player, since))
             tx.run("INSERT INTO sessions (selector, verifier, player, created, device)"
                    " VALUES (?, ?, ?, ?, ?)", (selector, verifier, player, _now(), device))
 
-    def sessions(self, *, player: str) -> list[Session]:
+    def sessions(self, *, player: str, since: str) -> list[Session]:
         """Where a player is signed in, oldest first: their own token while it still signs in (its
-        ``selector`` None), then each session."""
+        ``selector`` None), then each session used ``since`` then."""
         with self._tx(write=False) as tx:
             own = tx.all("SELECT NULL, a.created, NULL FROM players p JOIN accounts a ON a.player = p.token"
                          " WHERE p.token = ? AND p.retired = 0", (player,))
-            rows = tx.all("SELECT selector, created, device FROM sessions WHERE player = ? ORDER BY created",
-                          (player,))
+            rows = tx.all("SELECT selector, created, device FROM sessions WHERE player = ?"
+                          " AND COALESCE(used, created) >= ? ORDER BY created", (player, since))
         return [Session(*row) for row in [*own, *rows]]
 
     def sign_out(self, *, player: str, selector: str | None) -> bool:
