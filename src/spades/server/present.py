@@ -133,11 +133,38 @@ def _trick(t: Trick) -> Fields:
     return {"leader": t.leader, "cards": _played(t.cards), "winner": t.winner}
 
 
-@functools.lru_cache(maxsize=256)
+@dataclass(frozen=True)
+class _Fixed:
+    """What a state shows alike at every version under one set of rules: the rules as JSON and the
+    score sheet's legend."""
+
+    rules: dict[str, Any]
+    """``rules.to_dict()``: not to be changed by the caller (the models that take it copy it as they
+    check it)."""
+    sheet_legend: str
+
+
+_FIXED: dict[int, tuple[Rules, _Fixed]] = {}
+"""``_Fixed`` already made, by the rules' identity (a ``Rules`` is slow to hash: it was 1.5 us a state),
+each kept with its rules, so that the identity stays theirs."""
+_FIXED_KEPT = 256
+
+
+def _fixed(rules: Rules) -> _Fixed:
+    """The rules' ``_Fixed``, made once: a state is made for every move."""
+    kept = _FIXED.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if len(_FIXED) >= _FIXED_KEPT:
+        _FIXED.clear()
+    fixed = _Fixed(rules=rules.to_dict(), sheet_legend=_sheet_legend(rules))
+    _FIXED[id(rules)] = (rules, fixed)
+    return fixed
+
+
 def rules_json(rules: Rules) -> dict[str, Any]:
-    """``rules.to_dict()``, made once for each set of rules (frozen, so hashable): a state is made for
-    every move. Not to be changed by the caller (the models that take it copy it as they check it)."""
-    return rules.to_dict()
+    """``rules.to_dict()``, made once for each set of rules. Not to be changed by the caller."""
+    return _fixed(rules).rules
 
 
 def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
@@ -146,9 +173,29 @@ def _bid_text(rules: Rules, bid: Bid | None) -> str | None:
 
 
 def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int, names: Names) -> list[list[SheetRow]]:
-    """The score sheet's rows, one per finished hand, from ``viewer``'s side of the table."""
+    """The score sheet's rows, one per finished hand, from ``viewer``'s side of the table: the same list
+    for every state until a hand ends (a late hand's state made twenty lines a move)."""
+    if not history:
+        return []
     kept_names = None if names is None else tuple(names)
-    return [_sheet_line(rules, h, viewer, kept_names) for h in history]
+    last = history[-1]
+    key = (id(last), len(history), viewer, kept_names)
+    kept = _SHEETS.get(key)
+    if kept is not None and kept[0] is last and kept[1] is rules:
+        return kept[2]
+    if len(_SHEETS) >= _SHEETS_KEPT:
+        _SHEETS.clear()
+    sheet = [_sheet_line(rules, h, viewer, kept_names) for h in history]
+    _SHEETS[key] = (last, rules, sheet)
+    return sheet
+
+
+_SHEETS: dict[tuple[int, int, int, tuple[str, ...] | None],
+              tuple[HandResult, Rules, list[list[SheetRow]]]] = {}
+"""Score sheets already made, by their last hand's result, the number of hands and for whom: a game's
+copies share their finished hands' results, so its sheet stays one while a hand is played. Each is kept
+with its last result and rules, so that the identity stays theirs. Not to be changed by the caller."""
+_SHEETS_KEPT = 1024
 
 
 _LINES: dict[tuple[int, int, tuple[str, ...] | None], tuple[HandResult, Rules, list[SheetRow]]] = {}
@@ -408,6 +455,7 @@ def state_fields(game: Game, *, game_id: int, deal: int, daily: str | None, leve
         shown = face_up(game)
     broken, contracts = shown.broken, shown.contracts
     seen = _seen_from(rules, me, names)
+    fixed = _fixed(rules)
     seats = [
         {"seat": s, "name": seen.seat_names[s], "position": seen.positions[s], "human": s == me,
          "side": seen.sides_of[s], "bid": shown.bids[s], "tricks": v.tricks_won[s], "cards": shown.cards[s],
@@ -432,7 +480,7 @@ def state_fields(game: Game, *, game_id: int, deal: int, daily: str | None, leve
     over = v.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
     state: Fields = {
         "id": game_id, "version": len(game.log), "deal": deal, "daily": daily, "level": level,
-        "rules": rules_json(rules), "rules_name": rules.name, "players": n, "human": me,
+        "rules": fixed.rules, "rules_name": rules.name, "players": n, "human": me,
         "phase": v.phase.value, "turn": v.turn, "dealer": v.dealer, "hand_number": v.hand_number,
         "seats": seats, "sides": sides, "side_order": seen.side_order,
         "spare_tricks": rules.hand_size - sum(c for c, _ in contracts) if bidding_done else None,
@@ -443,7 +491,7 @@ def state_fields(game: Game, *, game_id: int, deal: int, daily: str | None, leve
         "received": _sorted(spec, v.received), "offered": [str(c) for c in v.offered],
         "stock": v.stock_left, "two_player_draw": rules.two_player_draw.value, "trick": shown.trick,
         "last_trick": shown.last_trick, "broken": v.broken, "target": rules.target,
-        "sheet": _sheet(rules, v.history, me, names) if sheet else [], "sheet_legend": _sheet_legend(rules),
+        "sheet": _sheet(rules, v.history, me, names) if sheet else [], "sheet_legend": fixed.sheet_legend,
         "review": _review(spec, v.history[-1]) if over and v.history else None,
         "winner": v.winner, "message": _message(game, v, me, names), "coach": coach,
     }

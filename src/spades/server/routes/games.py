@@ -135,7 +135,8 @@ class _Shown:
         self.state = state
         if before is None or before["id"] != state["id"]:
             return _whole(ref, out)
-        changed = {name: value for name, value in state.items() if name in _ALWAYS or before[name] != value}
+        changed = {name: value for name, value in state.items()
+                   if name in _ALWAYS or (value is not before[name] and before[name] != value)}
         body = json_text({"events": out["events"], "state": changed})
         return f'{{"type":"answer","id":{ref},"status":200,"partial":true,"body":{body}}}'
 
