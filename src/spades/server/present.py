@@ -25,6 +25,7 @@ from spades.cards import Card, cards_of
 from spades.game import Game, HandResult, Phase, SeatView, Trick, seat_name
 from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
 from spades.outcome import broken_nils, describe_side, plural
+from spades.play import play_refusal
 from spades.rules import DeckSpec, Rules
 from spades.scoring import Bid, side_contract
 from spades.server.schemas import EventOut, GameState, HandReview, PlayedCard, SheetRow
@@ -376,6 +377,20 @@ class FaceUp:
     last_trick: Fields | None
 
 
+def _reasons(game: Game, seat: int, refused: int) -> dict[str, str]:
+    """Why the seat whose turn it is to play may not play each of its ``refused`` cards: the play rule's
+    own words (``game.play_reason`` for the seat to play, without its checks of whose turn it is and
+    its exception: half the time of a state with nine cards refused)."""
+    rules, hand, trick, broken = game.rules, game.hands[seat], game.trick, game.broken
+    first, opening = not game.tricks, game.opening_card
+    reasons = {}
+    for c in cards_of(refused):
+        why = play_refusal(rules, hand, c, trick, broken, first, opening)
+        if why:
+            reasons[str(c)] = why
+    return reasons
+
+
 def face_up(game: Game) -> FaceUp:
     """The parts of ``state_of`` that no seat sees differently (bids, tricks and played cards are
     face up), for the game as it stands."""
@@ -471,12 +486,8 @@ def state_fields(game: Game, *, game_id: int, deal: int, daily: str | None, leve
          "progress": shown.progress[i]}
         for i in range(rules.sides)
     ]
-    reasons: dict[str, str] = {}
-    if v.phase is Phase.PLAY and v.turn == human:
-        for c in cards_of(v.hand & ~v.legal_plays):
-            why = game.play_reason(human, c)
-            if why:
-                reasons[str(c)] = why
+    playing = v.phase is Phase.PLAY and v.turn == human
+    reasons = _reasons(game, human, v.hand & ~v.legal_plays) if playing else {}
     over = v.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
     state: Fields = {
         "id": game_id, "version": len(game.log), "deal": deal, "daily": daily, "level": level,
