@@ -164,8 +164,9 @@ class Load:
         self.errors: list[str] = []
         self.answered: dict[str, dict[str, Any]] = {}
         """Each player's last answered state (for the kill check)."""
-        self.since = float("-inf")
-        """The moves counted are those asked from this ``time.perf_counter()`` on (after the warmup)."""
+        self.since = float("inf")
+        """The moves counted are those asked from this ``time.perf_counter()`` on (set once the warmup is
+        over; none before)."""
 
 
 async def client(port: int, level: str, think: float, until: float, load: Load, start_delay: float,
@@ -274,7 +275,7 @@ def report(load: Load, wall: float, cpu: float, args: argparse.Namespace, name: 
 
 async def load_then_kill(server: Served, load: Load, args: argparse.Namespace) -> None:
     """Clients playing as fast as answered (or thinking), and the server killed -9 at a random moment."""
-    until = time.monotonic() + 3600
+    until, load.since = time.monotonic() + 3600, time.perf_counter()
     tasks = [asyncio.create_task(client(server.port, args.level, args.think, until, load, 0))
              for _ in range(args.games)]
     await asyncio.sleep(random.uniform(1.0, args.seconds))
