@@ -56,7 +56,13 @@ def test_a_second_device_signs_in_as_the_same_player(database: str, client: http
     # a player without an account has none, and cannot sign out (it would be lost)
     stranger = Player(client)
     assert stranger.call("GET", "/api/account") == {"name": None, "password": False, "passkeys": []}
-    assert client.delete("/api/sessions/current", headers=stranger.headers).status_code == 409
+    for method, path, says in (("DELETE", "/api/sessions/current", "so it was not signed out"),
+                               ("GET", "/api/account/sessions", "so it is signed in on this device alone"),
+                               ("PUT", "/api/account/password", "so the password was not changed")):
+        body = {"old": None, "new": PASSWORD} if method == "PUT" else None
+        r = client.request(method, path, headers=stranger.headers, json=body)
+        assert r.status_code == 409, path
+        assert r.json()["detail"].startswith(f"This player has no account, {says}"), path
 
 
 PHONE = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile"
@@ -112,6 +118,7 @@ def test_a_session_unused_for_long_ends_and_one_in_use_goes_on(database: str, cl
     assert used[0][0][:10] == now.date().isoformat()
     listed = client.get("/api/account/sessions", headers=as_device(busy)).json()
     assert [(s["id"], s["current"]) for s in listed] == [("own", False), (listed[1]["id"], True)]  # no idle
+    assert [s["used"] for s in listed] == [None, now.date().isoformat()]  # its last use, not when it was made
     assert p.call("GET", "/api/account")["name"] == "lena"  # the device the account was made on never ends so
     sign_in(client, "lena")  # a sign-in forgets the account's ended sessions
     assert query(database, "SELECT count(*) FROM sessions WHERE selector = ?", (idle[:16],)) == [(0,)]

@@ -86,6 +86,8 @@ class SessionInfoOut(BaseModel):
     id: str = Field(description='the session\'s id, to end it by ("own": the account\'s first device)')
     device: str = Field(description='the browser and system it signed in with, e.g. "Firefox on Linux"')
     created: str = Field(description="when it signed in (UTC, ISO 8601)")
+    used: str | None = Field(description="the day it last signed a request in (UTC, ISO 8601 date); null "
+                                         "for the device the account was made on, whose use is not kept")
     current: bool = Field(description="whether it is the device asking")
 
 

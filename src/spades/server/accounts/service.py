@@ -47,6 +47,9 @@ __all__ = ["Accounts"]
 _SIGN_IN_REFUSED = "That name and password do not sign in."
 _BOT_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{2,19}")
 """What a bot account's name's key must be: it names the bot as a table's computer players."""
+_NOT_SIGNED_OUT = ("it was not signed out: make an account first (a player without one, signed out, "
+                   "would be lost for good)")
+"""Why a player without an account cannot sign out (or end a session)."""
 
 
 @dataclass
@@ -121,9 +124,7 @@ class Accounts:
         """Check the account's current password, asked for again before changing or erasing what signs in
         (nothing to check when it has none). Each try is counted against the name's sign-in attempts, so
         that a stolen credential cannot guess the password here faster than at the sign-in."""
-        account = await run_in_threadpool(lambda: self.store.account(player=player))
-        if account is None:
-            raise NoAccount(f"This player has no account, so {otherwise}.")
+        account = await run_in_threadpool(self._account, player, otherwise)
         if account.password is None:
             return
         await self.count_attempt(f"name:{account.name_key}", "this name")
@@ -132,7 +133,7 @@ class Accounts:
 
     def drop_passkey(self, player: str, passkey_id: str) -> AccountOut:
         """Remove one of the account's passkeys."""
-        self._account(player)
+        self._account(player, "there is no passkey to remove")
         if not self.store.drop_passkey(player=player, passkey_id=passkey_id):
             raise NoSuchPasskey("This account has no such passkey.")
         return self.describe(player)
@@ -142,7 +143,7 @@ class Accounts:
     def make_bot(self, player: str) -> BotTokenOut:
         """Mark the player's account a bot and give it a new token to connect with (only its hash is kept;
         an earlier token stops working). Its name must read as a computer player's (ASCII, no dot)."""
-        account = self._account(player)
+        account = self._account(player, "it cannot be made a bot: make an account first")
         if not _BOT_KEY.fullmatch(account.name_key):
             raise BadName("A bot's name holds only ASCII letters, digits, - and _: make another account.")
         token = secrets.token_urlsafe(32)
@@ -195,9 +196,10 @@ class Accounts:
 
     def sessions(self, player: str, credential: str) -> list[SessionInfoOut]:
         """Where the account is signed in, oldest first, this device (``credential``'s) marked."""
-        self._account(player)
+        self._account(player, "it is signed in on this device alone")
         here = None if credential == player else selector_of(credential)
         return [SessionInfoOut(id=_session_id(s.selector), created=s.created,
+                               used=None if s.used is None else s.used[:10],
                                device=s.device or "the device the account was made on",
                                current=s.selector == here)
                 for s in self.store.sessions(player=player, since=unused_since())]
@@ -223,12 +225,11 @@ class Accounts:
 
     # -- inside -------------------------------------------------------------------------------
 
-    def _account(self, player: str) -> Account:
-        """The player's account, or ``NoAccount`` (a player without one would lose everything signing out)."""
+    def _account(self, player: str, otherwise: str = _NOT_SIGNED_OUT) -> Account:
+        """The player's account, or ``NoAccount`` saying what ``otherwise`` was not done."""
         account = self.store.account(player=player)
         if account is None:
-            raise NoAccount("This player has no account: make one first (signing out now would lose "
-                            "this player for good).")
+            raise NoAccount(f"This player has no account, so {otherwise}.")
         return account
 
     def _hash(self, password: str) -> str:

@@ -239,6 +239,9 @@ class Session:
     created: str
     device: str | None
     """The browser and system it signed in from (None: not known, as for the player's own token)."""
+    used: str | None
+    """When it was last marked used (at most once a day; when it was made if never since; None for the
+    player's own token, whose use is not marked)."""
 
 
 @dataclass(frozen=True)
@@ -938,9 +941,11 @@ class Store(ABC):
         """Where a player is signed in, oldest first: their own token while it still signs in (its
         ``selector`` None), then each session used ``since`` then."""
         with self._tx(write=False) as tx:
-            own = tx.all("SELECT NULL, a.created, NULL FROM players p JOIN accounts a ON a.player = p.token"
+            own = tx.all("SELECT NULL, a.created, NULL, NULL FROM players p"
+                         " JOIN accounts a ON a.player = p.token"
                          " WHERE p.token = ? AND p.retired = 0", (player,))
-            rows = tx.all("SELECT selector, created, device FROM sessions WHERE player = ?"
+            rows = tx.all("SELECT selector, created, device, COALESCE(used, created) FROM sessions"
+                          " WHERE player = ?"
                           " AND COALESCE(used, created) >= ? ORDER BY created", (player, since))
         return [Session(*row) for row in [*own, *rows]]
 

@@ -51,12 +51,13 @@ export async function openAccount() {
   await drawSessions();
 }
 
-// Where the account is signed in: this device first said, each other with a button that signs it out.
+// Where the account is signed in: this device said, each other with the day it was last used (a
+// forgotten device stands out) and a button that signs it out.
 async function drawSessions() {
   if (!state.account.name) return;
   const sessions = await api.get("/api/account/sessions");
   $("account-sessions").innerHTML = sessions.map((s) => `<li><span>${esc(s.device)}, since ${esc(s.created.slice(0, 10))}`
-    + `${s.current ? " (this device)" : ""}</span>${s.current ? ""
+    + `${s.current ? " (this device)" : s.used ? `, last used ${esc(s.used)}` : ""}</span>${s.current ? ""
       : `<button type="button" data-session="${esc(s.id)}" aria-label="Sign out ${esc(s.device)}">Sign out</button>`}</li>`).join("");
 }
 
