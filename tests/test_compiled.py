@@ -8,11 +8,13 @@ random rule mixes: at every step every seat's legal actions, every seat's view a
 doctests run here too, on the sources (the root conftest.py keeps pytest from collecting them).
 """
 
+import copy
 import dataclasses
 import doctest
 import importlib
 import importlib.util
 import os
+import pickle
 import random
 import sys
 import tomllib
@@ -141,6 +143,30 @@ def test_copies_play_on_alike() -> None:
         game.apply_action(action)
         twin.apply_action(action)
         assert repr(game.view(0)) == repr(twin.view(0)) and game.log == twin.log
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(option_mixes(), st.integers(1, 10**6), st.integers(0, 2**32), st.integers(0, 150))
+def test_a_game_and_its_values_pickle_and_copy_in_either_build(rules: Rules, deal: int, seed: int,
+                                                                moves: int) -> None:
+    # mypyc's classes cannot be made without __init__, so the default pickling fails compiled:
+    # spades.pickling registers how each is rebuilt, so both builds pickle, copy and deep-copy alike.
+    game = spades.game.Game(rules, deal=deal)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.phase is spades.game.Phase.HAND_OVER:
+            game.next_hand()
+        elif game.turn is not None:
+            game.apply_action(rng.choice(game.legal_actions()))
+    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game), copy.copy(game)):
+        assert type(twin) is type(game) and twin.log == game.log and twin.rules == game.rules
+        same_position(twin, game, [])
+        for value in (*game.history, *(t for h in game.history for t in h.tricks), game.view(0)):
+            assert pickle.loads(pickle.dumps(value)) == value == copy.deepcopy(value)
+        if game.turn is not None:  # the twin plays on as the game would
+            action = rng.choice(game.legal_actions())
+            twin.apply_action(action)
+            assert twin.log[:-1] == game.log and twin.view(game.turn) != game.view(game.turn)
 
 
 def decision_views(rules: Rules, count: int) -> list[spades.game.SeatView]:

@@ -5,6 +5,7 @@
 >>> g.apply(g.turn, MakeBid(Bid(3)))
 """
 
+from spades import pickling as pickling  # registers how compiled classes pickle (as their sources)
 from spades.cards import Card, Suit
 from spades.errors import (
     CardError,
