@@ -33,6 +33,7 @@ import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -135,7 +136,7 @@ def main() -> None:
         print(f"{args.tables} tables opened in {time.perf_counter() - began:.1f} s", flush=True)
         looks: list[float] = []
         seen_at = 0.0
-        t: dict[str, object] = {}
+        t: dict[str, Any] = {}
         k = 0
         while args.every > 0:
             asked = time.perf_counter()
@@ -151,7 +152,7 @@ def main() -> None:
         follow.join(timeout=600)
         stop.set()
         t = clients[0].get(f"/api/tournaments/{code}").json()
-        codes = [table["code"] for table in t["tables"]]  # type: ignore[union-attr]
+        codes = [table["code"] for table in t["tables"]]
         card = last_card(database, codes)
         if args.pages:
             print(f"from the round's last card to each of {args.pages} pages showing every board counted "

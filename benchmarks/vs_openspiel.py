@@ -29,7 +29,6 @@ import argparse
 import json
 import math
 import random
-import sys
 from collections.abc import Iterator
 from multiprocessing import get_context
 from pathlib import Path
@@ -206,4 +205,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -64,7 +64,7 @@ def test_malformed_actions_are_refused_and_change_nothing(bad: object) -> None:
     assert game.log == before.log and game.view(0) == before.view(0)
 
 
-@pytest.mark.parametrize("bad", [Play(54), Play(True), PassCards(-1), MakeBid(4)])
+@pytest.mark.parametrize("bad", [Play(54), Play(True), PassCards(-1), MakeBid(4)])  # type: ignore[arg-type]
 def test_malformed_moves_have_no_action(bad: Move) -> None:
     with pytest.raises(SpadesError):
         move_to_action(bad)

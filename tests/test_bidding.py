@@ -131,6 +131,7 @@ def test_whiz_allows_blind_nil_and_mirror_refuses_it_in_the_rules() -> None:
     whiz = blind_table(find_preset("whiz"))
     assert whiz.legal_bids(whiz.turn) == [Bid.blind_nil()]
     seat = whiz.turn
+    assert seat is not None
     whiz.apply(seat, Look())
     spades = (whiz.hands[seat] & whiz.spec.trumps).bit_count()
     assert whiz.legal_bids(seat) == [Bid.nil(), *([Bid(spades)] if spades else [])]
@@ -307,7 +308,7 @@ def scorekeeper_accepts(rules: Rules, deal: int, first: Bid, second: Bid | None)
     if rules.has_partners:
         ours = TeamLine((PlayerLine(first), PlayerLine(second or first)), 0)
         theirs = TeamLine(tuple(PlayerLine(others[s]) for s in rules.seats_of(1 - seat % 2)), 0)
-        bids = [[first, second], [others[s] for s in rules.seats_of(1 - seat % 2)]]
+        bids: list[list[Bid | None]] = [[first, second], [others[s] for s in rules.seats_of(1 - seat % 2)]]
         tricks = [0 if all(b is not None and b.is_nil(rules) for b in side) else 1 for side in bids]
         assert any(tricks), "the others' bids are never two nils"
         tricks[tricks.index(1)] = rules.hand_size - (sum(tricks) - 1)

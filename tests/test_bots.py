@@ -7,6 +7,7 @@ import dataclasses
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -58,6 +59,11 @@ def view_after(game: Game, rng: random.Random, done: Callable[[Game], bool]) -> 
         game.apply(seat, normal.choose(game.view(seat), rng))
     assert game.turn is not None
     return game.view(game.turn)
+
+
+def logged(moves: int, game: Game) -> bool:
+    """Whether the game has logged this many moves (a ``done`` for ``view_after``)."""
+    return len(game.log) >= moves
 
 
 # -- legality -------------------------------------------------------------------------------
@@ -212,7 +218,7 @@ def test_the_default_players_never_read_the_clock(level: str, monkeypatch: pytes
     """The same view and seed give the same move, reason and samples on a racing clock as on an
     idle one: the budgets count samples."""
     game = Game(Rules(), deal=78)
-    views = [view_after(game, random.Random(0), lambda g, n=n: len(g.log) >= n) for n in (1, 3, 30)]
+    views = [view_after(game, random.Random(0), partial(logged, n)) for n in (1, 3, 30)]
     calm = [decision(make_player(level), v) for v in views]
     racing_clock(monkeypatch)
     assert [decision(make_player(level), v) for v in views] == calm
@@ -232,7 +238,8 @@ def test_one_registry_names_describes_and_makes_every_level() -> None:
     for name, level in LEVEL_REGISTRY.items():
         assert level.name == name and level.description.endswith(".")
         assert make_player(name).name == name
-    assert isinstance(make_player("expert"), SearchPlayer) and make_player("expert").samples == EXPERT_BUDGET
+    expert = make_player("expert")
+    assert isinstance(expert, SearchPlayer) and expert.samples == EXPERT_BUDGET
 
 
 def test_make_player_refuses_an_unknown_level() -> None:

@@ -57,7 +57,7 @@ def test_the_coach_flags_a_planted_blunder_and_not_the_best_move() -> None:
     assert review.hands[0].points_lost >= bad.loss
     thrown = {d.move_index: d for d in analyze(played, seat=2, samples=40).hands[0].decisions}[MOVE]
     assert not thrown.flagged  # the bots' own discard, safe too
-    best = _game_from(played, MOVE, (2, bad.best))  # type: ignore[arg-type]
+    best = _game_from(played, MOVE, (2, bad.best))
     judged = {d.move_index: d for d in analyze(record_of(best), seat=2, samples=40).hands[0].decisions}
     assert judged[MOVE].best == bad.best and judged[MOVE].loss == 0 and not judged[MOVE].flagged
     assert judged[MOVE].reason == ""

@@ -20,6 +20,7 @@ import sys
 import tomllib
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -171,7 +172,7 @@ def test_a_game_and_its_values_pickle_and_copy_in_either_build(rules: Rules, dea
 
 def decision_views(rules: Rules, count: int) -> list[spades.game.SeatView]:
     """Views of the seat to move through a few games of random play: bids, passes and cards."""
-    views = []
+    views: list[spades.game.SeatView] = []
     game = spades.game.Game(rules, deal=count)
     rng = random.Random(count)
     while len(views) < count and game.phase is not spades.game.Phase.GAME_OVER:
@@ -186,10 +187,10 @@ def decision_views(rules: Rules, count: int) -> list[spades.game.SeatView]:
 @pytest.mark.parametrize("preset", ["standard", "online", "cutthroat", "three-player", "two-player"])
 def test_the_compiled_bots_choose_what_their_sources_choose(preset: str) -> None:
     heuristic, search = load_source("spades.bots.heuristic"), load_source("spades.bots.search")
-    pairs = [(HeuristicPlayer("normal"), heuristic.HeuristicPlayer("normal")),
-             (HeuristicPlayer("easy", careful=False), heuristic.HeuristicPlayer("easy", careful=False)),
-             (SearchPlayer("hard", samples=8, seconds=None),
-              search.SearchPlayer("hard", samples=8, seconds=None))]
+    pairs: list[tuple[HeuristicPlayer | SearchPlayer, Any]] = [
+        (HeuristicPlayer("normal"), heuristic.HeuristicPlayer("normal")),
+        (HeuristicPlayer("easy", careful=False), heuristic.HeuristicPlayer("easy", careful=False)),
+        (SearchPlayer("hard", samples=8, seconds=None), search.SearchPlayer("hard", samples=8, seconds=None))]
     for i, view in enumerate(decision_views(find_preset(preset), 40)):
         for ours, ref in pairs:
             assert ours.decide(view, random.Random(i)) == ref.decide(view, random.Random(i)), (view, ours)

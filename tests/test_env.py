@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 from pettingzoo.test import api_test, seed_test
 
 from spades.cards import cards_of
@@ -73,7 +74,7 @@ def test_a_seed_is_a_deal_number() -> None:
 def test_a_hand_pays_each_seat_its_sides_points() -> None:
     e = raw_env(rules="cutthroat", seed=8)
     e.reset()
-    paid = dict.fromkeys(e.possible_agents, 0)
+    paid = dict.fromkeys(e.possible_agents, 0.0)
     for agent, reward in random_walk(e, np.random.default_rng(1)):
         paid[agent] += reward
     assert e.game is not None and len(e.game.history) == 1
@@ -83,7 +84,7 @@ def test_a_hand_pays_each_seat_its_sides_points() -> None:
 def test_a_game_pays_each_hand_and_ends_with_the_score() -> None:
     e = raw_env(rules="standard", seed=2, reward="game")
     e.reset()
-    paid = dict.fromkeys(e.possible_agents, 0)
+    paid = dict.fromkeys(e.possible_agents, 0.0)
     for agent, reward in random_walk(e, np.random.default_rng(2)):
         paid[agent] += reward
     game = e.game
@@ -188,8 +189,9 @@ def test_bad_arguments_and_illegal_actions_are_refused() -> None:
 def test_the_spaces_and_the_layout_agree() -> None:
     e = raw_env(rules="three-player", seed=1)
     e.reset()
-    space = e.observation_space("player_0")
-    assert space["observation"].shape == (SIZE,) and e.action_space("player_0").n == ACTIONS
+    space, actions = e.observation_space("player_0"), e.action_space("player_0")
+    assert isinstance(space, spaces.Dict) and isinstance(actions, spaces.Discrete)
+    assert space["observation"].shape == (SIZE,) and actions.n == ACTIONS
     assert sum(b.size for b in LAYOUT) == SIZE
     assert all(a.start + a.size == b.start for a, b in itertools.pairwise(LAYOUT))
     assert space.contains(e.observe("player_2"))

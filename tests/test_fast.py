@@ -26,15 +26,16 @@ from spades.rules import (
 )
 from spades.scoring import Bid, score_hand
 
-CLUBS = {"first_lead": FirstLead.TWO_OF_CLUBS}
 RULES = [
     find_preset("standard"), find_preset("jokers"), find_preset("jokers-high-twos"),
     Rules(deck=DeckKind.JOKERS_HIGH_SPADE_TWO),
     find_preset("three-player"), find_preset("two-player"), find_preset("bicycle"),
     Rules(partnerships=False, must_beat=True),
-    Rules(partnerships=False, must_beat=True, clubs_first_trick=ClubsFirstTrick.STRICT, **CLUBS),
-    Rules(clubs_first_trick=ClubsFirstTrick.STRICT, **CLUBS),
-    Rules(clubs_first_trick=ClubsFirstTrick.LOOSE, **CLUBS),
+    Rules(partnerships=False, must_beat=True, clubs_first_trick=ClubsFirstTrick.STRICT,
+          first_lead=FirstLead.TWO_OF_CLUBS),
+    Rules(clubs_first_trick=ClubsFirstTrick.STRICT,
+          first_lead=FirstLead.TWO_OF_CLUBS),
+    Rules(clubs_first_trick=ClubsFirstTrick.LOOSE, first_lead=FirstLead.TWO_OF_CLUBS),
     Rules(spades_led_any_time=True), Rules(first_lead=FirstLead.DEALER),
     Rules(failed_nil_tricks=FailedNilTricks.CONTRACT, failed_bid=FailedBid.MINUS_SHORT, boston_bonus=100),
 ]

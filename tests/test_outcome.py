@@ -9,10 +9,10 @@ from spades.scoring import Bid, score_hand
 STANDARD = Rules()
 
 
-def words(rules: Rules, bids: list[Bid], tricks: list[int], bags: tuple[int, int] = (0, 0), side: int = 0,
-          **kw: bool) -> tuple[str, ...]:
+def words(rules: Rules, bids: list[Bid], tricks: list[int], bags: tuple[int, int] = (0, 0),
+          side: int = 0) -> tuple[str, ...]:
     """The words for one side's hand: seats 0 and 2 are side 0, seats 1 and 3 side 1."""
-    return describe_side(rules, score_hand(rules, bids, tricks, list(bags)).sides[side], **kw).texts
+    return describe_side(rules, score_hand(rules, bids, tricks, list(bags)).sides[side]).texts
 
 
 def test_the_worked_example_three_hands() -> None:

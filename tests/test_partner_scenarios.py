@@ -28,7 +28,7 @@ def _table(rules: Rules, fixed: dict[int, str], dealer: int, seed: int, bids: li
     taken = sum(masks.values())
     rest = [c for c in range(52) if not taken >> c & 1]
     random.Random(seed).shuffle(rest)
-    hands = {s: sorted(cards_of(masks.get(s, 0))) for s in range(4)}
+    hands: dict[int, list[int]] = {s: sorted(cards_of(masks.get(s, 0))) for s in range(4)}
     for s in range(4):
         while len(hands[s]) < 13:
             hands[s].append(rest.pop())

@@ -180,24 +180,26 @@ def test_the_rule_sheet_route_takes_a_preset(tmp_path: Path) -> None:
 def test_the_rules_page_states_what_the_sheet_states(tmp_path: Path) -> None:
     """/rules?rules=X&set=... is written from rule_sections, as the sheet is; unknown rules are a 400."""
     with BackgroundServer(tmp_path / "spades.sqlite3") as server, httpx.Client(base_url=server.url) as client:
-        for query, rules in (({"rules": "standard"}, find_preset("standard")),
-                             ({"rules": "three-player"}, find_preset("three-player")),
-                             ([("rules", "pagat"), ("set", "target=300"), ("set", "deck=jokers")],
-                              find_preset("pagat").replace(target=300, deck=DeckKind.JOKERS))):
+        queries: tuple[tuple[tuple[tuple[str, str], ...], Rules], ...] = (
+            ((("rules", "standard"),), find_preset("standard")),
+            ((("rules", "three-player"),), find_preset("three-player")),
+            ((("rules", "pagat"), ("set", "target=300"), ("set", "deck=jokers")),
+             find_preset("pagat").replace(target=300, deck=DeckKind.JOKERS)))
+        for query, rules in queries:
             page = client.get("/rules", params=query)
             assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
             for heading, paragraphs in rule_sections(rules):
                 assert f"<h2>{escape(heading)}</h2>" in page.text
                 assert all(escape(p.removeprefix("- ")) in page.text for p in paragraphs), heading
-        custom = [("rules", "pagat"), ("set", "target=300")]
+        custom = (("rules", "pagat"), ("set", "target=300"))
         sheet = client.get("/api/scorekeeper/rule-sheet.pdf", params=custom)
         text = sheet_text(sheet.content, tmp_path / "custom")
         assert "the custom rules." in text and "reaches 300" in text
-        for query, message in (({"rules": "poker"}, "Unknown rules preset &#x27;poker&#x27;. Known:"),
-                               ({"set": "target"}, "A rule change is option=value, such as target=300"),
-                               ({"set": "colour=red"}, "Unknown rule option &#x27;colour&#x27;."),
-                               ({"set": "target=0"}, "Game to (target) is 10 to 10000, not 0.")):
-            bad = client.get("/rules", params=query)
+        for refused, message in (({"rules": "poker"}, "Unknown rules preset &#x27;poker&#x27;. Known:"),
+                                 ({"set": "target"}, "A rule change is option=value, such as target=300"),
+                                 ({"set": "colour=red"}, "Unknown rule option &#x27;colour&#x27;."),
+                                 ({"set": "target=0"}, "Game to (target) is 10 to 10000, not 0.")):
+            bad = client.get("/rules", params=refused)
             assert bad.status_code == 400 and message in bad.text, bad.text
         too_many = client.get("/rules", params=[("set", "target=300")] * 41)
         assert too_many.status_code == 422 and "set" in too_many.json()["detail"]

@@ -59,7 +59,8 @@ def test_explicit_decks_and_misdeals_replay() -> None:
 
 
 def good() -> dict[str, Any]:
-    return json.loads(dump_record(played(Rules(), hands=1)))
+    record: dict[str, Any] = json.loads(dump_record(played(Rules(), hands=1)))
+    return record
 
 
 @pytest.mark.parametrize(("change", "message"), [

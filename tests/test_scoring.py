@@ -182,7 +182,7 @@ def test_bid_values_and_text() -> None:
             Bid.parse(bad)
     for args in ((18,), (-1,), (3, True), (9, False, True)):
         with pytest.raises(SpadesError):
-            Bid(*args)  # type: ignore[arg-type]
+            Bid(*args)
 
 
 @pytest.mark.parametrize(("rules", "scores", "winner"), [

@@ -27,7 +27,8 @@ def box(locator: Locator) -> dict[str, float]:
     """Where an element is drawn; it must be drawn."""
     b = locator.bounding_box()
     assert b is not None, "not drawn"
-    return {**b, "cx": b["x"] + b["width"] / 2, "cy": b["y"] + b["height"] / 2}
+    return {"x": b["x"], "y": b["y"], "width": b["width"], "height": b["height"],
+            "cx": b["x"] + b["width"] / 2, "cy": b["y"] + b["height"] / 2}
 
 
 def new_game_with(page: Page, preset: str, **options: int | bool) -> None:

@@ -61,7 +61,7 @@ def simple_move(state: dict[str, Any]) -> str:
         return "pass " + " ".join(state["hand"][-state["pass_count"]:])
     if phase == "draw":
         return "draw keep"
-    return "play " + state["legal"][0]
+    return "play " + str(state["legal"][0])
 
 
 def cards_in(data: Any) -> set[str]:

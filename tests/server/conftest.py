@@ -40,7 +40,7 @@ def query(database: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[A
     import psycopg
 
     with psycopg.connect(database, autocommit=True) as conn:
-        cur = conn.execute(sql.replace("?", "%s"), params)  # type: ignore[arg-type]
+        cur = conn.execute(sql.replace("?", "%s"), params)
         return [tuple(r) for r in cur.fetchall()] if cur.description else []
 
 

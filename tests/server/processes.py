@@ -139,7 +139,7 @@ class SilentCut:
 
     def __exit__(self, *_: object) -> None:
         self.server.close()
-        for near, far, _ in self.links:
+        for near, far, _cut in self.links:
             near.close()
             far.close()
 

@@ -35,7 +35,7 @@ def finish_first_hand(client: httpx.Client, code: str, tokens: list[str]) -> dic
             view = seat_get(client, f"/api/tables/{code}/view", token).json()
             game = view["game"]
             if game["phase"] == "hand_over":
-                return view
+                return dict(view)
             if game["turn"] == view["you"]:
                 r = client.post(f"/api/tables/{code}/commands", headers={"X-Seat-Token": token},
                                 json={"do": "move", "move": simple_move(game), "version": game["version"]})

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from tests.server.api_client import Player
+
+from server.api_client import Player
 
 
 def test_a_move_too_long_or_not_text_is_refused_and_the_table_stays(client: httpx.Client) -> None:

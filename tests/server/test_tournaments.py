@@ -13,8 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
+from server.api_client import simple_move
 from server.conftest import query
-from server.tables_client import ACTIVE, Seat, app_state, check_no_hidden_cards, run_async, simple_move
+from server.tables_client import ACTIVE, Seat, app_state, check_no_hidden_cards, run_async
 from spades.server.run import BackgroundServer
 from spades.tournament.scores import matchpoints
 

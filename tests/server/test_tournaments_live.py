@@ -133,7 +133,7 @@ def test_a_page_hears_of_a_change_on_the_other_process_while_redis_is_down(tmp_p
             finally:
                 redis.resume()
             await page.ws.close()
-            return told["tournament"]
+            return dict(told["tournament"])
 
         told = run_async(follow())
     assert [p["name"] for p in told["people"]] == ["Ann"]

@@ -94,4 +94,4 @@ def test_a_rounds_tables_play_to_the_highest_target_with_no_low_mark(tmp_path: P
     t = a._load(code)[0]
     a._open_round(t)
     rules = TableOptions.from_json(a.hub.log.load(t.tables[0][0])[0]).rules
-    assert rules == Rules(target=TABLE_TARGET) and t.rules.target == 100
+    assert TABLE_TARGET is not None and rules == Rules(target=TABLE_TARGET) and t.rules.target == 100
