@@ -161,6 +161,15 @@ class NoSuchSeat(TableError):
     status = 409
 
 
+@functools.lru_cache(maxsize=1024)
+def _shared_rules(rules: Rules) -> Rules:
+    """The first of the tables' rules equal to ``rules``: tables with the same rules share one ``Rules``,
+    as the presenter keeps what it works out from them by their identity (``present.rules_json``, for
+    each look at a table), in a cache that a thousand tables' own copies of the standard rules emptied
+    over and over."""
+    return rules
+
+
 @dataclass(frozen=True)
 class TableOptions:
     """What the host chooses: the rules (players and target included), the computer players, the clocks."""
@@ -186,6 +195,7 @@ class TableOptions:
     after the game of a round played to a target)."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", _shared_rules(self.rules))
         if self.level not in LEVELS and not BOT_NAME.fullmatch(self.level):
             raise TableError(f"The computer players' level is one of {', '.join(LEVELS)}, or an outside "
                              "bot's name.")
