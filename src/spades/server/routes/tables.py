@@ -200,13 +200,15 @@ def install(app: FastAPI, store: Store, reviews: Reviews, roster: Roster, redis_
     async def lifespan(a: Any) -> AsyncIterator[Any]:
         async with outer(a) as state:
             hub.leases.start()
+            bus = asyncio.create_task(hub.bus.run())
             clock = asyncio.create_task(app.state.live.run_clock())
             try:
                 yield state
             finally:
-                clock.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await clock
+                for task in (clock, bus):
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
                 hub.leases.close()
                 hub.bus.close()
 

@@ -13,6 +13,8 @@ catch up from the store (a look at a table's connections reads it every few seco
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -78,6 +80,10 @@ class EventBus(Protocol):
         """Call ``listener`` for every event from now on."""
         ...
 
+    async def run(self) -> None:
+        """The bus's work on the server's event loop, until cancelled (the server's lifespan runs it)."""
+        ...
+
     def close(self) -> None:
         """Stop listening."""
         ...
@@ -97,6 +103,9 @@ class LocalBus:
     def listen(self, listener: Listener) -> None:
         """Add a listener."""
         self._listeners.append(listener)
+
+    async def run(self) -> None:
+        """Nothing: the events are passed on as they are published."""
 
     def close(self) -> None:
         """Forget the listeners."""
@@ -130,38 +139,44 @@ class RedisBus:
     listeners are called at once, whether Redis answers or not.
 
     Redis is only the messenger (the store holds every change), so it must never hold up or fail a
-    command that was stored: ``publish`` queues the event for a thread of the bus, which sends the
-    queued events (one a table: its latest version, with the entries since the last sent while they
-    join up, ``_joined``), and retries while Redis fails. The listening thread resubscribes when Redis
-    comes back. Every call to Redis has a timeout, so a Redis that stops answering holds up neither
-    thread for long.
+    command that was stored: ``publish`` queues the event (one a table: its latest version, with the
+    entries since the last sent while they join up, ``_joined``) for ``run``, which sends the queued
+    events, and retries while Redis fails, and hears the other processes' events, subscribing again
+    when Redis comes back. ``run`` works on an event loop: the server's (``own_loop=False``: its
+    lifespan runs it there, so that an event published or heard on the loop wakes no thread), else one
+    of the bus's own, in a thread started at once. Every call to Redis has a timeout, so a Redis that
+    stops answering holds up neither for long.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, own_loop: bool = True) -> None:
         import redis  # an extra: only a server that is given SPADES_REDIS_URL needs it
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
 
+        self._url = url
         self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
-        self._redis = redis.Redis.from_url(url, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT,
-                                           retry=Retry(NoBackoff(), 0))  # the threads retry, at their pace
-        self._redis.ping()  # a wrong URL stops the server at start
-        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call, unused-ignore]
-        self._pubsub.psubscribe(_CHANNEL + "*")
+        with redis.Redis.from_url(url, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT) as client:
+            client.ping()  # a wrong URL stops the server at start
         self._me = secrets.token_hex(8)
-        """Sent with each event, so that the listening thread skips this process's own."""
+        """Sent with each event, so that the bus skips this process's own when it hears them."""
         self._strays = False
         """Whether a message on the tables' channels that is no event was heard (said in the log once)."""
         self._local = LocalBus()
         """This process's listeners, called for its own events and for those heard from Redis."""
         self._pending: dict[str, Event] = {}
         """Each table's latest version not yet sent to Redis, with its entries."""
-        self._wake = threading.Condition()
-        self._stop = threading.Event()
-        self._threads = [threading.Thread(target=self._listen, name="spades-redis-listen", daemon=True),
-                         threading.Thread(target=self._send, name="spades-redis-publish", daemon=True)]
-        for thread in self._threads:
-            thread.start()
+        self._lock = threading.Lock()
+        """Guards ``_pending`` and the loop ``run`` works on (``publish`` is called from any thread)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread = 0
+        self._wake: asyncio.Event | None = None
+        """Set when events are queued, for ``run``'s sender (on its loop)."""
+        self._task: asyncio.Task[None] | None = None
+        self._thread: threading.Thread | None = None
+        if own_loop:
+            running = threading.Event()
+            self._thread = threading.Thread(target=asyncio.run, args=(self._run_own(running),),
+                                            name="spades-redis", daemon=True)
+            self._thread.start()
+            running.wait()
 
     def publish(self, code: str, seq: int, entries: Sequence[Entry] = ()) -> None:
         """Tell this process's listeners now, and queue the event for Redis (never waits for it)."""
@@ -172,70 +187,118 @@ class RedisBus:
         """Add a listener."""
         self._local.listen(listener)
 
+    async def run(self) -> None:
+        """Send the queued events to Redis and pass the other processes' on to the listeners, on the
+        running event loop, until cancelled (the events queued then are sent first, if Redis answers)."""
+        import redis.asyncio
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        client = redis.asyncio.Redis.from_url(self._url, socket_timeout=_TIMEOUT,
+                                              socket_connect_timeout=_TIMEOUT,
+                                              retry=Retry(NoBackoff(), 0))  # this retries, at its pace
+        with self._lock:
+            self._loop, self._loop_thread = asyncio.get_running_loop(), threading.get_ident()
+            self._wake = asyncio.Event()
+            if self._pending:
+                self._wake.set()
+        listening = asyncio.create_task(self._listen(client))
+        try:
+            await self._send(client, self._wake)
+        finally:
+            with self._lock:
+                self._loop = None
+            listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listening
+            with contextlib.suppress(*self._errors):
+                await self._sent(client, self._taken())
+            await client.aclose()
+
     def _queue(self, events: dict[str, Event]) -> None:
-        """Add events to those waiting to be sent, one a table (``_joined``), and wake the sending thread."""
-        with self._wake:
+        """Add events to those waiting to be sent, one a table (``_joined``), and wake the sender."""
+        with self._lock:
             for code, event in events.items():
                 waiting = self._pending.get(code)
                 self._pending[code] = event if waiting is None else _joined(waiting, event)
-            self._wake.notify()
+            loop, wake = self._loop, self._wake
+        if loop is None or wake is None:
+            return  # sent once ``run`` starts
+        if threading.get_ident() == self._loop_thread:
+            wake.set()
+        else:
+            with contextlib.suppress(RuntimeError):  # the loop has just closed
+                loop.call_soon_threadsafe(wake.set)
 
-    def _send(self) -> None:
-        """Send the queued events to Redis, in one round trip; while Redis fails, keep them (merged
-        with newer ones) and try again every ``_RETRY`` seconds. Ends once closed and all sent (or
-        Redis failing)."""
+    def _taken(self) -> dict[str, Event]:
+        """The queued events, now no longer queued."""
+        with self._lock:
+            events, self._pending = self._pending, {}
+        return events
+
+    async def _send(self, client: Any, wake: asyncio.Event) -> None:
+        """Send the queued events as they come, those queued meanwhile together in one round trip; while
+        Redis fails, keep them (merged with newer ones) and try again every ``_RETRY`` seconds."""
         outage = _Outage("publishing table events")
         while True:
-            with self._wake:
-                while not self._pending and not self._stop.is_set():
-                    self._wake.wait()
-                events, self._pending = self._pending, {}
-            if not events:
-                return
+            await wake.wait()
+            wake.clear()
+            events = self._taken()
             try:
-                pipe = self._redis.pipeline(transaction=False)
-                for code, (seq, entries) in events.items():
-                    pipe.publish(_CHANNEL + code, f"{seq} {self._me}{_wire(entries)}")
-                pipe.execute()
+                await self._sent(client, events)
             except self._errors as e:
                 outage.failed(e)
                 self._queue(events)
-                if self._stop.wait(_RETRY):
-                    return
+                await asyncio.sleep(_RETRY)
             else:
                 outage.ok()
 
-    def _listen(self) -> None:
-        """Call the listeners for other processes' events; while Redis fails, or leaves a ping unanswered,
-        drop the connection and try again every ``_RETRY`` seconds (redis-py then connects anew and
-        subscribes again)."""
+    async def _sent(self, client: Any, events: dict[str, Event]) -> None:
+        """Publish the events in one round trip."""
+        if events:
+            pipe = client.pipeline(transaction=False)
+            for code, (seq, entries) in events.items():
+                pipe.publish(_CHANNEL + code, f"{seq} {self._me}{_wire(entries)}")
+            await pipe.execute()
+
+    async def _listen(self, client: Any) -> None:
+        """Pass the other processes' events on to the listeners; while Redis fails, or leaves a ping
+        unanswered, drop the connection and try again every ``_RETRY`` seconds (redis-py then connects
+        anew and subscribes again)."""
         outage = _Outage("passing other processes' table events")
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
         said = time.monotonic()  # when the connection last said anything
         pinged = False
-        while not self._stop.is_set():
-            try:
-                quiet = time.monotonic() - said
-                if pinged and quiet > _QUIET + _TIMEOUT:
-                    raise TimeoutError(f"Redis left a ping unanswered for {_TIMEOUT:.0f} s")
-                if not pinged and quiet > _QUIET:
-                    self._pubsub.ping()
-                    pinged = True
-                message = self._pubsub.get_message(timeout=0.5)
-            except self._errors as e:
-                outage.failed(e)
-                if self._pubsub.connection is not None:
-                    self._pubsub.connection.disconnect()
-                self._stop.wait(_RETRY)
-                said, pinged = time.monotonic(), False
-                continue
-            outage.ok()
-            if message is not None:
-                said, pinged = time.monotonic(), False
-            if message is not None and message["type"] == "pmessage":
+        try:
+            while True:
                 try:
-                    self._pass_on(message["channel"], message["data"])
-                except Exception:  # a stray message on our channels, or a fault of ours: the next is heard
-                    _log.exception("A table event from Redis could not be passed on: %r", message)
+                    if not pubsub.patterns:  # subscribed once, redis-py subscribes again on reconnecting
+                        await pubsub.psubscribe(_CHANNEL + "*")
+                    quiet = time.monotonic() - said
+                    if pinged and quiet > _QUIET + _TIMEOUT:
+                        raise TimeoutError(f"Redis left a ping unanswered for {_TIMEOUT:.0f} s")
+                    if not pinged and quiet > _QUIET:
+                        await pubsub.ping()
+                        pinged = True
+                    message = await pubsub.get_message(timeout=_QUIET + _TIMEOUT - quiet if pinged else
+                                                       _QUIET - quiet)
+                except self._errors as e:
+                    outage.failed(e)
+                    if pubsub.connection is not None:
+                        await pubsub.connection.disconnect()
+                    await asyncio.sleep(_RETRY)
+                    said, pinged = time.monotonic(), False
+                    continue
+                outage.ok()
+                if message is not None:
+                    said, pinged = time.monotonic(), False
+                if message is not None and message["type"] == "pmessage":
+                    try:
+                        self._pass_on(message["channel"], message["data"])
+                    except Exception:  # a stray message on our channels, or a fault of ours: heard next
+                        _log.exception("A table event from Redis could not be passed on: %r", message)
+        finally:
+            await pubsub.aclose()
 
     def _pass_on(self, channel: bytes, data: bytes) -> None:
         """Call the listeners for an event another process published: ``"<version> <sender>:<entries>"``,
@@ -254,16 +317,21 @@ class RedisBus:
         if sender != self._me.encode():
             self._local.publish(channel[len(_CHANNEL):].decode(errors="replace"), int(seq), entries)
 
+    async def _run_own(self, running: threading.Event) -> None:
+        """``run`` on the bus's own loop (its thread's), until ``close``."""
+        self._task = asyncio.current_task()
+        running.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.run()
+
     def close(self) -> None:
-        """Stop both threads (the queued events are sent first if Redis answers) and close the
-        connections."""
-        self._stop.set()
-        with self._wake:
-            self._wake.notify()
-        for thread in self._threads:
+        """Stop listening (a bus with a loop of its own stops ``run`` there: the queued events are sent
+        first if Redis answers; else the server's lifespan stops it)."""
+        task, thread = self._task, self._thread
+        if task is not None and thread is not None:
+            with contextlib.suppress(RuntimeError):  # its loop has ended already
+                task.get_loop().call_soon_threadsafe(task.cancel)
             thread.join(timeout=5)
-        self._pubsub.close()
-        self._redis.close()
         self._local.close()
 
 
@@ -317,5 +385,6 @@ def _told(data: Any) -> Told | None:
 
 
 def make_bus(redis_url: str | None) -> EventBus:
-    """Redis when a URL is given, else the process's own bus."""
-    return RedisBus(redis_url) if redis_url else LocalBus()
+    """Redis when a URL is given (its work to be run on the server's event loop: ``RedisBus.run``),
+    else the process's own bus."""
+    return RedisBus(redis_url, own_loop=False) if redis_url else LocalBus()
