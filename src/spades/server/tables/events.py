@@ -36,13 +36,25 @@ Listener = Callable[[str, int, Sequence[Entry]], None]
 
 
 class Carried(list[Entry]):
-    """Entries with the events of their moves as the process that made them told them (``tell_move``;
-    None for an entry that is no move), one each: so that a process that hears them need not make
-    them again. Each process sends each seat only its own line."""
+    """Entries, each with the event of its move as the process that made it told it (``tell_move``;
+    None for an entry that is no move, or whose event is not known), so that a process that hears
+    them need not make them again. Each process sends each seat only its own line. Its parts and
+    joins (``since``, ``then``) keep each entry's event with it."""
 
-    def __init__(self, entries: Sequence[Entry] = (), told: Sequence[Told | None] = ()) -> None:
+    def __init__(self, entries: Sequence[Entry] = (), told: Sequence[Told | None] | None = None) -> None:
+        """``told``: one for each entry, in order (None: none known); ValueError if not one each."""
         super().__init__(entries)
-        self.told: list[Told | None] = list(told) if len(told) == len(entries) else [None] * len(entries)
+        if told is not None and len(told) != len(entries):
+            raise ValueError(f"{len(told)} events told for {len(entries)} entries")
+        self.told: list[Told | None] = [None] * len(entries) if told is None else list(told)
+
+    def since(self, start: int) -> Carried:
+        """The entries from index ``start`` on (negative: the last ``-start``), with their events."""
+        return Carried(self[start:], self.told[start:])
+
+    def then(self, later: Carried) -> Carried:
+        """These entries, then ``later``'s, with their events."""
+        return Carried([*self, *later], self.told + later.told)
 
 
 Event = tuple[int, Carried]
@@ -341,8 +353,8 @@ def _joined(a: Event, b: Event) -> Event:
     earlier, later = sorted((a, b), key=lambda e: e[0])
     entries = later[1]
     if later[0] - len(later[1]) == earlier[0]:
-        entries = Carried(earlier[1] + entries, earlier[1].told + entries.told)
-    return later[0], Carried(entries[-_CARRIED:], entries.told[-_CARRIED:])
+        entries = earlier[1].then(entries)
+    return later[0], entries.since(-_CARRIED)
 
 
 _TOLD = "told"

@@ -212,7 +212,7 @@ class TableHub:
         """Publish the entries a command added since version ``before`` (once the table is free, so that
         listeners find it so)."""
         if table.seq != before:
-            self.bus.publish(code, table.seq, Carried(table.entries[before:], table.told_since(before) or ()))
+            self.bus.publish(code, table.seq, Carried(table.entries[before:], table.told_since(before)))
 
     def _command(self, code: str, table: FriendsTable, command: Callable[[FriendsTable], T],
                  trusted: bool) -> T:
@@ -330,8 +330,8 @@ class TableHub:
             heard = entries if isinstance(entries, Carried) else Carried(entries)
             kept = self._heard.get(code)
             if kept is not None and kept[0] + len(kept[1]) == start:
-                start, heard = kept[0], Carried(kept[1] + heard, kept[1].told + heard.told)
-            self._heard[code] = (max(start, seq - _HEARD), Carried(heard[-_HEARD:], heard.told[-_HEARD:]))
+                start, heard = kept[0], kept[1].then(heard)
+            self._heard[code] = (max(start, seq - _HEARD), heard.since(-_HEARD))
 
     def _fresh(self, code: str, known: int | None = None) -> FriendsTable:
         """The cached table caught up with the log (loaded and replayed if not cached); a cached table
@@ -344,8 +344,8 @@ class TableHub:
                 self._tables.move_to_end(code)
         if table is not None and heard is not None and heard[0] <= table.seq:
             try:
-                skip = table.seq - heard[0]
-                table.extend(heard[1][skip:], heard[1].told[skip:])
+                rest = heard[1].since(table.seq - heard[0])
+                table.extend(rest, rest.told)
             except Exception:  # a garbled message: the copy may be half changed, so read the store's
                 _log.exception("Entries heard for table %s do not apply to its copy: read from the store",
                                code)
