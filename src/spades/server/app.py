@@ -61,8 +61,10 @@ __all__ = ["STATIC_DIR", "create_app"]
 STATIC_DIR = Path(__file__).parent / "static"
 
 
-_GC_THRESHOLDS = (50_000, 20, 20)
-"""Allocations between young collections (Python's default is 700), then its default ratios."""
+_GC_THRESHOLDS = (50_000, 1_000, 10)
+"""Objects kept between young collections (Python's default is 700), and young collections between two
+of the middle generation (Python's: 10): about an hour under load, where 20 paused a loaded process for
+half a second each minute to find almost nothing (what a move keeps lives on, or dies by its count)."""
 _GC_TUNED = False
 
 
@@ -72,7 +74,8 @@ def _tune_gc() -> None:
     Python's full collections walk every object, and a server process holds hundreds of thousands
     (its modules, the app, the cached games): under load a move that met one waited 100 ms and
     more. What exists once the app is built lives as long as the process, so it is moved out of
-    the collector's sight (``gc.freeze``), and the youngest generation is collected less often.
+    the collector's sight (``gc.freeze``); the youngest generation is collected less often, and the
+    older ones, which hold the games and find almost no cycles, seldom.
     """
     global _GC_TUNED
     if not _GC_TUNED:
