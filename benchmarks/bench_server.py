@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import subprocess
@@ -161,6 +162,8 @@ class Load:
         self.client_ms: list[float] = []
         self.kinds: list[str] = []
         """What each timed request was: a card, a bid, the next hand or a new game."""
+        self.asked: list[float] = []
+        """When each timed request was sent (``time.perf_counter()``)."""
         self.errors: list[str] = []
         self.answered: dict[str, dict[str, Any]] = {}
         """Each player's last answered state (for the kill check)."""
@@ -207,6 +210,7 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
                 load.server_ms.append(float(headers["server-timing"].split("dur=")[1]) if headers else took)
                 load.client_ms.append(took)
                 load.kinds.append(kind)
+                load.asked.append(start)
             state = out["state"]
             load.answered[token] = state
             if think:
@@ -239,13 +243,18 @@ async def run_load(args: argparse.Namespace, port: int, pid: int,
     WebSocket); what they saw after the warmup, the time that took, and the CPU seconds the server's
     processes (``pid``'s tree) and this one spent meanwhile."""
     load = Load()
+    gc.collect()
+    gc.disable()  # a thousand people's pages do not share one collector: its pauses are not the server's
     until = time.monotonic() + args.warmup + args.seconds
     spread = min(1.0, args.think or 0.2)  # the clients start over this many seconds
     clients = asyncio.gather(*(client(port, args.level, args.think, until, load, random.uniform(0, spread),
                                       ws) for _ in range(args.games)))
     await asyncio.sleep(args.warmup)
     load.since, cpu, own = time.perf_counter(), tree_cpu_seconds(pid), time.process_time()
-    await clients
+    try:
+        await clients
+    finally:
+        gc.enable()
     return load, time.perf_counter() - load.since, tree_cpu_seconds(pid) - cpu, time.process_time() - own
 
 
@@ -268,6 +277,12 @@ def report(load: Load, wall: float, cpu: float, args: argparse.Namespace, name: 
         by_kind.setdefault(kind, []).append(ms)
     print("  server p95 by request: " + ", ".join(f"{kind} {percentile(values, 95):.1f} ms ({len(values)})"
                                                   for kind, values in sorted(by_kind.items())))
+    if args.windows and load.asked:
+        first, windows = load.since, {}
+        for at, ms in zip(load.asked, load.client_ms, strict=True):
+            windows.setdefault(int((at - first) // args.windows), []).append(ms)
+        print(f"  round trip p95 by {args.windows:g} s window: " + ", ".join(
+            f"{percentile(values, 95):.0f}" for _, values in sorted(windows.items())) + " ms")
     for e in load.errors[:5]:
         print("  error:", e[:300])
     return rate, cpu_ms
@@ -316,6 +331,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20, help="how long to load the server (default 20)")
     ap.add_argument("--warmup", type=float, default=0.0,
                     help="seconds of load before the --seconds counted (default 0: from the first game)")
+    ap.add_argument("--windows", type=float, default=0.0, metavar="SECONDS",
+                    help="also print the round trip's p95 in each window of this many seconds")
     ap.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
     ap.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     ap.add_argument("--level", default="normal", help="the computer players' level (default normal)")
