@@ -13,9 +13,9 @@ face up: no one's cards, no moves.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import orjson
 from pydantic import BaseModel
@@ -49,6 +49,26 @@ def _model_fields(model: object) -> dict[str, Any]:
 def json_text(fields: Any) -> str:
     """Plain data (``Fields``) as JSON text, written as the models write it (compact, non-ASCII as it is)."""
     return orjson.dumps(fields, default=_model_fields).decode()
+
+T = TypeVar("T")
+
+
+class _Kept(dict[Hashable, tuple[object, T]]):
+    """Values worked out once, by keys that hold objects' ids (hashing a ``Rules`` is slow): each value is
+    kept with those objects, so that a kept key's ids are still theirs (an id is reused only once its
+    object is gone); all are dropped when ``size`` are kept. ``get(key)`` gives (the objects, the value)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def keep(self, key: Hashable, objects: tuple[object, ...], value: T) -> T:
+        """Keep ``value`` for ``key`` with the ``objects`` whose ids the key holds; the value."""
+        if len(self) >= self.size:
+            self.clear()
+        self[key] = (objects, value)
+        return value
+
 
 Position = Literal["bottom", "left", "top", "right"]
 _POSITIONS: dict[int, tuple[Position, ...]] = {
@@ -100,10 +120,9 @@ def _seats_in_name_order(rules: Rules, side: int, viewer: int | None) -> tuple[i
     return tuple(sorted(seats, key=lambda s: s != human))
 
 
-_ARRANGED: dict[tuple[int, int], tuple[DeckSpec, list[str]]] = {}
-"""Sets of cards already arranged, by their deck's identity and mask (kept with the deck, so that the
-identity stays its own): each seat's state holds its hand, and most hands are as they were a move ago."""
-_ARRANGED_KEPT = 8192
+_ARRANGED: _Kept[list[str]] = _Kept(8192)
+"""Sets of cards already arranged, by their deck's identity and mask: each seat's state holds its hand, and
+most hands are as they were a move ago."""
 
 
 def _sorted(spec: DeckSpec, mask: int) -> list[str]:
@@ -111,12 +130,10 @@ def _sorted(spec: DeckSpec, mask: int) -> list[str]:
     caller's own)."""
     key = (id(spec), mask)
     kept = _ARRANGED.get(key)
-    if kept is None or kept[0] is not spec:
-        cards = sorted(cards_of(mask), key=lambda c: (_SUIT_ORDER[spec.suit_of[c]], -spec.power[c]))
-        if len(_ARRANGED) >= _ARRANGED_KEPT:
-            _ARRANGED.clear()
-        kept = _ARRANGED[key] = (spec, [str(c) for c in cards])
-    return kept[1].copy()
+    if kept is not None:
+        return kept[1].copy()
+    cards = sorted(cards_of(mask), key=lambda c: (_SUIT_ORDER[spec.suit_of[c]], -spec.power[c]))
+    return _ARRANGED.keep(key, (spec,), [str(c) for c in cards]).copy()
 
 
 _PLAYED: dict[tuple[int, Card], PlayedCard] = {}
@@ -145,22 +162,16 @@ class _Fixed:
     sheet_legend: str
 
 
-_FIXED: dict[int, tuple[Rules, _Fixed]] = {}
-"""``_Fixed`` already made, by the rules' identity (a ``Rules`` is slow to hash: it was 1.5 us a state),
-each kept with its rules, so that the identity stays theirs."""
-_FIXED_KEPT = 256
+_FIXED: _Kept[_Fixed] = _Kept(256)
+"""``_Fixed`` already made, by the rules' identity (a ``Rules`` is slow to hash: it was 1.5 us a state)."""
 
 
 def _fixed(rules: Rules) -> _Fixed:
     """The rules' ``_Fixed``, made once: a state is made for every move."""
     kept = _FIXED.get(id(rules))
-    if kept is not None and kept[0] is rules:
+    if kept is not None:
         return kept[1]
-    if len(_FIXED) >= _FIXED_KEPT:
-        _FIXED.clear()
-    fixed = _Fixed(rules=rules.to_dict(), sheet_legend=_sheet_legend(rules))
-    _FIXED[id(rules)] = (rules, fixed)
-    return fixed
+    return _FIXED.keep(id(rules), (rules,), _Fixed(rules=rules.to_dict(), sheet_legend=_sheet_legend(rules)))
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
@@ -180,38 +191,30 @@ def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int, names: Na
         return []
     kept_names = None if names is None else tuple(names)
     last = history[-1]
-    key = (id(last), len(history), viewer, kept_names)
+    key = (id(last), id(rules), len(history), viewer, kept_names)
     kept = _SHEETS.get(key)
-    if kept is not None and kept[0] is last and kept[1] is rules:
-        return kept[2]
-    if len(_SHEETS) >= _SHEETS_KEPT:
-        _SHEETS.clear()
-    sheet = [_sheet_line(rules, h, viewer, kept_names) for h in history]
-    _SHEETS[key] = (last, rules, sheet)
-    return sheet
+    if kept is not None:
+        return kept[1]
+    return _SHEETS.keep(key, (last, rules), [_sheet_line(rules, h, viewer, kept_names) for h in history])
 
 
-_SHEETS: dict[tuple[int, int, int, tuple[str, ...] | None],
-              tuple[HandResult, Rules, list[list[SheetRow]]]] = {}
-"""Score sheets already made, by their last hand's result, the number of hands and for whom: a game's
-copies share their finished hands' results, so its sheet stays one while a hand is played. Each is kept
-with its last result and rules, so that the identity stays theirs. Not to be changed by the caller."""
-_SHEETS_KEPT = 1024
+_SHEETS: _Kept[list[list[SheetRow]]] = _Kept(1024)
+"""Score sheets already made, by their last hand's result (and rules), the number of hands and for whom:
+a game's copies share their finished hands' results, so its sheet stays one while a hand is played. Not
+to be changed by the caller."""
 
 
-_LINES: dict[tuple[int, int, tuple[str, ...] | None], tuple[HandResult, Rules, list[SheetRow]]] = {}
-"""Score sheet lines already made, by their hand's result and for whom (each seat of a friends' table
-sees its own): a game's finished hands do not change, and a state is made for every move. Each is
-kept with its result, so that its id stays its own."""
-_LINES_KEPT = 8192
+_LINES: _Kept[list[SheetRow]] = _Kept(8192)
+"""Score sheet lines already made, by their hand's result (and rules) and for whom (each seat of a
+friends' table sees its own): a game's finished hands do not change, and a state is made for every move."""
 
 
 def _sheet_line(rules: Rules, h: HandResult, viewer: int, names: tuple[str, ...] | None) -> list[SheetRow]:
     """A finished hand's line of the score sheet, a row a side, as the viewer's seat names them."""
-    key = (id(h), viewer, names)
+    key = (id(h), id(rules), viewer, names)
     kept = _LINES.get(key)
-    if kept is not None and kept[0] is h and kept[1] is rules:
-        return kept[2]
+    if kept is not None:
+        return kept[1]
     line = []
     for s in h.score.sides:
         bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side, viewer)]
@@ -222,16 +225,12 @@ def _sheet_line(rules: Rules, h: HandResult, viewer: int, names: tuple[str, ...]
             bags_total=s.bags_after, contract=said.contract, made=said.made, penalties=said.penalties,
             penalty_points=s.penalty_points, notes=list(said.remarks), total=h.scores_after[s.side],
         ))
-    if len(_LINES) >= _LINES_KEPT:
-        _LINES.clear()
-    _LINES[key] = (h, rules, line)
-    return line
+    return _LINES.keep(key, (h, rules), line)
 
 
-_CONTRACTS: dict[tuple[int, int, tuple[Bid | None, ...]], tuple[Rules, tuple[int, bool]]] = {}
+_CONTRACTS: _Kept[tuple[int, bool]] = _Kept(8192)
 """Sides' contracts already worked out, by their rules' identity (a ``Rules`` is slow to hash), side and
-bids; each kept with its rules, so that the identity stays theirs."""
-_CONTRACTS_KEPT = 8192
+bids."""
 
 
 def _contract(rules: Rules, side: int, bids: Sequence[Bid | None]) -> tuple[int, bool]:
@@ -239,13 +238,9 @@ def _contract(rules: Rules, side: int, bids: Sequence[Bid | None]) -> tuple[int,
     bids stay as they are while the hand is played."""
     key = (id(rules), side, tuple(bids))
     kept = _CONTRACTS.get(key)
-    if kept is not None and kept[0] is rules:
+    if kept is not None:
         return kept[1]
-    if len(_CONTRACTS) >= _CONTRACTS_KEPT:
-        _CONTRACTS.clear()
-    contract = side_contract(rules, side, bids)
-    _CONTRACTS[key] = (rules, contract)
-    return contract
+    return _CONTRACTS.keep(key, (rules,), side_contract(rules, side, bids))
 
 
 def _progress(
@@ -276,27 +271,23 @@ class _Tally:
     broken: list[int]
 
 
-_TALLIES: dict[tuple[int, bool, tuple[Bid | None, ...], tuple[int, ...]], tuple[Rules, _Tally]] = {}
+_TALLIES: _Kept[_Tally] = _Kept(8192)
 """``_Tally`` already worked out, by the rules' identity, whether the hand is bid or played, the bids and
-the tricks won (each kept with its rules, so that the identity stays theirs): a move's events and state
-ask for the same one, and it changes only with a bid or a trick."""
-_TALLIES_KEPT = 8192
+the tricks won: a move's events and state ask for the same one, and it changes only with a bid or a
+trick."""
 
 
 def _tally(rules: Rules, phase: Phase, bids: Sequence[Bid | None], won: Sequence[int]) -> _Tally:
     """The hand's ``_Tally`` now."""
     key = (id(rules), phase in _BIDDING_OR_PLAYING, tuple(bids), tuple(won))
     kept = _TALLIES.get(key)
-    if kept is not None and kept[0] is rules:
+    if kept is not None:
         return kept[1]
-    if len(_TALLIES) >= _TALLIES_KEPT:
-        _TALLIES.clear()
-    tally = _Tally(bids=[_bid_text(rules, b) for b in bids],
-                   contracts=[_contract(rules, side, bids) for side in range(rules.sides)],
-                   progress=[_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
-                   broken=broken_nils(rules, bids, won))
-    _TALLIES[key] = (rules, tally)
-    return tally
+    return _TALLIES.keep(key, (rules,), _Tally(
+        bids=[_bid_text(rules, b) for b in bids],
+        contracts=[_contract(rules, side, bids) for side in range(rules.sides)],
+        progress=[_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
+        broken=broken_nils(rules, bids, won)))
 
 
 def _sheet_legend(rules: Rules) -> str:
@@ -414,10 +405,9 @@ class _Seen:
     """The sides in seat order from the seat at the bottom (each state checks a copy of it in)."""
 
 
-_SEEN: dict[tuple[int, int, tuple[str, ...] | None], tuple[Rules, _Seen]] = {}
-"""``_Seen`` already worked out, by the rules' identity, the viewer and the names (kept with the rules,
-so that the identity stays theirs): every state of a game asks for the same few."""
-_SEEN_KEPT = 8192
+_SEEN: _Kept[_Seen] = _Kept(8192)
+"""``_Seen`` already worked out, by the rules' identity, the viewer and the names: every state of a game
+asks for the same few."""
 
 
 def _seen_from(rules: Rules, me: int, names: Names) -> _Seen:
@@ -425,7 +415,7 @@ def _seen_from(rules: Rules, me: int, names: Names) -> _Seen:
     kept_names = None if names is None else tuple(names)
     key = (id(rules), me, kept_names)
     kept = _SEEN.get(key)
-    if kept is not None and kept[0] is rules:
+    if kept is not None:
         return kept[1]
     n = rules.players
     human = human_seat(n) if me == n else me
@@ -436,10 +426,7 @@ def _seen_from(rules: Rules, me: int, names: Names) -> _Seen:
         sides_of=tuple(rules.side_of(s) for s in range(n)),
         side_names=tuple(side_name(rules, i, me, names) for i in range(rules.sides)),
         side_order=sorted(range(rules.sides), key=lambda i: min((s - human) % n for s in rules.seats_of(i))))
-    if len(_SEEN) >= _SEEN_KEPT:
-        _SEEN.clear()
-    _SEEN[key] = (rules, seen)
-    return seen
+    return _SEEN.keep(key, (rules,), seen)
 
 
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
