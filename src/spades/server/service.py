@@ -156,12 +156,13 @@ class Service:
         a session's first use of a day (and not when another writer would make it wait)."""
         if not _TOKEN.match(token):
             raise SpadesError("The player token is malformed: ask POST /api/players for a new one.")
-        selector, since = selector_of(token), unused_since()
-        for player, verifier, used in self.store.credential(token=token, selector=selector, since=since):
+        selector, now = selector_of(token), datetime.now(UTC)
+        for player, verifier, used in self.store.credential(token=token, selector=selector,
+                                                            since=unused_since(now)):
             if verifier is None:
                 return player
             if verifies(verifier, token):
-                if used[:10] < datetime.now(UTC).date().isoformat():
+                if used[:10] < now.date().isoformat():
                     with suppress(StoreBusy), at_once(0):
                         self.store.session_used(selector=selector)
                 return player

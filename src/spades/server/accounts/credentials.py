@@ -26,9 +26,10 @@ SESSION_IDLE = timedelta(days=60)
 player's own token, the device the account was made on, never ends this way."""
 
 
-def unused_since() -> str:
-    """The time before which a session last used has ended, as the store writes times."""
-    return (datetime.now(UTC) - SESSION_IDLE).isoformat(timespec="seconds")
+def unused_since(now: datetime | None = None) -> str:
+    """The time before which a session last used has ended (as of ``now``, the current time if not
+    given), as the store writes times."""
+    return ((now or datetime.now(UTC)) - SESSION_IDLE).isoformat(timespec="seconds")
 
 
 def _hash(secret: str) -> str:
