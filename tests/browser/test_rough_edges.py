@@ -1,9 +1,10 @@
 """No rough edges: no console error in normal use, a ?deal= link asks before replacing a game under way,
-and Settings says it saved and when new rules apply."""
+Settings says it saved and when new rules apply, and every page links to the site's others."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -175,3 +176,37 @@ def test_settings_say_they_saved_and_when_new_rules_apply_until_the_next_move(fr
     expect(message).to_contain_text("The new rules start with your next new game")
     tap_bid(page)
     expect(message).to_be_empty()
+
+
+SITE = ["Play", "Lobby", "Tournaments", "Leaderboard", "Scorekeeper", "How to play"]
+"""The site's pages as their links name them, in the order every header lists them."""
+
+
+def site_links(page: Page) -> list[str]:
+    """The names of the links in the page's site navigation."""
+    return page.get_by_role("navigation", name="Site").get_by_role("link").all_inner_texts()
+
+
+def test_every_page_links_to_the_sites_others(fresh_page: NewPage) -> None:
+    # A person on a phone walks the site by its headers alone, from the game and back to it.
+    page = fresh_page(390, 844)
+    errors = collect_errors(page)
+    page.goto("/")
+    tool(page, "Tournaments").click()  # the game's page: in its tools (in the menu, on a phone)
+    expect(page).to_have_url(re.compile("/tournaments$"))
+    for here, there in (("Tournaments", "Lobby"), ("Lobby", "Leaderboard"), ("Leaderboard", "Scorekeeper"),
+                        ("Scorekeeper", "How to play")):
+        expect(page.get_by_role("navigation", name="Site").get_by_role("link", name=there)).to_be_visible()
+        assert [n for n in site_links(page) if n in SITE] == [n for n in SITE if n != here], here
+        page.get_by_role("navigation", name="Site").get_by_role("link", name=there, exact=True).click()
+        page.wait_for_load_state()
+    expect(page).to_have_title("How to play Spades")
+    assert site_links(page) == ["Back to the table", *SITE[1:-1]]  # the rules page: Play is the way back
+    page.get_by_role("link", name="Back to the table").click()
+    expect(page.locator("#deal-label")).to_contain_text("Deal #")
+    for name in SITE[1:]:  # and the game's page has them all in its tools
+        expect(tool(page, name)).to_have_attribute("href", re.compile("^/"))
+        page.keyboard.press("Escape")
+    assert errors == []
+    page.goto("/@nobody")  # a page the server writes (here a 404: no such player) has them too
+    assert site_links(page) == SITE

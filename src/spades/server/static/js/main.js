@@ -10,6 +10,7 @@ import { esc } from "./html.js";
 import { enterTable, wireFriends } from "./friends.js";
 import { applySettings, openSettings, saveSettings, wireRuleForm } from "./settings.js";
 import { loadAccount, openAccount, tellIfSignedOut, wireAccount } from "./account.js";
+import { addSiteLinks } from "./site.js";
 
 // Stats: every game played to its end, solo or with friends (the server counts both), and the two apart.
 async function showStats() {
@@ -59,6 +60,7 @@ function wireMenu() {
   const tools = $("tools");
   const menu = $("btn-menu");
   const more = $("more");
+  addSiteLinks(tools, { before: menu, here: "/" }); // the game's page is Play, whatever its address
   const all = [...tools.children].filter((el) => el !== menu && el !== more);
   const set = (open) => { bar.classList.toggle("menu-open", open); menu.setAttribute("aria-expanded", String(open)); };
   const middle = (el) => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; };
