@@ -53,7 +53,7 @@ from spades.moves import (
     move_to_action,
     play_move,
 )
-from spades.play import Playing, Trick, lead_mask, legal_play_mask, play_refusal, trick_winner
+from spades.play import Playing, Trick, lead_mask, legal_play_mask, play_refusals, trick_winner
 from spades.rules import (
     BidFormat,
     DeckSpec,
@@ -908,10 +908,15 @@ class Game:
         raise IllegalMoveError(why)
 
     def _verify_play(self, seat: int, card: Card) -> None:
-        why = play_refusal(self.rules, self.hands[seat], Card(card), self.trick, self.broken, not self.tricks,
-                           self.opening_card)
+        why = self.play_refusals(seat, 1 << card).get(Card(card))
         if why is not None:
             raise IllegalMoveError(why)
+
+    def play_refusals(self, seat: int, cards: int) -> dict[Card, str]:
+        """Why the seat whose turn it is to play (not checked: ``play_reason`` checks) may not play each of
+        ``cards`` (a mask) that it may not, in plain English."""
+        return play_refusals(self.rules, self.hands[seat], cards, self.trick, self.broken, not self.tricks,
+                             self.opening_card)
 
     def can_move(self, seat: object, move: Move) -> bool:
         """Whether the move is legal now."""

@@ -9,9 +9,10 @@ of one hand as it stands (the trick on the table, the tricks done, spades broken
 >>> from spades.rules import Rules
 >>> r = Rules()
 >>> hand = parse_mask("AS 2H 3H")
->>> play_refusal(r, hand, Card.parse("AS"), [(0, Card.parse("KH"))], broken=False, first_trick=False,
-...              opening_card=None)
-'You must follow suit: you hold a heart.'
+>>> why = play_refusals(r, hand, parse_mask("AS 2H"), [(0, Card.parse("KH"))], broken=False,
+...                     first_trick=False, opening_card=None)
+>>> {str(card): reason for card, reason in why.items()}
+{'AS': 'You must follow suit: you hold a heart.'}
 >>> trick_winner(r.deck_spec, [(0, Card.parse("KH")), (1, Card.parse("2S")), (2, Card.parse("AH"))])
 1
 """
@@ -21,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spades.cards import Card, Suit
+from spades.cards import Card, Suit, cards_of
 from spades.rules import ClubsFirstTrick, DeckSpec, Rules
 
-__all__ = ["Playing", "Trick", "lead_mask", "legal_play_mask", "play_refusal", "trick_winner"]
+__all__ = ["Playing", "Trick", "lead_mask", "legal_play_mask", "play_refusals", "trick_winner"]
 
 SPADE = int(Suit.SPADES)
 CLUB = int(Suit.CLUBS)
@@ -145,20 +146,32 @@ def legal_play_mask(
     return allowed
 
 
-def play_refusal(
+def play_refusals(
     rules: Rules,
     hand: int,
-    card: Card,
+    cards: int,
     trick: Sequence[tuple[int, int]],
     broken: bool,
     first_trick: bool,
     opening_card: Card | None,
-) -> str | None:
-    """Why ``card`` may not be played now, in plain English; None if it may (``trick`` with seats)."""
+) -> dict[Card, str]:
+    """Why each of ``cards`` (a mask) that may not be played now may not, in plain English (``trick``
+    with seats): the cards that may are worked out once for all of them."""
+    refused = cards & ~legal_play_mask(rules, hand, [c for _, c in trick], broken, first_trick, opening_card)
+    return {card: _refusal(rules, hand, card, trick, first_trick, opening_card) for card in cards_of(refused)}
+
+
+def _refusal(
+    rules: Rules,
+    hand: int,
+    card: Card,
+    trick: Sequence[tuple[int, int]],
+    first_trick: bool,
+    opening_card: Card | None,
+) -> str:
+    """Why ``card``, which may not be played now, may not."""
     if not hand >> card & 1:
         return f"You do not hold the {card.name}."
-    if legal_play_mask(rules, hand, [c for _, c in trick], broken, first_trick, opening_card) >> card & 1:
-        return None
     spec = rules.deck_spec
     if not trick:
         if first_trick and opening_card is not None and hand >> opening_card & 1:

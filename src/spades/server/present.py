@@ -25,7 +25,6 @@ from spades.cards import Card, cards_of
 from spades.game import Game, HandResult, Phase, SeatView, Trick, seat_name
 from spades.moves import Draw, Look, MakeBid, Misdeal, Move, PassCards, Play
 from spades.outcome import broken_nils, describe_side, plural
-from spades.play import play_refusal
 from spades.rules import DeckSpec, Rules
 from spades.scoring import Bid, side_contract
 from spades.server.schemas import EventOut, GameState, HandReview, PlayedCard, SheetRow
@@ -370,16 +369,9 @@ class FaceUp:
 
 def _reasons(game: Game, seat: int, refused: int) -> dict[str, str]:
     """Why the seat whose turn it is to play may not play each of its ``refused`` cards: the play rule's
-    own words (``game.play_reason`` for the seat to play, without its checks of whose turn it is and
-    its exception: half the time of a state with nine cards refused)."""
-    rules, hand, trick, broken = game.rules, game.hands[seat], game.trick, game.broken
-    first, opening = not game.tricks, game.opening_card
-    reasons = {}
-    for c in cards_of(refused):
-        why = play_refusal(rules, hand, c, trick, broken, first, opening)
-        if why:
-            reasons[str(c)] = why
-    return reasons
+    own words, with the cards it may play worked out once for all of them (``game.play_reason`` takes a
+    card at a time, and checks whose turn it is)."""
+    return {str(c): why for c, why in game.play_refusals(seat, refused).items()}
 
 
 def face_up(game: Game) -> FaceUp:
