@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import secrets
@@ -23,6 +22,8 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
+
+import orjson
 
 from spades.server.tables.entries import BadEntry, Entry, entry_json, entry_of
 from spades.server.tables.state import Told
@@ -270,7 +271,7 @@ class RedisBus:
         if events:
             pipe = client.pipeline(transaction=False)
             for code, (seq, entries) in events.items():
-                pipe.publish(_CHANNEL + code, f"{seq} {self._me}{_wire(entries)}")
+                pipe.publish(_CHANNEL + code, f"{seq} {self._me}".encode() + _wire(entries))
             await pipe.execute()
 
     async def _listen(self, client: Any) -> None:
@@ -362,15 +363,15 @@ _TOLD = "told"
 they were carried reads the entry without it)."""
 
 
-def _wire(entries: Carried) -> str:
-    """Entries as they follow the sender in an event: ``":"`` and JSON without whitespace (a space can
-    only be in a string, where ``\\u0020`` says the same), or nothing if there are none; each move's
-    entry with its event (``_TOLD``)."""
+def _wire(entries: Carried) -> bytes:
+    """Entries as they follow the sender in an event: ``":"`` and JSON without whitespace, in UTF-8 (a
+    space can only be in a string, where ``\\u0020`` says the same; orjson escapes the others), or
+    nothing if there are none; each move's entry with its event (``_TOLD``)."""
     if not entries:
-        return ""
+        return b""
     stored = [entry_json(e) if told is None else {**entry_json(e), _TOLD: told}
               for e, told in zip(entries, entries.told, strict=True)]
-    return ":" + json.dumps(stored, separators=(",", ":")).replace(" ", "\\u0020")
+    return b":" + orjson.dumps(stored).replace(b" ", b"\\u0020")
 
 
 def _entries(text: bytes | None) -> Carried | None:
@@ -379,7 +380,7 @@ def _entries(text: bytes | None) -> Carried | None:
     if text is None:
         return Carried()
     try:
-        data: Any = json.loads(text)
+        data: Any = orjson.loads(text)
         if not isinstance(data, list):
             return None
         entries = [entry_of(d) for d in data]
