@@ -287,19 +287,21 @@ def _deal_shown(table: FriendsTable) -> int:
 
 def view_of(table: FriendsTable, seat: int) -> TableView:
     """Everything ``seat`` may see now."""
-    state = _state(table, seat)
+    state = _state(table, seat, table.seat_labels())
     return TableView.model_construct(**shared_view(table), you=seat,
                                      game=None if state is None else GameState.model_validate(state))
 
 
-def _state(table: FriendsTable, seat: int, shown: FaceUp | None = None, sheet: bool = True) -> Fields | None:
-    """The game as ``seat`` sees it (as plain data), if one is dealt (``shown``: its ``face_up``, if made
-    already; without ``sheet``, its score sheet left empty: the update leaves it out)."""
+def _state(table: FriendsTable, seat: int, names: tuple[str, ...], shown: FaceUp | None = None,
+           sheet: bool = True) -> Fields | None:
+    """The game as ``seat`` sees it (as plain data), if one is dealt (``names``: the table's
+    ``seat_labels``; ``shown``: its ``face_up``, if made already; without ``sheet``, its score sheet
+    left empty: the update leaves it out)."""
     game = table.game
     if game is None:
         return None
     return state_fields(game, game_id=len(table.past_seeds) + 1, deal=_deal_shown(table), daily=None,
-                        level=table.options.level, viewer=seat, names=table.seat_labels(),
+                        level=table.options.level, viewer=seat, names=names,
                         coach=table.coached and seat < table.players, shown=shown, sheet=sheet)
 
 
@@ -313,6 +315,7 @@ class SharedView:
         self.table = table
         self._around: dict[frozenset[str] | None, tuple[str, str, str]] = {}
         self._same: dict[int, frozenset[str]] = {}
+        self._names = table.seat_labels()
 
     def same(self, since: int) -> frozenset[str]:
         """``_same`` for pages at version ``since``, worked out once a look (its seats are mostly at one)."""
@@ -328,7 +331,7 @@ class SharedView:
         around = self._around.get(same)
         if around is None:
             around = self._around[same] = self._split(exclude)
-        state = _state(self.table, seat, shown, sheet=same is None or "sheet" not in same)
+        state = _state(self.table, seat, self._names, shown, sheet=same is None or "sheet" not in same)
         left = frozenset[str]() if exclude is None else exclude["game"]
         game = "null" if state is None else json_text({k: v for k, v in state.items() if k not in left})
         before, between, after = around
