@@ -52,20 +52,20 @@ def json_text(fields: Any) -> str:
 T = TypeVar("T")
 
 
-class _Kept(dict[Hashable, tuple[object, T]]):
+class _Kept(dict[Hashable, tuple[T, object, object]]):
     """Values worked out once, by keys that hold objects' ids (hashing a ``Rules`` is slow): each value is
     kept with those objects, so that a kept key's ids are still theirs (an id is reused only once its
-    object is gone); all are dropped when ``size`` are kept. ``get(key)`` gives (the objects, the value)."""
+    object is gone); all are dropped when ``size`` are kept. ``get(key)`` gives (the value, the objects)."""
 
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
 
-    def keep(self, key: Hashable, objects: tuple[object, ...], value: T) -> T:
-        """Keep ``value`` for ``key`` with the ``objects`` whose ids the key holds; the value."""
+    def keep(self, key: Hashable, value: T, owner: object, other: object = None) -> T:
+        """Keep ``value`` for ``key`` with the one or two objects whose ids the key holds; the value."""
         if len(self) >= self.size:
             self.clear()
-        self[key] = (objects, value)
+        self[key] = (value, owner, other)
         return value
 
 
@@ -130,9 +130,9 @@ def _sorted(spec: DeckSpec, mask: int) -> list[str]:
     key = (id(spec), mask)
     kept = _ARRANGED.get(key)
     if kept is not None:
-        return kept[1].copy()
+        return kept[0].copy()
     cards = sorted(cards_of(mask), key=lambda c: (_SUIT_ORDER[spec.suit_of[c]], -spec.power[c]))
-    return _ARRANGED.keep(key, (spec,), [str(c) for c in cards]).copy()
+    return _ARRANGED.keep(key, [str(c) for c in cards], spec).copy()
 
 
 _PLAYED: dict[tuple[int, Card], PlayedCard] = {}
@@ -169,8 +169,8 @@ def _fixed(rules: Rules) -> _Fixed:
     """The rules' ``_Fixed``, made once: a state is made for every move."""
     kept = _FIXED.get(id(rules))
     if kept is not None:
-        return kept[1]
-    return _FIXED.keep(id(rules), (rules,), _Fixed(rules=rules.to_dict(), sheet_legend=_sheet_legend(rules)))
+        return kept[0]
+    return _FIXED.keep(id(rules), _Fixed(rules=rules.to_dict(), sheet_legend=_sheet_legend(rules)), rules)
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
@@ -193,8 +193,8 @@ def _sheet(rules: Rules, history: tuple[HandResult, ...], viewer: int, names: Na
     key = (id(last), id(rules), len(history), viewer, kept_names)
     kept = _SHEETS.get(key)
     if kept is not None:
-        return kept[1]
-    return _SHEETS.keep(key, (last, rules), [_sheet_line(rules, h, viewer, kept_names) for h in history])
+        return kept[0]
+    return _SHEETS.keep(key, [_sheet_line(rules, h, viewer, kept_names) for h in history], last, rules)
 
 
 _SHEETS: _Kept[list[list[SheetRow]]] = _Kept(1024)
@@ -213,7 +213,7 @@ def _sheet_line(rules: Rules, h: HandResult, viewer: int, names: tuple[str, ...]
     key = (id(h), id(rules), viewer, names)
     kept = _LINES.get(key)
     if kept is not None:
-        return kept[1]
+        return kept[0]
     line = []
     for s in h.score.sides:
         bids = [h.bids[seat] for seat in _seats_in_name_order(rules, s.side, viewer)]
@@ -224,7 +224,7 @@ def _sheet_line(rules: Rules, h: HandResult, viewer: int, names: tuple[str, ...]
             bags_total=s.bags_after, contract=said.contract, made=said.made, penalties=said.penalties,
             penalty_points=s.penalty_points, notes=list(said.remarks), total=h.scores_after[s.side],
         ))
-    return _LINES.keep(key, (h, rules), line)
+    return _LINES.keep(key, line, h, rules)
 
 
 _CONTRACTS: _Kept[tuple[int, bool]] = _Kept(8192)
@@ -238,8 +238,8 @@ def _contract(rules: Rules, side: int, bids: Sequence[Bid | None]) -> tuple[int,
     key = (id(rules), side, tuple(bids))
     kept = _CONTRACTS.get(key)
     if kept is not None:
-        return kept[1]
-    return _CONTRACTS.keep(key, (rules,), side_contract(rules, side, bids))
+        return kept[0]
+    return _CONTRACTS.keep(key, side_contract(rules, side, bids), rules)
 
 
 def _progress(
@@ -281,12 +281,12 @@ def _tally(rules: Rules, phase: Phase, bids: Sequence[Bid | None], won: Sequence
     key = (id(rules), phase in _BIDDING_OR_PLAYING, tuple(bids), tuple(won))
     kept = _TALLIES.get(key)
     if kept is not None:
-        return kept[1]
-    return _TALLIES.keep(key, (rules,), _Tally(
+        return kept[0]
+    return _TALLIES.keep(key, _Tally(
         bids=[_bid_text(rules, b) for b in bids],
         contracts=[_contract(rules, side, bids) for side in range(rules.sides)],
         progress=[_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
-        broken=broken_nils(rules, bids, won)))
+        broken=broken_nils(rules, bids, won)), rules)
 
 
 def _sheet_legend(rules: Rules) -> str:
@@ -408,7 +408,7 @@ def _seen_from(rules: Rules, me: int, names: Names) -> _Seen:
     key = (id(rules), me, kept_names)
     kept = _SEEN.get(key)
     if kept is not None:
-        return kept[1]
+        return kept[0]
     n = rules.players
     human = human_seat(n) if me == n else me
     positions = _POSITIONS[n]
@@ -418,7 +418,7 @@ def _seen_from(rules: Rules, me: int, names: Names) -> _Seen:
         sides_of=tuple(rules.side_of(s) for s in range(n)),
         side_names=tuple(side_name(rules, i, me, names) for i in range(rules.sides)),
         side_order=sorted(range(rules.sides), key=lambda i: min((s - human) % n for s in rules.seats_of(i))))
-    return _SEEN.keep(key, (rules,), seen)
+    return _SEEN.keep(key, seen, rules)
 
 
 def state_of(game: Game, *, game_id: int, deal: int, daily: str | None, level: str,
