@@ -17,6 +17,7 @@ from server.api_client import simple_move
 from server.conftest import query
 from server.tables_client import ACTIVE, Seat, app_state, check_no_hidden_cards, run_async
 from spades.server.run import BackgroundServer
+from spades.server.tournaments.service import LISTED_FOR
 from spades.tournament.scores import matchpoints
 
 PEOPLE = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -265,3 +266,23 @@ def test_a_finished_tournaments_results_outlive_its_tables_expiry(database: str)
         assert client.get(f"/api/tables/{over['tables'][0]['code']}").status_code == 404
         assert look(client, code)["results"] == over["results"]
     assert len(over["results"]["travellers"][0]["lines"]) == 2
+
+
+def test_a_listed_tournament_is_found_until_it_is_over(database: str, client: httpx.Client) -> None:
+    # a host lists theirs for anyone to find; another's, unlisted, is known by its link alone
+    assert client.get("/api/tournaments").json() == []
+    code, host = create(client, name="Open night", format="swiss", rounds=1, boards=1, listed=True,
+                        options={"target": 300})
+    create(client, name="Private")
+    old, _ = create(client, name="Last week's", listed=True)
+    query(database, "UPDATE tournaments SET created = created - ? WHERE code = ?", (LISTED_FOR + 60, old))
+    register(client, code, PEOPLE[:4])
+    assert client.get("/api/tournaments").json() == [{
+        "code": code, "name": "Open night", "format": "swiss", "individual": False, "to_target": False,
+        "status": "open", "rules_name": "custom", "target": 300, "rounds": 1, "boards": 1, "people": 4}]
+    hosted = {"X-Host-Token": host}
+    assert client.post(f"/api/tournaments/{code}/start", headers=hosted).status_code == 204
+    assert [t["status"] for t in client.get("/api/tournaments").json()] == ["playing"]
+    assert client.post(f"/api/tournaments/{code}/end-round?round=1", headers=hosted).status_code == 204
+    assert look(client, code)["status"] == "over"
+    assert client.get("/api/tournaments").json() == []  # over: no longer listed

@@ -34,7 +34,7 @@ from spades.server.tournaments.service import Tournaments
 from spades.tournament.printable import results_pdf
 from spades.tournament.run import Format, TournamentResult
 
-__all__ = ["EntryOut", "NewTournamentIn", "TournamentOut", "router"]
+__all__ = ["EntryOut", "ListedOut", "NewTournamentIn", "TournamentOut", "router"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
                                             for status, text in {
@@ -88,6 +88,25 @@ class NewTournamentIn(StrictIn):
                                 "player moves for a person, and before the next board is dealt")
     grace: float = Field(default=30, ge=5, le=600, description="seconds a person may be away (or not come) "
                                                                   "before a computer player takes their seat")
+    listed: bool = Field(default=False, description="list it at GET /api/tournaments (and on the page), for "
+                         "anyone to find and join; else only its link leads to it")
+
+
+class ListedOut(BaseModel):
+    """A tournament its host listed for anyone to join: what it is, how many registered, where it stands."""
+
+    code: str
+    name: str
+    format: Format
+    individual: bool
+    to_target: bool
+    status: Literal["open", "playing"]
+    rules_name: str
+    target: int
+    rounds: int
+    boards: int
+    """Boards a round (0: each round is a game to the target)."""
+    people: int
 
 
 class CreatedOut(BaseModel):
@@ -182,8 +201,19 @@ def create(body: NewTournamentIn, tournaments: TournamentsDep) -> CreatedOut:
         raise TableError(str(e)) from None
     name = clean_text(body.name, what="tournament's name", limit=MAX_TITLE)
     code, host = tournaments.create(name, rules, body.rounds, body.boards, body.level, body.turn_seconds,
-                                    body.grace, body.format, body.individual, body.to_target)
+                                    body.grace, body.format, body.individual, body.to_target, body.listed)
     return CreatedOut(code=code, host_token=host)
+
+
+@router.get("/api/tournaments")
+def listed(tournaments: TournamentsDep) -> list[ListedOut]:
+    """The tournaments their hosts listed that are open for registration or under way (made in the last
+    week), the newest first, at most 50: register at ``/tournaments/{code}`` while open, watch it after."""
+    return [ListedOut(code=t.code, name=t.name, format=t.format, individual=t.individual,
+                      to_target=t.to_target, status="open" if t.status == "open" else "playing",
+                      rules_name=t.rules.name, target=t.rules.target, rounds=t.rounds, boards=t.boards,
+                      people=len(t.people))
+            for t in tournaments.listed()]
 
 
 @router.get("/api/tournaments/{code}")

@@ -526,13 +526,22 @@ def _v15_session_use(tx: Tx, dialect: Dialect) -> None:
     tx.run("ALTER TABLE sessions ADD COLUMN used TEXT")
 
 
+def _v16_listed_tournaments(tx: Tx, dialect: Dialect) -> None:
+    """Tournaments their hosts list for anyone to join (``listed``), and where each stands (``status``:
+    open, playing, over, as its document says), so that the list is one query."""
+    tx.run("ALTER TABLE tournaments ADD COLUMN listed INTEGER NOT NULL DEFAULT 0")
+    tx.run("ALTER TABLE tournaments ADD COLUMN status TEXT NOT NULL DEFAULT 'open'")
+    tx.run("CREATE INDEX tournaments_listed ON tournaments(listed, status, created)")
+
+
 _MIGRATIONS: tuple[Callable[[Tx, Dialect], None], ...] = (_v1_records, _v2_move_log, _v3_friend_tables,
                                                           _v4_coach_reviews, _v5_coach_claims,
                                                           _v6_friend_results, _v7_coach_subjects,
                                                           _v8_server_processes, _v9_ratings,
                                                           _v10_lobby, _v11_accounts,
                                                           _v12_tournaments, _v13_bot_tokens,
-                                                          _v14_session_devices, _v15_session_use)
+                                                          _v14_session_devices, _v15_session_use,
+                                                          _v16_listed_tournaments)
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema this code reads and writes."""
 
@@ -1280,11 +1289,21 @@ class Store(ABC):
 
     # -- tournaments ---------------------------------------------------------------------------
 
-    def add_tournament(self, *, code: str, doc: str) -> bool:
-        """Store a new tournament (its document, JSON) at version 0; False if the code is taken."""
+    def add_tournament(self, *, code: str, doc: str, listed: bool = False) -> bool:
+        """Store a new tournament (its document, JSON) at version 0, open, ``listed`` for anyone to join or
+        not; False if the code is taken."""
         with self._tx(write=True) as tx:
-            return tx.run("INSERT INTO tournaments (code, doc, version, created) VALUES (?, ?, 0, ?)"
-                          " ON CONFLICT (code) DO NOTHING", (code, doc, time.time())) == 1
+            return tx.run("INSERT INTO tournaments (code, doc, version, created, listed)"
+                          " VALUES (?, ?, 0, ?, ?) ON CONFLICT (code) DO NOTHING",
+                          (code, doc, time.time(), int(listed))) == 1
+
+    def listed_tournaments(self, *, max_age: float, limit: int) -> list[tuple[str, str]]:
+        """The code and document of each tournament listed for anyone to join that is not over and was made
+        in the last ``max_age`` seconds, the newest first (at most ``limit``)."""
+        with self._tx(write=False) as tx:
+            rows = tx.all("SELECT code, doc FROM tournaments WHERE listed = 1 AND status <> 'over'"
+                          " AND created > ? ORDER BY created DESC LIMIT ?", (time.time() - max_age, limit))
+        return [(str(code), str(doc)) for code, doc in rows]
 
     def tournament(self, *, code: str) -> tuple[str, int] | None:
         """A tournament's document and version, or None."""
@@ -1292,12 +1311,12 @@ class Store(ABC):
             row = tx.one("SELECT doc, version FROM tournaments WHERE code = ?", (code,))
         return None if row is None else (str(row[0]), int(row[1]))
 
-    def save_tournament(self, *, code: str, version: int, doc: str) -> bool:
-        """Replace a tournament's document if it is still at ``version`` (its version moves on); False
-        (nothing written) if another wrote first."""
+    def save_tournament(self, *, code: str, version: int, doc: str, status: str) -> bool:
+        """Replace a tournament's document, and where it stands (``status``), if it is still at ``version``
+        (its version moves on); False (nothing written) if another wrote first."""
         with self._tx(write=True) as tx:
-            return tx.run("UPDATE tournaments SET doc = ?, version = ? WHERE code = ? AND version = ?",
-                          (doc, version + 1, code, version)) == 1
+            return tx.run("UPDATE tournaments SET doc = ?, version = ?, status = ?"
+                          " WHERE code = ? AND version = ?", (doc, version + 1, status, code, version)) == 1
 
     # -- ratings -------------------------------------------------------------------------------
 

@@ -62,6 +62,10 @@ ANNOUNCED = "tournament:"
 """Each write of a tournament is announced on the tables' event bus under this and its code (no table's
 code: the tables' listeners pass it by), at the version written, for the pages that follow it
 (``live.Watch``), in every process."""
+LISTED_FOR = 7 * 24 * 3600.0
+"""Seconds a listed tournament stays in the list (one never started leaves it so)."""
+LISTED_MOST = 50
+"""At most this many tournaments are listed at once."""
 _RETRIES = 8
 _SEED_BELOW = 10**9
 
@@ -75,9 +79,10 @@ class Tournaments:
 
     def create(self, name: str, rules: Rules, rounds: int, boards: int, level: str, turn_seconds: float,
                grace: float, fmt: Format = "duplicate-pairs", individual: bool = False,
-               to_target: bool = False) -> tuple[str, str]:
+               to_target: bool = False, listed: bool = False) -> tuple[str, str]:
         """A new tournament open for registration: its code and the host's secret token. Its rounds are
-        ``boards`` boards, or (``to_target``, Swiss only) a game to the rules' target at each table."""
+        ``boards`` boards, or (``to_target``, Swiss only) a game to the rules' target at each table;
+        ``listed``: in the list anyone may join from (``listed``), else known by its link alone."""
         _table_options(rules, level, turn_seconds, grace, (1,))  # the tables' choices checked first
         if rules.players != 4 or not rules.has_partners:
             raise TableError("A tournament is played by four players in two partnerships: choose such rules.")
@@ -92,7 +97,7 @@ class Tournaments:
                        secrets.randbelow(_SEED_BELOW) + 1, hash_token(host), fmt, individual, to_target)
         for _ in range(_RETRIES):
             code = new_code()
-            if self.store.add_tournament(code=code, doc=json.dumps(t.to_json())):
+            if self.store.add_tournament(code=code, doc=json.dumps(t.to_json()), listed=listed):
                 return code, host
         raise TableError("No free tournament code was found: try again.")
 
@@ -188,6 +193,12 @@ class Tournaments:
         t, played = self._stepped(code, known or {})
         return t, t.result(played), [len(h) for h in played[-1]] if played else []
 
+    def listed(self) -> list[Tournament]:
+        """The tournaments their hosts listed that are open for registration or under way, made in the last
+        ``LISTED_FOR`` seconds, the newest first (at most ``LISTED_MOST``)."""
+        return [Tournament.from_json(code, json.loads(doc))
+                for code, doc in self.store.listed_tournaments(max_age=LISTED_FOR, limit=LISTED_MOST)]
+
     def rules(self, code: str) -> Rules:
         """The rules a tournament's tables play (TableNotFound if there is no such tournament): its boards
         opened as solo games are dealt under them."""
@@ -244,7 +255,8 @@ class Tournaments:
 
     def _save(self, t: Tournament, version: int) -> bool:
         """Write the tournament on the version read, and announce it; False if another wrote first."""
-        if not self.store.save_tournament(code=t.code, version=version, doc=json.dumps(t.to_json())):
+        if not self.store.save_tournament(code=t.code, version=version, doc=json.dumps(t.to_json()),
+                                          status=t.status):
             return False
         self.hub.bus.publish(ANNOUNCED + t.code, version + 1)
         return True

@@ -7,7 +7,7 @@
 // table.
 
 import { api } from "./api.js";
-import { el, num } from "./html.js";
+import { el, num, plural } from "./html.js";
 import { NAME_KEY, SEATS_KEY, store, stored } from "./saved.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,6 +33,10 @@ const RANKING = {
   match: "A match won is 2 points, tied 1, lost 0; a bye (when the field does not divide, the lowest-placed "
     + "among those with the fewest byes sit out) counts as a tie. Ranked by points, then the margin (the "
     + "results added up), then Buchholz (the points of every opponent met), then the order of registration.",
+};
+const FORMAT_NAMES = {
+  "duplicate-pairs": "duplicate pairs", swiss: "Swiss, fixed pairs", "swiss-individual": "Swiss, individual",
+  teams: "teams of four",
 };
 /** The format's key in FORMATS. */
 const kind = (t) => (t.individual ? "swiss-individual" : t.format);
@@ -72,6 +76,18 @@ async function setUpCreate() {
   $("create-form").addEventListener("submit", create);
 }
 
+// The tournaments their hosts listed: each a link to its page, with what it is and where it stands.
+async function showListed() {
+  const listed = await api.get("/api/tournaments");
+  $("listed").hidden = false;
+  $("listed-none").hidden = listed.length > 0;
+  $("listed-list").replaceChildren(...listed.map((t) => el("li", {},
+    el("a", { href: `/tournaments/${encodeURIComponent(t.code)}` }, t.name),
+    ` · ${FORMAT_NAMES[kind(t)]}, ${t.rules_name} rules to ${t.target}, ${plural(t.rounds, "round")}`
+      + `${t.to_target ? ", each a game to the target" : ` of ${plural(t.boards, "board")}`} · `
+      + (t.status === "open" ? `${t.people} registered so far` : `under way, ${t.people} playing`))));
+}
+
 async function create(e) {
   e.preventDefault();
   const f = $("create-form").elements;
@@ -82,7 +98,7 @@ async function create(e) {
       individual: f.format.value === "swiss-individual", to_target: !$("ends-label").hidden && f.ends.value === "target",
       rounds: Number(f.rounds.value), boards: Number(f.boards.value),
       preset: f.preset.value, options: { target: Number(f.target.value) }, level: f.level.value,
-      turn_seconds: Number(f.turn_seconds.value),
+      turn_seconds: Number(f.turn_seconds.value), listed: f.listed.checked,
     });
     store(KEY, (all) => { all[out.code] = { host: out.host_token }; });
     location.assign(`/tournaments/${out.code}`);
@@ -225,6 +241,7 @@ function showResults(t) {
 }
 
 if (!code) {
+  showListed().catch((err) => { $("listed").hidden = false; $("listed-none").textContent = err.message; });
   setUpCreate();
 } else {
   $("link").href = location.href;
