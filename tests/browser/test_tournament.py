@@ -1,5 +1,6 @@
 """A hosted tournament in headless Chromium: eight people (eight browser profiles) at a two-table duplicate
-of two boards. The host creates it from the page and lists it, the others find it in the list and register,
+of two boards. The host creates it from the page and lists it, the others find it in the list (or the
+lobby's) and register,
 the host starts it, each
 page takes its person to their seat, they play at normal animation speed, and back on the tournament's page
 every page shows the standings and travellers the test works out itself from the tables' results; both
@@ -67,10 +68,11 @@ def test_eight_people_play_a_two_table_duplicate_from_their_pages(fresh_page: Ne
     host.wait_for_url(re.compile(r"/tournaments/[A-Z2-9]{6}$"))
     link = host.url
     for i, (name, page) in enumerate(zip(PEOPLE, pages, strict=True)):
-        if page is not host:  # the others find it in the list of tournaments to join
-            page.goto("/tournaments")
+        if page is not host:  # the others find it in the list of tournaments to join (one in the lobby's)
+            page.goto("/lobby" if i == 1 else "/tournaments")
             listed = "Thursday pairs · duplicate pairs, custom rules to 100, 1 round of 2 boards"
-            expect(page.locator("#listed-list li")).to_have_text(f"{listed} · {i} registered so far")
+            expect(page.locator("#tournaments li" if i == 1 else "#listed-list li")).to_have_text(
+                f"{listed} · {i} registered so far")
             page.get_by_role("link", name="Thursday pairs").click()
             page.wait_for_url(link)
         page.get_by_label("Your name").fill(name)

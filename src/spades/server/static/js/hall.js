@@ -1,11 +1,13 @@
-// The lobby page (/lobby): Quick game, and the friends' tables their hosts listed. Pressing Quick game
+// The lobby page (/lobby): Quick game, the friends' tables and the tournaments their hosts listed. Pressing Quick game
 // puts this player in the server's queue; the page then asks where it stands every second (which also
 // keeps the wait alive), counts down to the computer players by its own steady clock, and once seated
-// keeps the seat's token as a friends' table's page does and opens the table. The list of tables is
-// asked for every few seconds while the page is in view: cheap for the server, and fresh enough to join.
+// keeps the seat's token as a friends' table's page does and opens the table. The lists of tables and
+// tournaments are asked for every few seconds while the page is in view: cheap for the server, and fresh
+// enough to join.
 
 import { api, ApiError, ensureToken } from "./api.js";
 import { el, plural } from "./html.js";
+import { showListed } from "./listed.js";
 import { NAME_KEY, SEATS_KEY, store } from "./saved.js";
 
 const $ = (id) => document.getElementById(id);
@@ -114,6 +116,7 @@ async function listTables() {
       const { tables } = await api.get("/api/lobby");
       $("tables").replaceChildren(...tables.map(tableItem));
       $("tables-none").hidden = tables.length > 0;
+      await showListed($("tournaments"), $("tournaments-none"));
     } catch { /* the next look tries again */ }
   }
   setTimeout(listTables, LIST_EVERY);

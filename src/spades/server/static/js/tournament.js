@@ -7,7 +7,8 @@
 // table.
 
 import { api } from "./api.js";
-import { el, num, plural } from "./html.js";
+import { el, num } from "./html.js";
+import { kind, showListed } from "./listed.js";
 import { NAME_KEY, SEATS_KEY, store, stored } from "./saved.js";
 
 const $ = (id) => document.getElementById(id);
@@ -34,12 +35,6 @@ const RANKING = {
     + "among those with the fewest byes sit out) counts as a tie. Ranked by points, then the margin (the "
     + "results added up), then Buchholz (the points of every opponent met), then the order of registration.",
 };
-const FORMAT_NAMES = {
-  "duplicate-pairs": "duplicate pairs", swiss: "Swiss, fixed pairs", "swiss-individual": "Swiss, individual",
-  teams: "teams of four",
-};
-/** The format's key in FORMATS. */
-const kind = (t) => (t.individual ? "swiss-individual" : t.format);
 
 /** What this browser keeps about this tournament. */
 const mine = () => stored(KEY)[code] || {};
@@ -74,18 +69,6 @@ async function setUpCreate() {
   $("ends").addEventListener("change", showFormat);
   showFormat();
   $("create-form").addEventListener("submit", create);
-}
-
-// The tournaments their hosts listed: each a link to its page, with what it is and where it stands.
-async function showListed() {
-  const listed = await api.get("/api/tournaments");
-  $("listed").hidden = false;
-  $("listed-none").hidden = listed.length > 0;
-  $("listed-list").replaceChildren(...listed.map((t) => el("li", {},
-    el("a", { href: `/tournaments/${encodeURIComponent(t.code)}` }, t.name),
-    ` · ${FORMAT_NAMES[kind(t)]}, ${t.rules_name} rules to ${t.target}, ${plural(t.rounds, "round")}`
-      + `${t.to_target ? ", each a game to the target" : ` of ${plural(t.boards, "board")}`} · `
-      + (t.status === "open" ? `${t.people} registered so far` : `under way, ${t.people} playing`))));
 }
 
 async function create(e) {
@@ -241,7 +224,8 @@ function showResults(t) {
 }
 
 if (!code) {
-  showListed().catch((err) => { $("listed").hidden = false; $("listed-none").textContent = err.message; });
+  $("listed").hidden = false;
+  showListed($("listed-list"), $("listed-none")).catch((err) => { $("listed-none").textContent = err.message; });
   setUpCreate();
 } else {
   $("link").href = location.href;
