@@ -73,7 +73,7 @@ def open_friends_table(person: Person, grace: int = 5, turn_seconds: int = 0, li
     tool(person.page, "Play with friends").click()
     dialog = person.page.locator("#dlg-friends")
     dialog.get_by_label("Your name").fill(person.name)
-    dialog.get_by_label("List the table in the lobby while a seat is free").set_checked(listed)
+    dialog.get_by_label("List the table in the lobby, to join or to watch").set_checked(listed)
     dialog.get_by_label("Seconds away before a computer player takes a seat").fill(str(grace))
     dialog.get_by_label("Seconds for each move, then the computer moves").fill(str(turn_seconds))
     dialog.get_by_role("button", name="Open the table").click()

@@ -3,7 +3,7 @@ table each in their own seat, and play it to the end with a low target, at the n
 every rating moves once, the winners' up and the losers' down; every WebSocket frame is checked for hidden
 cards. Each then makes an account and finds the rating on their profile and their standing on the
 leaderboard, and no page logs an error. A table its host lists shows in the lobby, and its Join leads to
-it."""
+it; once under way it shows among the games to watch, and its Watch watches it."""
 
 from __future__ import annotations
 
@@ -111,4 +111,13 @@ def test_a_listed_table_shows_in_the_lobby_and_join_leads_to_it(
     bob.page.get_by_role("button", name="Cancel").click()
     listed.get_by_role("link", name=f"Join table {code}").click()
     expect(bob.page.locator("#lobby-name")).to_be_visible()
+    ann.page.locator("#btn-start").click()  # a game to watch now (and to join: computers hold its seats)
+    bob.page.goto("/lobby")
+    playing = bob.page.locator(f"#playing .listed[data-code='{code}']")
+    expect(playing).to_contain_text("Under way")
+    playing.get_by_role("link", name=f"Watch table {code}").click()
+    expect(bob.page.locator("#table-status")).to_contain_text("You are watching")
+    expect(bob.page).to_have_url(re.compile(f"table={code}$"))
+    bob.page.reload()  # and watches on after a reload
+    expect(bob.page.locator("#table-status")).to_contain_text("You are watching")
     assert ann.errors == [] and bob.errors == []

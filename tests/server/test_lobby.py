@@ -110,7 +110,7 @@ def test_leaving_the_queue_and_bad_input(client: httpx.Client) -> None:
     assert client.get("/api/quick", headers=ann).status_code == 404  # the refusals queued no one
 
 
-def test_the_lobby_lists_the_tables_their_hosts_listed_while_a_seat_is_free(client: httpx.Client) -> None:
+def test_the_lobby_lists_the_tables_their_hosts_listed_to_join_and_to_watch(client: httpx.Client) -> None:
     def opened(name: str, listed: bool, preset: str = "two-player", **more: Any) -> dict[str, str]:
         body = {"name": name, "listed": listed, "preset": preset, **more}
         out: dict[str, str] = client.post("/api/tables", json=body, headers=player(client)).json()
@@ -130,6 +130,9 @@ def test_the_lobby_lists_the_tables_their_hosts_listed_while_a_seat_is_free(clie
     client.post(f"/api/tables/{dee['code']}/commands", json={"do": "start"},
                 headers={"X-Seat-Token": dee["token"]})
     assert listed() == {}  # a full table, and a rated one under way (which takes no one in) are not listed
+    playing = client.get("/api/lobby").json()["playing"]  # but a game under way is there to watch
+    assert [t["code"] for t in playing] == [dee["code"]] and playing[0]["started"]
+    assert playing[0]["ratings"][0] == 1500 and None not in playing[0]["ratings"]  # computers rated too
 
 
 def test_a_claim_is_all_or_nothing_and_a_table_never_formed_lets_its_people_wait_again(database: str) -> None:

@@ -41,8 +41,11 @@ from spades.server.tables.state import (
 from spades.server.tables.table import FriendsTable
 from spades.server.tables.views import LobbyView, lobby_of
 
-__all__ = ["BASE_WINDOW", "FILL_AFTER", "WIDEN", "Lobby", "QuickStatus", "Waiting", "pick", "quick_rules",
-           "rated_as", "rules_key", "rules_of", "seat_token", "seating", "window"]
+__all__ = ["BASE_WINDOW", "FILL_AFTER", "WIDEN", "Listed", "Lobby", "QuickStatus", "Waiting", "pick",
+           "quick_rules", "rated_as", "rules_key", "rules_of", "seat_token", "seating", "window"]
+
+Listed = tuple[LobbyView, list[int | None]]
+"""A listed table as the lobby shows it, and the rating of who sits in each seat (``Lobby.tables``)."""
 
 BASE_WINDOW = 100.0
 """Points either side of a person's rating within which they meet others at once."""
@@ -156,25 +159,27 @@ class Lobby:
         self.hub = hub
         self.fill_after = fill_after
 
-    def tables(self) -> list[tuple[LobbyView, list[int | None]]]:
-        """The listed tables with a free seat whose game is not over, the latest touched first, each with
-        the rating of who sits in each seat under the rated rule set its rules play (None: a free seat, a
-        person not known by a player token, or rules no rated rule set covers)."""
-        found: list[tuple[LobbyView, str | None, list[str | None]]] = []
+    def tables(self) -> tuple[list[Listed], list[Listed]]:
+        """The listed tables, the latest touched first: those with a free seat whose game is not over (to
+        join), and those whose game is under way (to watch: one may be in both); each with the rating of
+        who sits in each seat under the rated rule set its rules play (None: a free seat, a person not
+        known by a player token, or rules no rated rule set covers)."""
+        found: list[tuple[LobbyView, str | None, list[str | None], bool, bool]] = []
         for code in self.store.listed_tables(max_idle=LISTED_IDLE, limit=LISTED_MAX):
             try:
-                seen = self.hub.read(code, lambda t: (lobby_of(t), *_rated_ids(t)) if _open(t) else None)
+                seen = self.hub.read(code, _listed)
             except TableError:  # expired or damaged meanwhile: not listed
                 continue
             if seen is not None:
                 found.append(seen)
         wanted: dict[str, set[str]] = {}
-        for _, rated, ids in found:
+        for _, rated, ids, _, _ in found:
             if rated is not None:
                 wanted.setdefault(rated, set()).update(i for i in ids if i is not None)
         known = {rated: self.store.ratings_of(players=ids, rules=rated) for rated, ids in wanted.items()}
-        return [(view, [None if rated is None or i is None else known[rated].get(i, Rating()).shown
-                        for i in ids]) for view, rated, ids in found]
+        shown = [((view, [None if rated is None or i is None else known[rated].get(i, Rating()).shown
+                          for i in ids]), free, playing) for view, rated, ids, free, playing in found]
+        return [t for t, free, _ in shown if free], [t for t, _, playing in shown if playing]
 
     def press(self, player_token: str, name: str, rules: Rules) -> QuickStatus:
         """Quick game pressed: the person waits for ``rules`` (once, however often they press), and is
@@ -264,6 +269,14 @@ def _open(table: FriendsTable) -> bool:
     game = table.game
     playing = game is not None and (game.phase is Phase.GAME_OVER or table.options.rated)
     return not playing and any(not s.person and not s.kept for s in table.seats)
+
+
+def _listed(table: FriendsTable) -> tuple[LobbyView, str | None, list[str | None], bool, bool] | None:
+    """A listed table as the lobby lists it (its view, who is rated in each seat, whether one may join it,
+    and whether its game is under way, to watch), or None if it is neither to join nor to watch."""
+    game = table.game
+    free, playing = _open(table), game is not None and game.phase is not Phase.GAME_OVER
+    return (lobby_of(table), *_rated_ids(table), free, playing) if free or playing else None
 
 
 def rules_key(rules: Rules) -> str:

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from spades.server.deps import TokenDep
-from spades.server.lobby import Lobby, QuickStatus, quick_rules, rated_as, window
+from spades.server.lobby import Listed, Lobby, QuickStatus, quick_rules, rated_as, window
 from spades.server.present import rules_json
 from spades.server.schemas import ErrorOut, Preset, RuleOptions, StrictIn
 from spades.server.tables.views import DisplayName, LobbyView
@@ -49,9 +49,12 @@ class ListedTable(LobbyView):
 
 
 class LobbyOut(BaseModel):
-    """The tables listed in the lobby that have a free seat, the latest first."""
+    """The tables listed in the lobby, the latest first: those with a free seat, and those under way."""
 
     tables: list[ListedTable]
+    """Those with a free seat whose game is not over: to join."""
+    playing: list[ListedTable]
+    """Those whose game is under way (not over): to watch (one with a free seat is in both lists)."""
 
 
 class QuickIn(StrictIn):
@@ -102,10 +105,16 @@ def _out(status: QuickStatus) -> QuickOut:
 
 @router.get("/api/lobby")
 def tables(lobby: LobbyDep) -> LobbyOut:
-    """The friends' tables their hosts listed in the lobby that have a free seat (at most 50, the latest
-    touched first): the rules, rated or not, whether under way, who sits where with their ratings."""
-    return LobbyOut(tables=[ListedTable(**view.model_dump(), ratings=ratings)
-                            for view, ratings in lobby.tables()])
+    """The friends' tables their hosts listed in the lobby (at most 50, the latest touched first), those
+    with a free seat and those to watch: the rules, rated or not, whether under way, who sits where with
+    their ratings."""
+    to_join, to_watch = lobby.tables()
+    return LobbyOut(tables=_shown(to_join), playing=_shown(to_watch))
+
+
+def _shown(listed: list[Listed]) -> list[ListedTable]:
+    """Listed tables as the API shows them."""
+    return [ListedTable(**view.model_dump(), ratings=ratings) for view, ratings in listed]
 
 
 @router.post("/api/quick")

@@ -68,6 +68,10 @@ export async function enterTable(typed) {
   }
   const url = new URL(location.href);
   url.searchParams.set("table", lobby.code);
+  if (url.searchParams.get("watch") === "1") {  // the lobby's Watch: watch at once, and on after a reload
+    store(WATCH_KEY, (s) => { s[lobby.code] = true; });
+    url.searchParams.delete("watch");
+  }
   history.replaceState(null, "", url);
   await loadAccount().catch(() => null);  // its name, if any, is the one the lobby offers
   connect(lobby.code, stored(SEATS_KEY)[lobby.code] || null, Boolean(stored(WATCH_KEY)[lobby.code]));

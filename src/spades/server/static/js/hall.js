@@ -109,20 +109,23 @@ async function cancel() {
   }
 }
 
-/** The open tables, each with its rules, seats and a Join link to its page (where one sits down). */
+/** The listed tables: those open, each with its rules, seats and a Join link to its page (where one sits
+ * down); and those under way, with a Watch link (the page watches at once). */
 async function listTables() {
   if (!document.hidden) {
     try {
-      const { tables } = await api.get("/api/lobby");
-      $("tables").replaceChildren(...tables.map(tableItem));
+      const { tables, playing } = await api.get("/api/lobby");
+      $("tables").replaceChildren(...tables.map((t) => tableItem(t, "Join")));
       $("tables-none").hidden = tables.length > 0;
+      $("playing").replaceChildren(...playing.map((t) => tableItem(t, "Watch")));
+      $("playing-none").hidden = playing.length > 0;
       await showListed($("tournaments"), $("tournaments-none"));
     } catch { /* the next look tries again */ }
   }
   setTimeout(listTables, LIST_EVERY);
 }
 
-function tableItem(t) {
+function tableItem(t, act) {
   const seats = t.seats.map((s, i) => el("li", s.person || s.kept ? {} : { class: "free" },
     `${s.where}: ${s.person ? s.name : s.kept ? "a computer player" : "free"}`
     + (t.ratings[i] === null ? "" : ` (${t.ratings[i]})`)));
@@ -130,7 +133,8 @@ function tableItem(t) {
     el("h3", {}, `${t.rules_name}, game to ${t.rules.target}${t.rated ? ", rated" : ""}`),
     el("p", { class: "muted" }, `${t.started ? "Under way" : "Waiting to start"}; computer players: ${t.level}`),
     el("ul", {}, ...seats),
-    el("a", { class: "button", href: `/?table=${encodeURIComponent(t.code)}`, "aria-label": `Join table ${t.code}` }, "Join"));
+    el("a", { class: "button", href: `/?table=${encodeURIComponent(t.code)}${act === "Watch" ? "&watch=1" : ""}`,
+      "aria-label": `${act} table ${t.code}` }, act));
 }
 
 async function start() {
