@@ -289,6 +289,20 @@ def test_openapi_and_the_pages_are_served(client: httpx.Client) -> None:
     assert client.get("/static/js/cards.js").status_code == 200
 
 
+@pytest.mark.parametrize("path", ["/", "/lobby", "/tournaments", "/tournaments/ABCDEF", "/leaderboard",
+                                  "/scorekeeper", "/rules", "/games/1", "/@nobody"])
+def test_every_page_names_the_manifest_that_installs_the_site(client: httpx.Client, path: str) -> None:
+    # "Add to Home Screen" opens the site full screen, under its own name and icon, from any page
+    page = client.get(path)
+    assert '<link rel="manifest" href="/static/app.webmanifest">' in page.text, path
+    manifest = client.get("/static/app.webmanifest")
+    assert manifest.headers["content-type"] == "application/manifest+json"
+    app = manifest.json()
+    assert app["name"] == "Spades" and app["start_url"] == "/" and app["display"] == "standalone"
+    for icon in app["icons"]:
+        assert client.get(icon["src"]).headers["content-type"] == icon["type"]
+
+
 def _deal_where_south_has_no_spades() -> int:
     """A deal number whose first hand gives South no spade (South bids first, as in the service)."""
     for deal in range(1, 20000):
