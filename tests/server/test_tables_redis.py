@@ -4,6 +4,7 @@ same moves, same order; and a Redis that stops answering, or dies, holds up no m
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import queue
@@ -270,6 +271,33 @@ def test_the_entries_an_event_carries_reach_the_other_process_as_they_were_store
                     message = listener.get_message(timeout=5)
             older = re.fullmatch(rb"(\d+)(?: (\S+))?", message["data"])  # an older Spades's reading:
             assert older is not None and older.group(1) == b"4" and b":[" in older.group(2)  # no one's id
+        finally:
+            sender.close()
+            hearer.close()
+
+
+def test_an_event_the_bus_cannot_write_is_dropped_and_the_next_still_goes(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A fault of ours writing one event (here an entry holding what JSON cannot say) is logged and that
+    event dropped: the sender goes on, and the next event reaches the other process."""
+    with redis_server(tmp_path / "redis") as url:
+        sender, hearer = RedisBus(url), RedisBus(url)
+        heard: queue.Queue[tuple[str, int]] = queue.Queue()
+        hearer.listen(lambda code, seq, entries: heard.put((code, seq)))
+        chat = entries_of([{"k": "chat", "seat": 1, "text": "hi", "at": 2.0}])[0]
+        try:
+            end = time.monotonic() + 10
+            while subscribed_processes(url) < 2:  # both buses listen
+                assert time.monotonic() < end, "the buses did not subscribe"
+                time.sleep(0.05)
+            with caplog.at_level(logging.ERROR, logger="spades.tables"):
+                sender.publish("BAD234", 1, [dataclasses.replace(chat, text=object())])  # type: ignore[arg-type]
+                end = time.monotonic() + 10
+                while "could not be published" not in caplog.text:
+                    assert time.monotonic() < end, "the fault was not logged"
+                    time.sleep(0.05)
+            sender.publish("ABC234", 2, [chat])
+            assert heard.get(timeout=10) == ("ABC234", 2)
         finally:
             sender.close()
             hearer.close()

@@ -251,7 +251,8 @@ class RedisBus:
 
     async def _send(self, client: Any, wake: asyncio.Event) -> None:
         """Send the queued events as they come, those queued meanwhile together in one round trip; while
-        Redis fails, keep them (merged with newer ones) and try again every ``_RETRY`` seconds."""
+        Redis fails, keep them (merged with newer ones) and try again every ``_RETRY`` seconds. A fault of
+        ours drops the events it could not send, never the sender (which every table's news needs)."""
         outage = _Outage("publishing table events")
         while True:
             await wake.wait()
@@ -263,6 +264,9 @@ class RedisBus:
                 outage.failed(e)
                 self._queue(events)
                 await asyncio.sleep(_RETRY)
+            except Exception:  # a fault of ours: logged, and the sender goes on with the next events
+                _log.exception("Table events could not be published: dropped (the other processes' pages "
+                               "catch up from the store within a few seconds).")
             else:
                 outage.ok()
 
