@@ -85,7 +85,7 @@ def choose(state: dict[str, Any]) -> str:
         return "pass " + " ".join(state["hand"][: state["pass_count"]])
     if state["phase"] == "draw":
         return "draw keep"
-    return "play " + state["legal"][len(state["legal"]) // 2]
+    return "play " + str(state["legal"][len(state["legal"]) // 2])
 
 
 class Connection:
@@ -189,6 +189,7 @@ async def client(port: int, level: str, think: float, until: float, load: Load, 
         load.answered[token] = state
         if socket is not None:
             await socket.open()
+        body: dict[str, Any]
         while time.monotonic() < until:
             if state["phase"] == "game_over":
                 path, body = "/api/games", {"deal": random.randrange(1, 10**9)}
@@ -278,7 +279,7 @@ def report(load: Load, wall: float, cpu: float, args: argparse.Namespace, name: 
     print("  server p95 by request: " + ", ".join(f"{kind} {percentile(values, 95):.1f} ms ({len(values)})"
                                                   for kind, values in sorted(by_kind.items())))
     if args.windows and load.asked:
-        first, windows = load.since, {}
+        first, windows = load.since, dict[int, list[float]]()
         for at, ms in zip(load.asked, load.client_ms, strict=True):
             windows.setdefault(int((at - first) // args.windows), []).append(ms)
         print(f"  round trip p95 by {args.windows:g} s window: " + ", ".join(

@@ -67,7 +67,8 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
 def app_state(server: BackgroundServer) -> Any:
     """The running app's state: the tables, whose log a test reads to check what was sent."""
     assert server._server is not None
-    return server._server.config.app.state
+    app: Any = server._server.config.app
+    return app.state
 
 
 def ws_url(base: str, code: str) -> str:

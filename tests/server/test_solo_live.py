@@ -109,7 +109,7 @@ def test_bad_messages_are_answered_and_change_nothing(server: BackgroundServer, 
     async def run() -> None:
         ws = await hello(server.url, token)
         move = simple_move(state)
-        for message, status, words in [
+        cases: list[tuple[dict[str, Any] | str, int, str]] = [
             ("not json", 422, "Invalid request"),
             ({"id": 1, "do": "fly", "game": state["id"], "version": state["version"]}, 422, "do"),
             ({"id": 2, "do": "move", "game": state["id"], "version": state["version"]}, 422, "move"),
@@ -123,7 +123,8 @@ def test_bad_messages_are_answered_and_change_nothing(server: BackgroundServer, 
              400, ""),
             ({"id": 8, "do": "next", "game": state["id"], "version": state["version"]}, 409, "not over"),
             ("x" * (MAX_MESSAGE + 1), 413, "longer"),
-        ]:
+        ]
+        for message, status, words in cases:
             answer = await ask(ws, message)
             assert answer["status"] == status and words in answer["body"]["detail"], (message, answer)
             if isinstance(message, dict) and status != 422:

@@ -136,7 +136,7 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
         assert msg["type"] == "error" and "JSON" in msg["detail"]
         for _ in range(40):
             await seat.send({"do": "sync", "id": 1})
-        errors = []
+        errors: list[dict[str, Any]] = []
         while not errors:
             msg = await seat.recv()
             if msg["type"] == "error":

@@ -291,7 +291,7 @@ def test_an_event_the_bus_cannot_write_is_dropped_and_the_next_still_goes(
                 assert time.monotonic() < end, "the buses did not subscribe"
                 time.sleep(0.05)
             with caplog.at_level(logging.ERROR, logger="spades.tables"):
-                sender.publish("BAD234", 1, [dataclasses.replace(chat, text=object())])  # type: ignore[arg-type]
+                sender.publish("BAD234", 1, [dataclasses.replace(chat, text=object())])  # type: ignore[call-arg]
                 end = time.monotonic() + 10
                 while "could not be published" not in caplog.text:
                     assert time.monotonic() < end, "the fault was not logged"
