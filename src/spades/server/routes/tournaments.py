@@ -34,7 +34,7 @@ from spades.server.tournaments.service import Tournaments
 from spades.tournament.printable import results_pdf
 from spades.tournament.run import Format, TournamentResult
 
-__all__ = ["EntryOut", "ListedOut", "NewTournamentIn", "TournamentOut", "router"]
+__all__ = ["AboutOut", "EntryOut", "ListedOut", "NewTournamentIn", "TournamentOut", "router"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut, "description": text}
                                             for status, text in {
@@ -92,20 +92,31 @@ class NewTournamentIn(StrictIn):
                          "anyone to find and join; else only its link leads to it")
 
 
-class ListedOut(BaseModel):
-    """A tournament its host listed for anyone to join: what it is, how many registered, where it stands."""
+class AboutOut(BaseModel):
+    """What a tournament is, as its host set it up: the part of it a listing and its page both show."""
 
     code: str
     name: str
     format: Format
     individual: bool
     to_target: bool
-    status: Literal["open", "playing"]
     rules_name: str
-    target: int
     rounds: int
     boards: int
     """Boards a round (0: each round is a game to the target)."""
+
+    @classmethod
+    def fields_of(cls, t: Tournament) -> dict[str, Any]:
+        """These fields of a stored tournament."""
+        return {"code": t.code, "name": t.name, "format": t.format, "individual": t.individual,
+                "to_target": t.to_target, "rules_name": t.rules.name, "rounds": t.rounds, "boards": t.boards}
+
+
+class ListedOut(AboutOut):
+    """A tournament its host listed for anyone to join: what it is, how many registered, where it stands."""
+
+    status: Literal["open", "playing"]
+    target: int
     people: int
 
 
@@ -161,20 +172,11 @@ class YouOut(BaseModel):
     """Their seat token at that table (the table's page takes it as a friends' table's seat)."""
 
 
-class TournamentOut(BaseModel):
+class TournamentOut(AboutOut):
     """A tournament as everyone sees it, with the asker's part: standings and travellers count the boards
     every table of their round has played (a round the host ended: those every table had played by then)."""
 
-    code: str
-    name: str
-    format: Format
-    individual: bool
-    to_target: bool
     status: Literal["open", "playing", "over"]
-    rules_name: str
-    rounds: int
-    boards: int
-    """Boards a round (0: each round is a game to the target)."""
     level: str
     turn_seconds: float
     grace: float
@@ -209,10 +211,8 @@ def create(body: NewTournamentIn, tournaments: TournamentsDep) -> CreatedOut:
 def listed(tournaments: TournamentsDep) -> list[ListedOut]:
     """The tournaments their hosts listed that are open for registration or under way (made in the last
     week), the newest first, at most 50: register at ``/tournaments/{code}`` while open, watch it after."""
-    return [ListedOut(code=t.code, name=t.name, format=t.format, individual=t.individual,
-                      to_target=t.to_target, status="open" if t.status == "open" else "playing",
-                      rules_name=t.rules.name, target=t.rules.target, rounds=t.rounds, boards=t.boards,
-                      people=len(t.people))
+    return [ListedOut(**ListedOut.fields_of(t), status="open" if t.status == "open" else "playing",
+                      target=t.rules.target, people=len(t.people))
             for t in tournaments.listed()]
 
 
@@ -388,9 +388,7 @@ def _out(t: Tournament, result: TournamentResult, played: list[int], host: str |
               for i, (s, code, n) in enumerate(zip(t.round_tables(r), t.tables[r], played, strict=True))
               ] if r >= 0 else []
     return TournamentOut(
-        code=t.code, name=t.name, format=t.format, individual=t.individual, to_target=t.to_target,
-        status=t.status,
-        rules_name=t.rules.name, rounds=t.rounds, boards=t.boards, level=t.level,
+        **TournamentOut.fields_of(t), status=t.status, level=t.level,
         turn_seconds=t.turn_seconds, grace=t.grace, round=r + 1,
         people=[PersonOut(number=i, name=p.name, entrant=i // t.size + 1, computer=p.computer)
                 for i, p in enumerate(t.people)],
