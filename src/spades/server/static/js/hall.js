@@ -1,9 +1,9 @@
-// The lobby page (/lobby): Quick game, the friends' tables and the tournaments their hosts listed. Pressing Quick game
-// puts this player in the server's queue; the page then asks where it stands every second (which also
-// keeps the wait alive), counts down to the computer players by its own steady clock, and once seated
-// keeps the seat's token as a friends' table's page does and opens the table. The lists of tables and
-// tournaments are asked for every few seconds while the page is in view: cheap for the server, and fresh
-// enough to join.
+// The lobby page (/lobby): Quick game, the friends' tables and the tournaments their hosts listed.
+// Pressing Quick game puts this player in the server's queue; the page then asks where it stands every
+// second (which also keeps the wait alive), counts down to the computer players by its own steady
+// clock, and once seated keeps the seat's token as a friends' table's page does and opens the table.
+// The lists of tables and tournaments are asked for every few seconds while the page is in view: cheap
+// for the server, and fresh enough to join.
 
 import { api, ApiError, ensureToken } from "./api.js";
 import { el, plural } from "./html.js";
