@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from browser.table import NewPage, change_settings, open_table, play_until, tap_bid, tool
+from browser.table import NewPage, change_settings, open_table, play_until, settle, tap_bid, tool
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
@@ -69,6 +69,7 @@ def test_settings_stats_the_account_the_phone_menu_and_the_leave_question(fresh_
     page.locator("#btn-menu").click()
     assert_clean(page, "the phone's menu")
     page.locator(".bid-btn").first.click()  # a game under way: a deal link now asks first
+    settle(page)  # once the bid is answered (leaving sooner may leave the game without it)
     open_table(page, "/?deal=8")
     expect(page.locator("#dlg-confirm")).to_be_visible()
     assert_clean(page, "the question before replacing a game")
