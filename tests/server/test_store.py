@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from spades.record import dump_record
 from spades.rules import Rules
 from spades.server.run import BackgroundServer
 from spades.server.store import SCHEMA_VERSION, StoreBusy, StoreError, at_once, open_store
+from spades.server.store.base import Tx
 from spades.server.store.sqlite import SQLiteStore
 from spades.server.tables.entries import entry_json
 from spades.server.tables.table import FriendsTable, TableOptions
@@ -633,3 +635,51 @@ def test_an_append_from_the_loop_waits_for_a_turn_taken_and_is_made_by_the_write
     assert writer is not None and writer.is_alive()
     store.close()
     assert not writer.is_alive()
+
+
+def test_appends_made_in_one_turn_of_the_loop_share_a_transaction(tmp_path: Path) -> None:
+    """The appends that the moves of one turn of the event loop make (several sockets' messages that came in
+    together) are committed together, once, and each is answered after that commit, with its own answer."""
+    store = SQLiteStore(tmp_path / "g.sqlite3")
+    store.check()
+    store.add_player(token="p")
+    game = Game(Rules(), 5)
+    rows = [store.add_game(token="p", deal=5, daily=None, level="normal", bots_bid_nil=True,
+                           header=dump_record(game)) for _ in range(3)]
+    commits: list[str] = []
+
+    async def main() -> list[bool]:
+        store._connection().set_trace_callback(  # the loop thread's connection, as the server's
+            lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+        return await asyncio.gather(*(store.append_soon(game_id=row.id, version=0, entries=[None])
+                                      for row in rows),
+                                    store.append_soon(game_id=rows[0].id, version=0, entries=[None]))
+
+    assert run_async(main()) == [True, True, True, False]  # the last one's version had moved on
+    assert commits == ["COMMIT"]
+    assert [query(str(store.path), "SELECT version FROM games WHERE id = ?", (row.id,)) for row in rows] \
+        == [[(1,)]] * 3
+    store.close()
+
+
+def test_a_faulty_write_of_a_loops_turn_fails_alone(tmp_path: Path) -> None:
+    """If one write of a turn's shared transaction fails, the others are made again, each alone: they are
+    stored and answered, and only the faulty one raises."""
+    store = SQLiteStore(tmp_path / "g.sqlite3")
+    store.check()
+
+    def add(token: str) -> Callable[[Tx], int]:
+        return lambda tx: tx.run("INSERT INTO players (token, created) VALUES (?, ?)", (token, "now"))
+
+    def faulty(tx: Tx) -> int:
+        raise ValueError("this write is faulty")
+
+    async def main() -> tuple[int | BaseException, ...]:
+        return await asyncio.gather(store._soon(add("a")), store._soon(faulty), store._soon(add("b")),
+                                    return_exceptions=True)
+
+    first, failed, last = run_async(main())
+    assert (first, last) == (1, 1)
+    assert isinstance(failed, ValueError)
+    assert query(str(store.path), "SELECT token FROM players ORDER BY token") == [("a",), ("b",)]
+    store.close()

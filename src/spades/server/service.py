@@ -279,10 +279,10 @@ class Service:
 
     async def move_soon(self, token: str, game_id: int, text: str, version: int) -> Fields | None:
         """``move_answer`` on the event loop, for a store on this machine (``local``: its reads are short),
-        its append made at once or by the store's writer (``append_soon``): no worker thread a move. Only
-        the plain case, a move on the cached game at its version with nobody else at it; None otherwise (a
-        refusal included), and the caller then asks ``move_answer`` in a worker thread, which does the rest
-        and tells any refusal."""
+        its append committed with the others of the loop's turn (``append_soon``): no worker thread a
+        move. Only the plain case, a move on the cached game at its version with nobody else at it; None
+        otherwise (a refusal included), and the caller then asks ``move_answer`` in a worker thread, which
+        does the rest and tells any refusal."""
         return await self._soon(token, game_id, version, lambda table: self._moved(table, text, token))
 
     async def next_soon(self, token: str, game_id: int, version: int) -> Fields | None:
