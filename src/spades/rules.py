@@ -529,8 +529,13 @@ class Rules:
     # Text forms
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some options changed (checked again)."""
-        if "name" not in changes:
+        """A copy with some options changed (checked again), named "custom" once one differs from these
+        rules' own: a preset's own values given again keep its name.
+
+        >>> PRESETS["standard"].replace(target=500).name, PRESETS["standard"].replace(target=300).name
+        ('standard', 'custom')
+        """
+        if "name" not in changes and any(getattr(self, key, None) != value for key, value in changes.items()):
             changes["name"] = "custom"
         return dataclasses.replace(self, **changes)
 
@@ -546,7 +551,7 @@ class Rules:
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Rebuild from ``to_dict`` output; unknown keys and bad values raise RulesError.
 
-        A ``preset`` key starts from that preset; the other keys change it.
+        A ``preset`` key starts from that preset; the other keys change it, as ``replace`` does.
         """
         if not isinstance(data, dict):
             raise RulesError("Rules must be an object of option names and values.")
@@ -581,9 +586,7 @@ class Rules:
                 if not isinstance(value, str):
                     raise RulesError(f"Option {key} is text, not {value!r}.")
                 changes[key] = value
-        if "name" not in changes and changes:
-            changes["name"] = "custom"
-        return dataclasses.replace(base, **changes)
+        return base.replace(**changes)
 
 
 def _describe(f: dataclasses.Field[Any]) -> RuleOption:

@@ -268,6 +268,15 @@ def test_a_finished_tournaments_results_outlive_its_tables_expiry(database: str)
     assert len(over["results"]["travellers"][0]["lines"]) == 2
 
 
+def test_a_presets_own_target_keeps_its_name(client: httpx.Client) -> None:
+    # the create form sends the target as it stands: left at the preset's, the rules are still the preset
+    kept, _ = create(client, name="Standard night", listed=True, options={"target": 500})
+    changed, _ = create(client, name="Short night", listed=True, preset="pagat", options={"target": 300})
+    named = {t["code"]: (t["rules_name"], t["target"]) for t in client.get("/api/tournaments").json()}
+    assert named == {kept: ("standard", 500), changed: ("custom", 300)}
+    assert look(client, kept)["rules_name"] == "standard"
+
+
 def test_a_listed_tournament_is_found_until_it_is_over(database: str, client: httpx.Client) -> None:
     # a host lists theirs for anyone to find; another's, unlisted, is known by its link alone
     assert client.get("/api/tournaments").json() == []
