@@ -26,6 +26,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
+from spades.server.one_at_a_time import OneAtATime
 from spades.server.store import StoreBusy, StoreError, at_once
 from spades.server.tables.commands import Command, Sync
 from spades.server.tables.entries import Entry
@@ -90,14 +91,15 @@ class Live:
         self._conns: dict[str, set[_Conn]] = {}
         self._known: dict[str, int] = {}
         """The latest version the bus announced for each table with connections here."""
-        self._looking: set[str] = set()
-        self._again: set[str] = set()
+        self._looks = OneAtATime(self._bring_up_to_date, self._behind)
+        """The looks at each table for its connections, one at a time (a command's look takes a turn too:
+        ``_act``)."""
         self._last_sent: dict[str, float] = {}
         """When a message was last queued for a connection to each table (the clock's own clock)."""
         self._checks: set[str] = set()
         """Tables whose next look reads the store, whatever the bus announced."""
         self._tasks: set[asyncio.Task[None]] = set()
-        """The looks under way, kept so that none is collected before it is done."""
+        """The seats' returns under way (``_still_here``), kept so that none is collected before its end."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread = 0
         self._here: Counter[tuple[str, str]] = Counter()
@@ -132,7 +134,7 @@ class Live:
             if now - self._last_sent.get(code, 0.0) > _QUIET:
                 self._last_sent[code] = now
                 self._checks.add(code)
-                self._look(code)
+                self._looks.request(code)
 
     def _heard(self, code: str, seq: int, entries: Sequence[Entry]) -> None:
         """A table changed (called from any thread; the hub keeps the entries, ``TableHub._hear``): told
@@ -147,11 +149,9 @@ class Live:
             loop.call_soon_threadsafe(self._changed, code, seq)
 
     def _changed(self, code: str, seq: int) -> None:
-        conns = self._conns.get(code)
-        if conns:
+        if self._conns.get(code):
             self._known[code] = max(seq, self._known.get(code, -1))
-            if code in self._looking or not self._current(code, conns):
-                self._look(code)
+            self._looks.request(code)
 
     def _current(self, code: str, conns: Iterable[_Conn]) -> bool:
         """Whether each of the connections has the table's latest version the bus announced, and none
@@ -159,43 +159,33 @@ class Live:
         known = None if code in self._checks else self._known.get(code)
         return known is not None and all(c.sent >= known and not c.resync for c in conns)
 
-    def _look(self, code: str) -> None:
-        """Have the table's connections brought up to date (again, if a look is under way)."""
-        if code in self._looking:
-            self._again.add(code)
-        else:
-            self._looking.add(code)
-            task = asyncio.get_running_loop().create_task(self._bring_up_to_date(code))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+    def _behind(self, code: str) -> bool:
+        """Whether a connection to the table lacks a message (a look is then wanted)."""
+        return not self._current(code, self._conns.get(code, ()))
 
-    async def _bring_up_to_date(self, code: str) -> None:
-        """Queue for each connection to the table the message it lacks, until nothing changed meanwhile."""
+    async def _bring_up_to_date(self, code: str) -> bool:
+        """Queue for each connection to the table the message it lacks; True to be run again at once (the
+        database failed for a moment, and a tick has passed)."""
         try:
-            while True:
-                self._again.discard(code)
-                conns = list(self._conns.get(code, ()))
-                if not conns or self._current(code, conns):
-                    return  # every connection has the change already
-                known = None if code in self._checks else self._known.get(code)
-                self._checks.discard(code)
-                asks, _ = _take_asks(conns)
-                try:
-                    found = await self._run(code, self.hub.updates, code, asks, known)
-                except TableError as e:  # the table itself is gone
-                    found = [e] * len(conns), []
-                except StoreError:  # the database failed for a moment: try again shortly
-                    for c in conns:
-                        c.resync = True
-                    await asyncio.sleep(_TICK)
-                    continue
-                self._found(code, conns, found)
-                if code not in self._again:
-                    return
+            conns = list(self._conns.get(code, ()))
+            if not conns or self._current(code, conns):
+                return False  # every connection has the change already
+            known = None if code in self._checks else self._known.get(code)
+            self._checks.discard(code)
+            asks, _ = _take_asks(conns)
+            try:
+                found = await self._run(code, self.hub.updates, code, asks, known)
+            except TableError as e:  # the table itself is gone
+                found = [e] * len(conns), []
+            except StoreError:  # the database failed for a moment: try again shortly
+                for c in conns:
+                    c.resync = True
+                await asyncio.sleep(_TICK)
+                return True
+            self._found(code, conns, found)
         except Exception:  # a fault of ours: said in the log; the next change or quiet check looks again
             _log.exception("The updates of table %s could not be made.", code)
-        finally:
-            self._looking.discard(code)
+        return False
 
     def _found(self, code: str, conns: list[_Conn], found: Findings) -> None:
         """Hand a look's updates to the connections' senders, and say that the seats it found missed are
@@ -245,7 +235,7 @@ class Live:
         elif len(conn.outbox) >= _OUTBOX:  # far behind: one whole table will do instead
             conn.outbox.clear()
             conn.resync = True
-            self._look(conn.code)
+            self._looks.request(conn.code)
         else:
             conn.sent, message = update
             conn.outbox.append(message)
@@ -277,7 +267,7 @@ class Live:
         except (TimeoutError, WebSocketDisconnect):
             return
         self._conns.setdefault(code, set()).add(conn)
-        self._look(code)
+        self._looks.request(code)
         sender = asyncio.create_task(self._send(conn))
         try:
             await self._receive(conn)
@@ -329,26 +319,19 @@ class Live:
     async def _act(self, code: str, token: str, command: Command) -> None:
         """Run a seat's command and, in the same look at the table, make the table's connections their
         updates (unless a look is under way: the change it is then told of brings them)."""
-        if code in self._looking:
+        if self._looks.busy(code):
             await self._command(code, token, command, None)
             return
-        self._looking.add(code)
-        conns = list(self._conns.get(code, ()))
-        asks, resync = _take_asks(conns)
-        try:
-            found = await self._command(code, token, command, asks)
-        except BaseException:
-            for c in resync:  # refused or failed: those pages still want the whole table
-                c.resync = True
-            raise
-        else:
+        with self._looks.held(code):  # a change or a wish meanwhile: looked at after, unless this served it
+            conns = list(self._conns.get(code, ()))
+            asks, resync = _take_asks(conns)
+            try:
+                found = await self._command(code, token, command, asks)
+            except BaseException:
+                for c in resync:  # refused or failed: those pages still want the whole table
+                    c.resync = True
+                raise
             self._found(code, conns, found)
-        finally:
-            self._looking.discard(code)
-            if code in self._again:  # a change or a wish meanwhile: looked at unless the look served it
-                self._again.discard(code)
-                if not self._current(code, self._conns.get(code, ())):
-                    self._look(code)
 
     async def _command(self, code: str, token: str, command: Command, asks: list[Ask] | None) -> Findings:
         """A seat's command (with a look, if given asks) on the event loop where the table is quick here,
@@ -410,7 +393,7 @@ class Live:
                 command = _command(data)
                 if isinstance(command, Sync):
                     conn.resync = True
-                    self._look(conn.code)
+                    self._looks.request(conn.code)
                 else:
                     token = conn.token
                     if token is None:

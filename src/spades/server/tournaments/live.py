@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import anyio
 
+from spades.server.one_at_a_time import OneAtATime
 from spades.server.store import StoreError
 from spades.server.tables.entries import Entry
 from spades.server.tables.hub import normal_code
@@ -77,10 +78,8 @@ class Watch:
         """Each followed tournament's latest look, and what it showed (to hand on only news)."""
         self._looked: dict[str, float] = {}
         """When (the event loop's clock) each followed tournament was last looked at."""
-        self._looking: set[str] = set()
-        self._again: set[str] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
-        """The looks under way, kept so that none is collected before it is done."""
+        self._checks = OneAtATime(self._check)
+        """The looks at each tournament for its pages, one at a time."""
         self._loop: asyncio.AbstractEventLoop | None = None
         tournaments.hub.bus.listen(self._heard)
 
@@ -159,33 +158,20 @@ class Watch:
             self._news[tournament] = None if table is None else news
         loop = self._loop
         if loop is not None:
-            loop.call_soon_threadsafe(self._check, tournament)
+            loop.call_soon_threadsafe(self._checks.request, tournament)
 
-    def _check(self, code: str) -> None:
-        """Look at the tournament if what was heard may show (again, if a look is under way)."""
-        if code in self._looking:
-            self._again.add(code)
-            return
-        self._looking.add(code)
-        task = asyncio.get_running_loop().create_task(self._checking(code))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _checking(self, code: str) -> None:
+    async def _check(self, code: str) -> bool:
+        """Look at the tournament if what was heard may show, and hand its pages the look (never run again
+        at once: a failed look waits for the next news or quiet look)."""
         try:
-            while True:
-                self._again.discard(code)
-                look = await anyio.to_thread.run_sync(self._look_if_news, code)
-                if look is not None and code in self._pages:
-                    self._take(code, look)
-                if code not in self._again:
-                    return
+            look = await anyio.to_thread.run_sync(self._look_if_news, code)
+            if look is not None and code in self._pages:
+                self._take(code, look)
         except (TableError, StoreError) as e:  # the next news or quiet look tries again
             _log.warning("Tournament %s could not be looked at for its pages: %s", code, e)
         except Exception:  # a fault of ours: said in the log; the next news looks again
             _log.exception("Tournament %s could not be looked at for its pages.", code)
-        finally:
-            self._looking.discard(code)
+        return False
 
     def _look_if_news(self, code: str) -> Look | None:
         """A new look at the tournament if its document was written or a table of its round played another
