@@ -30,7 +30,7 @@ from spades.errors import IllegalMoveError, SpadesError
 from spades.game import Game, Phase
 from spades.moves import MakeBid, Move, Play, parse_move
 from spades.ratings import GameResult, computer, places_of, rated_rules_of
-from spades.record import dump_record, extend, load_record, replay
+from spades.record import dump_record, extend, load_record, record_of, replay
 from spades.rules import Rules
 from spades.server.accounts.credentials import selector_of, unused_since, verifies
 from spades.server.analyses import Analyses, CoachUnavailable
@@ -80,7 +80,8 @@ class MoveRejected(SpadesError):
 
 @dataclass
 class SoloGame:
-    """A game being played: its stored row, the engine's game as stored, its computer players."""
+    """A game being played: its stored row, the engine's game as stored (a move is made on it, under its
+    lock, and undone if it is not stored), its computer players."""
 
     row: GameRow
     game: Game
@@ -127,6 +128,18 @@ class SoloGame:
                           seats=tuple(hash_token(self.row.token) if s == self.human
                                       else computer(self.row.level) for s in range(game.players)),
                           sides=tuple(rules.side_of(s) for s in range(game.players)), places=places)
+
+
+@dataclass(frozen=True)
+class _Start:
+    """Where moves made on a table's game start: its version then, and its hands finished then."""
+
+    version: int
+    hands: int
+
+
+class _NotStored(Exception):
+    """Moves refused by the store: another process moved the game on first."""
 
 
 class Service:
@@ -249,10 +262,9 @@ class Service:
         row = self.store.add_game(token=token, deal=deal, daily=daily, level=level,
                                   bots_bid_nil=bots_bid_nil, header=dump_record(game), rated=rated)
         table = self._new_table(row, game)
-        with table.lock:
-            work = game.copy()
-            events = self._advance(table, work, token)
-            self._commit(table, work, forfeit)
+        with table.lock, self._moving(table) as start:
+            events = self._advance(table, token)
+            self._commit(table, start, forfeit)
             with self._lock:
                 self._cache(table)
             return MoveOut.model_validate(table.answer(events))
@@ -273,8 +285,9 @@ class Service:
         """``move``'s answer as plain data (the solo socket writes it as it is)."""
         with self._playing(token, game_id) as table:
             self._check_version(table, version)
-            work, events = self._moved(table, text, token)
-            self._commit(table, work)
+            with self._moving(table) as start:
+                events = self._moved(table, text, token)
+                self._commit(table, start)
             return table.answer(events)
 
     async def move_soon(self, token: str, game_id: int, text: str, version: int) -> Fields | None:
@@ -290,40 +303,44 @@ class Service:
         return await self._soon(token, game_id, version, lambda table: self._dealt(table, token))
 
     async def _soon(self, token: str, game_id: int, version: int,
-                    step: Callable[[SoloGame], tuple[Game, list[Fields]]]) -> Fields | None:
-        """``move_soon``'s way with any ``step`` of the game (the moved copy and its events)."""
+                    step: Callable[[SoloGame], list[Fields]]) -> Fields | None:
+        """``move_soon``'s way with any ``step`` of the game (made on it, its events returned)."""
         with self._lock:
             table = self._tables.get(game_id)
         if (not self.store.local or table is None or table.row.token != token or version != table.version
                 or not table.lock.acquire(blocking=False)):
             return None
         try:
-            try:
-                work, events = step(table)
-            except MoveRejected:
-                return None
-            base, entries, result = self._log_of(table, work)
-            if not await self.store.append_soon(game_id=table.row.id, version=base, entries=entries,
-                                                result=result, rated=table.rated_game(work)):
-                return None
-            ended = self._adopt(table, work)
+            with self._moving(table) as start:
+                try:
+                    events = step(table)
+                except MoveRejected:  # the game as it was: the thread tells the refusal
+                    return None
+                entries, result = self._log_of(table, start.version)
+                if not await self.store.append_soon(game_id=table.row.id, version=start.version,
+                                                    entries=entries, result=result,
+                                                    rated=table.rated_game(table.game)):
+                    raise _NotStored
             out = table.answer(events)
+            coached = self._finished(table, start)
+        except _NotStored:  # another process moved first: the thread catches up and tells the refusal
+            return None
         finally:
             table.lock.release()
-        if ended and self.coach is not None:  # the coach's request reads the store
-            await asyncio.to_thread(self._coach, table.row.id, work, table.human, ended)
+        if coached is not None:  # the coach's request reads the store
+            await asyncio.to_thread(self._coach, table.row.id, *coached)
         return out
 
-    def _moved(self, table: SoloGame, text: str, token: str) -> tuple[Game, list[Fields]]:
-        """The person's move made on a copy of the table's game, then the computer players' answers: the
-        copy and the events (an illegal move is refused with the state as it is)."""
+    def _moved(self, table: SoloGame, text: str, token: str) -> list[Fields]:
+        """The person's move made on the table's game, then the computer players' answers: their events
+        (an illegal move is refused, with the state as it is, before anything changes)."""
         move = parse_move(text)
-        work = table.game.copy()
+        game = table.game
         try:
-            work.apply(table.human, move)
+            game.apply(table.human, move)
         except IllegalMoveError as e:
             raise MoveRejected(str(e), table.state()) from None
-        return work, [event_fields(work, table.human, move)[0], *self._advance(table, work, token)]
+        return [event_fields(game, table.human, move)[0], *self._advance(table, token)]
 
     def next_hand(self, token: str, game_id: int, version: int) -> MoveOut:
         """Deal the next hand after the score sheet, and play the computer players to the person."""
@@ -333,18 +350,18 @@ class Service:
         """``next_hand``'s answer as plain data (the solo socket writes it as it is)."""
         with self._playing(token, game_id) as table:
             self._check_version(table, version)
-            work, events = self._dealt(table, token)
-            self._commit(table, work)
+            with self._moving(table) as start:
+                events = self._dealt(table, token)
+                self._commit(table, start)
             return table.answer(events)
 
-    def _dealt(self, table: SoloGame, token: str) -> tuple[Game, list[Fields]]:
-        """The next hand dealt on a copy of the table's game, then the computer players' moves: the copy
-        and the events (refused with the state as it is while the hand is not over)."""
+    def _dealt(self, table: SoloGame, token: str) -> list[Fields]:
+        """The next hand dealt on the table's game, then the computer players' moves: their events
+        (refused with the state as it is while the hand is not over)."""
         if table.game.phase is not Phase.HAND_OVER:
             raise MoveRejected("The hand is not over yet.", table.state())
-        work = table.game.copy()
-        work.next_hand()
-        return work, self._advance(table, work, token)
+        table.game.next_hand()
+        return self._advance(table, token)
 
     def review(self, token: str, game_id: int, number: int) -> HandReview:
         """A finished hand of the game, face up (a hand still being played is not shown)."""
@@ -392,9 +409,10 @@ class Service:
         if version != table.version:
             raise MoveRejected(_MOVED_ON, table.state())
 
-    def _advance(self, table: SoloGame, game: Game, token: str) -> list[Fields]:
+    def _advance(self, table: SoloGame, token: str) -> list[Fields]:
         """Play the computer players (and the person's forced single cards, if their settings say so: read
-        only then) up to a decision."""
+        only then) up to a decision, on the table's game."""
+        game = table.game
         auto: bool | None = None
         events: list[Fields] = []
         while game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
@@ -425,43 +443,65 @@ class Service:
             result = table.rated_game(table.game, abandoned=True)
         return None if result is None else (row.id, result)
 
-    def _commit(self, table: SoloGame, work: Game, forfeit: tuple[int, GameResult] | None = None) -> None:
-        """Append the moves ``work`` made past the stored version; only then is it the table's game
-        (``forfeit``: the rated game a new one abandons, rated as a loss).
+    def _commit(self, table: SoloGame, start: _Start, forfeit: tuple[int, GameResult] | None = None) -> None:
+        """Append the moves made on the table's game since ``start`` (``forfeit``: the rated game a new one
+        abandons, rated as a loss).
 
-        Another process's move on the same version wins: this one is refused with the state now.
+        Another process's move on the same version wins: this one is undone and refused with the state now.
         """
-        base, entries, result = self._log_of(table, work)
-        if not self.store.append(game_id=table.row.id, version=base, entries=entries, result=result,
-                                 rated=table.rated_game(work), forfeit=forfeit):
+        entries, result = self._log_of(table, start.version)
+        if not self.store.append(game_id=table.row.id, version=start.version, entries=entries,
+                                 result=result, rated=table.rated_game(table.game), forfeit=forfeit):
+            self._rewind(table, start.version)
             self._refresh(table)
             raise MoveRejected(_MOVED_ON, table.state())
-        self._coach(table.row.id, work, table.human, self._adopt(table, work))
+        coached = self._finished(table, start)
+        if coached is not None:
+            self._coach(table.row.id, *coached)
 
     @staticmethod
-    def _log_of(table: SoloGame, work: Game) -> tuple[int, list[LogEntry], Result | None]:
-        """What ``work`` appends to the table's stored log: the version it starts at, its entries, and
-        the game's result if they end it."""
-        base = table.version
-        entries: list[LogEntry] = [None if e is None else (e[0], str(e[1])) for e in work.log[base:]]
+    def _log_of(table: SoloGame, base: int) -> tuple[list[LogEntry], Result | None]:
+        """What the table's game appends to its stored log at version ``base``: its entries, and the
+        game's result if they end it."""
+        game = table.game
+        entries: list[LogEntry] = [None if e is None else (e[0], str(e[1])) for e in game.log[base:]]
         result = None
-        if work.phase is Phase.GAME_OVER:
-            side = work.rules.side_of(table.human)
-            result = Result(won=work.winner == side, final_score=work.scores[side])
-        return base, entries, result
+        if game.phase is Phase.GAME_OVER:
+            side = game.rules.side_of(table.human)
+            result = Result(won=game.winner == side, final_score=game.scores[side])
+        return entries, result
+
+    @contextmanager
+    def _moving(self, table: SoloGame) -> Iterator[_Start]:
+        """Moves made on the table's game itself (under its lock: a copy of a long game cost more than the
+        move), from the ``_Start`` yielded: if the block raises with them still on the game, not stored,
+        it is brought back to that version (an illegal move changes nothing: the engine refuses it first)."""
+        game, start = table.game, _Start(table.version, len(table.game.history))
+        try:
+            yield start
+        except BaseException:
+            if table.game is game:
+                self._rewind(table, start.version)
+            raise
 
     @staticmethod
-    def _adopt(table: SoloGame, work: Game) -> range:
-        """Make the stored ``work`` the table's game; the numbers of the hands it finished."""
-        ended = range(len(table.game.history), len(work.history))
-        table.game = work
-        return ended
+    def _rewind(table: SoloGame, version: int) -> None:
+        """Bring the table's game back to ``version``, which it had (the moves past it were not stored)."""
+        if table.version != version:
+            table.game = replay(record_of(table.game), upto=version)
 
-    def _coach(self, game_id: int, work: Game, seat: int, ended: range) -> None:
-        """Ask the coach (if any) to review the person's finished hands ``ended``."""
+    def _finished(self, table: SoloGame, start: _Start) -> tuple[str, int, range] | None:
+        """If the moves since ``start`` finished hands and a coach reviews them: the game's record now,
+        the person's seat and the hands' numbers (for ``_coach``, which may run once the game has moved
+        on)."""
+        ended = range(start.hands, len(table.game.history))
         if self.coach is None or not ended:
-            return
-        record = dump_record(work)
+            return None
+        return dump_record(table.game), table.human, ended
+
+    def _coach(self, game_id: int, record: str, seat: int, ended: range) -> None:
+        """Ask the coach to review the person's finished hands ``ended`` of the game ``record`` holds."""
+        assert self.coach is not None
         for number in ended:
             with suppress(CoachUnavailable):  # too busy now: asking for the review queues it again
                 self.coach.request(game_subject(game_id), number, record, seat)
