@@ -3,7 +3,8 @@
 They are coroutines, so FastAPI runs them on the event loop instead of handing each to a worker
 thread and back (under load those hand-offs cost more than the dependencies themselves). Every request's
 credential is looked up in the store (a signing out counts at once in every process): on the loop when
-the store is a local SQLite file (a read by key, which never waits), else in a worker thread.
+the store is a local SQLite file (a read by key, which never waits: if a lock held by another program
+would make it, it is refused as busy rather than hold up the loop), else in a worker thread.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from starlette.concurrency import run_in_threadpool
 
 from spades.server.schemas import TOKEN_PATTERN
 from spades.server.service import Service
+from spades.server.store import at_once
 from spades.server.tournaments.service import Tournaments
 
-__all__ = ["CallerDep", "MaybeTokenDep", "ServiceDep", "TokenDep", "TournamentsDep"]
+__all__ = ["CallerDep", "MaybeTokenDep", "ServiceDep", "TokenDep", "TournamentsDep", "player_of"]
 
 
 async def get_service(request: Request) -> Service:
@@ -47,9 +49,15 @@ _CREDENTIAL = Header(alias="X-Player-Token", max_length=64, json_schema_extra=_T
 async def get_caller(service: ServiceDep, token: Annotated[str, _CREDENTIAL]) -> tuple[str, str]:
     """The player the caller's credential stands for (their own token: the key of their games), and the
     credential itself (which signing out ends)."""
+    return await player_of(service, token), token
+
+
+async def player_of(service: Service, credential: str) -> str:
+    """The player a credential stands for, asked of the store from the event loop (the module's way)."""
     if service.store.local:
-        return service.player(token), token
-    return await run_in_threadpool(service.player, token), token
+        with at_once(0):  # as the loop's writes: its connection's lock wait is then never set again
+            return service.player(credential)
+    return await run_in_threadpool(service.player, credential)
 
 
 CallerDep = Annotated[tuple[str, str], Depends(get_caller)]

@@ -169,13 +169,13 @@ class Service:
         a session's first use of a day (and not when another writer would make it wait)."""
         if not _TOKEN.match(token):
             raise SpadesError("The player token is malformed: ask POST /api/players for a new one.")
-        selector, now = selector_of(token), datetime.now(UTC)
+        selector = selector_of(token)
         for player, verifier, used in self.store.credential(token=token, selector=selector,
-                                                            since=unused_since(now)):
+                                                            since=unused_since()):
             if verifier is None:
                 return player
             if verifies(verifier, token):
-                if used[:10] < now.date().isoformat():
+                if used[:10] < datetime.now(UTC).date().isoformat():
                     with suppress(StoreBusy), at_once(0):
                         self.store.session_used(selector=selector)
                 return player
@@ -313,7 +313,8 @@ class Service:
         try:
             with self._moving(table) as start:
                 try:
-                    events = step(table)
+                    with at_once(0):  # a read it makes (the settings) waits for no lock on the loop
+                        events = step(table)
                 except MoveRejected:  # the game as it was: the thread tells the refusal
                     return None
                 entries, result = self._log_of(table, start.version)

@@ -12,9 +12,11 @@ a copy of the database signs no one in, and a lookup's timing tells nothing of t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
+import time
 from datetime import UTC, datetime, timedelta
 
 __all__ = ["SELECTOR", "SESSION_IDLE", "new_session", "selector_of", "unused_since", "verifies"]
@@ -29,7 +31,16 @@ player's own token, the device the account was made on, never ends this way."""
 def unused_since(now: datetime | None = None) -> str:
     """The time before which a session last used has ended (as of ``now``, the current time if not
     given), as the store writes times."""
-    return ((now or datetime.now(UTC)) - SESSION_IDLE).isoformat(timespec="seconds")
+    if now is None:
+        return _unused_since(int(time.time()))
+    return (now - SESSION_IDLE).isoformat(timespec="seconds")
+
+
+@functools.lru_cache(maxsize=1)
+def _unused_since(second: int) -> str:
+    """``unused_since`` as of a whole second since the epoch: worked out once a second (every request's
+    credential is checked)."""
+    return unused_since(datetime.fromtimestamp(second, UTC))
 
 
 def _hash(secret: str) -> str:

@@ -25,7 +25,7 @@ from fastapi import APIRouter, Path, Response, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from spades.server.deps import ServiceDep, TokenDep, TournamentsDep
+from spades.server.deps import ServiceDep, TokenDep, TournamentsDep, player_of
 from spades.server.failures import FAILURES, failure_of, invalid_detail
 from spades.server.middleware import Buckets, too_many
 from spades.server.present import Fields, json_text
@@ -102,7 +102,7 @@ async def live(ws: WebSocket) -> None:
         if not isinstance(credential, str) or len(credential) > 64 or not isinstance(partial, bool):
             await _close(ws, 400, 'Say hello first: {"token": "<your player token>", "partial": true}.')
             return
-        await _player(service, credential)
+        await player_of(service, credential)
         shown = _Shown() if partial else None
         while True:
             await ws.send_text(await _answer(service, buckets, credential, await ws.receive_text(), shown))
@@ -113,13 +113,6 @@ async def live(ws: WebSocket) -> None:
         await _close(ws, failure.status, failure.body["detail"])
     except ValueError:
         await _close(ws, 400, "The first message is not JSON.")
-
-
-async def _player(service: Service, credential: str) -> str:
-    """The player a credential stands for, asked of the store (``deps.get_caller``'s way)."""
-    if service.store.local:
-        return service.player(credential)
-    return await run_in_threadpool(service.player, credential)
 
 
 class _Shown:
@@ -166,7 +159,7 @@ async def _answer(service: Service, buckets: Buckets | None, credential: str, te
         wait = await buckets.wait(credential) if buckets is not None else 0.0
         if wait:
             return _reply(ref, 429, {"detail": too_many("this player", wait)[1]})
-        token = await _player(service, credential)
+        token = await player_of(service, credential)
         game = command.game
         # on the loop when it can be, else (and to tell a refusal) in a worker thread
         if command.do == "next":
