@@ -130,7 +130,7 @@ class Card(int):
     @property
     def suit(self) -> Suit:
         """The printed suit; jokers are spades, as they are in every joker game."""
-        return Suit.SPADES if self >= LITTLE_JOKER_ID else Suit(self // 13)
+        return _SUITS[self]
 
     @property
     def rank(self) -> int:
@@ -145,6 +145,10 @@ class Card(int):
     @property
     def name(self) -> str:
         """English name, as used in messages: ``queen of hearts``, ``big joker``."""
+        return _NAMES[self]
+
+    def _name(self) -> str:
+        """``name``, made once per card (every move's message names its card)."""
         if self.is_joker:
             return "big joker" if self == BIG_JOKER_ID else "little joker"
         return f"{_RANK_NAME[self.rank]} of {self.suit.singular}s"
@@ -170,7 +174,10 @@ class Card(int):
 
 
 _CARDS: list[Card] = [int.__new__(Card, n) for n in range(BIG_JOKER_ID + 1)]
+_SUITS: tuple[Suit, ...] = tuple(Suit(min(n // 13, Suit.SPADES)) for n in range(BIG_JOKER_ID + 1))
+"""Each card's printed suit (jokers: spades), by card number."""
 _TEXTS: list[str] = [c._text() for c in _CARDS]
+_NAMES: list[str] = [c._name() for c in _CARDS]
 ALL_CARDS: tuple[Card, ...] = tuple(_CARDS)
 LITTLE_JOKER = _CARDS[LITTLE_JOKER_ID]
 BIG_JOKER = _CARDS[BIG_JOKER_ID]

@@ -22,6 +22,7 @@ The encoding is part of the project's promise and never changes:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Final
 
@@ -125,6 +126,13 @@ def parse_move(text: str) -> Move:
     """Read a move from its text form (``bid 4``, ``play QH``, ``pass AS KH``...)."""
     if not isinstance(text, str):
         raise SpadesError(f"A move is text such as 'play QH', not {text!r}.")
+    return _parsed(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(text: str) -> Move:
+    """``parse_move`` of a text, kept for the next time it is read (moves are frozen values, and the
+    server reads one a request: the few texts a game uses come back again and again)."""
     word, _, rest = text.strip().partition(" ")
     word = word.lower()
     rest = rest.strip()

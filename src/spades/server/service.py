@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import cached_property
 from typing import Any, NoReturn
 
 from spades.bots import Player, hint, make_player
@@ -90,9 +91,9 @@ class SoloGame:
     """Whether the server's coach reviews this game's finished hands."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    @property
+    @cached_property
     def human(self) -> int:
-        """The person's seat."""
+        """The person's seat (asked several times a move)."""
         return human_seat(self.game.players)
 
     @property
