@@ -156,9 +156,21 @@ def play_refusals(
     opening_card: Card | None,
 ) -> dict[Card, str]:
     """Why each of ``cards`` (a mask) that may not be played now may not, in plain English (``trick``
-    with seats): the cards that may are worked out once for all of them."""
+    with seats): the cards that may are worked out once for all of them, and the reason of a held card
+    once for those off the led suit and once for the others (it names no card of theirs)."""
     refused = cards & ~legal_play_mask(rules, hand, [c for _, c in trick], broken, first_trick, opening_card)
-    return {card: _refusal(rules, hand, card, trick, first_trick, opening_card) for card in cards_of(refused)}
+    reasons: dict[Card, str] = {}
+    said: dict[bool, str] = {}  # a held card's reason is one of two: off the led suit, or not
+    led = rules.deck_spec.suit_masks[rules.deck_spec.suit_of[trick[0][1]]] & hand if trick else 0
+    for card in cards_of(refused):
+        off = bool(led) and not led >> card & 1
+        if not hand >> card & 1 or off not in said:
+            reasons[card] = _refusal(rules, hand, card, trick, first_trick, opening_card)
+            if hand >> card & 1:
+                said[off] = reasons[card]
+        else:
+            reasons[card] = said[off]
+    return reasons
 
 
 def _refusal(
