@@ -227,33 +227,42 @@ def _sheet_line(rules: Rules, h: HandResult, viewer: int, names: tuple[str, ...]
     return _LINES.keep(key, line, h, rules)
 
 
-_CONTRACTS: _Kept[tuple[int, bool]] = _Kept(8192)
-"""Sides' contracts already worked out, by their rules' identity (a ``Rules`` is slow to hash), side and
-bids."""
+@dataclass(frozen=True)
+class _Said:
+    """What a hand's bids show, alike in its states and events until the next bid: each seat's bid as
+    written, and each side's contract (tricks, and whether it is a 10 for 200)."""
+
+    bids: list[str | None]
+    contracts: list[tuple[int, bool]]
 
 
-def _contract(rules: Rules, side: int, bids: Sequence[Bid | None]) -> tuple[int, bool]:
-    """``side_contract``, worked out once for each hand's bids: a state and every event ask for it, and the
-    bids stay as they are while the hand is played."""
-    key = (id(rules), side, tuple(bids))
-    kept = _CONTRACTS.get(key)
+_SAID: _Kept[_Said] = _Kept(8192)
+"""``_Said`` already worked out, by the rules' identity and the bids' (kept with them: the engine's
+bids are shared values, so a hand's stay the same objects while it is played)."""
+
+
+def _said(rules: Rules, bids: Sequence[Bid | None]) -> _Said:
+    """The hand's ``_Said`` now."""
+    key = (id(rules), *map(id, bids))
+    kept = _SAID.get(key)
     if kept is not None:
         return kept[0]
-    return _CONTRACTS.keep(key, side_contract(rules, side, bids), rules)
+    return _SAID.keep(key, _Said(bids=[_bid_text(rules, b) for b in bids],
+                                 contracts=[side_contract(rules, side, bids) for side in range(rules.sides)]),
+                      rules, tuple(bids))
 
 
-def _progress(
-    rules: Rules, phase: Phase, side: int, bids: Sequence[Bid | None], won: Sequence[int]
-) -> str | None:
-    """Partners' tricks won of tricks bid, "3 of 7", while a hand is bid and played and both have bid
-    (written out for two partners: every state and event asks it of each side)."""
+def _progress(rules: Rules, side: int, bids: Sequence[Bid | None], won: Sequence[int],
+              contract: int) -> str | None:
+    """Partners' tricks won of tricks bid (``contract``), "3 of 7", once both have bid (written out for two
+    partners: every state and event asks it of each side, while a hand is bid and played)."""
     seats = rules.seats_of(side)
-    if len(seats) != 2 or phase not in _BIDDING_OR_PLAYING:
+    if len(seats) != 2:
         return None
     one, other = seats
     if bids[one] is None or bids[other] is None:
         return None
-    return f"{won[one] + won[other]} of {_contract(rules, side, bids)[0]}"
+    return f"{won[one] + won[other]} of {contract}"
 
 
 _BIDDING_OR_PLAYING = (Phase.BID, Phase.PLAY)
@@ -271,22 +280,22 @@ class _Tally:
 
 
 _TALLIES: _Kept[_Tally] = _Kept(8192)
-"""``_Tally`` already worked out, by the rules' identity, whether the hand is bid or played, the bids and
-the tricks won: a move's events and state ask for the same one, and it changes only with a bid or a
-trick."""
+"""``_Tally`` already worked out, by its ``_Said``'s identity, whether the hand is bid or played, and the
+tricks won: a move's events and state ask for the same one, and it changes only with a bid or a trick."""
 
 
 def _tally(rules: Rules, phase: Phase, bids: Sequence[Bid | None], won: Sequence[int]) -> _Tally:
     """The hand's ``_Tally`` now."""
-    key = (id(rules), phase in _BIDDING_OR_PLAYING, tuple(bids), tuple(won))
+    said = _said(rules, bids)
+    playing = phase in _BIDDING_OR_PLAYING
+    key = (id(said), playing, *won)
     kept = _TALLIES.get(key)
     if kept is not None:
         return kept[0]
-    return _TALLIES.keep(key, _Tally(
-        bids=[_bid_text(rules, b) for b in bids],
-        contracts=[_contract(rules, side, bids) for side in range(rules.sides)],
-        progress=[_progress(rules, phase, side, bids, won) for side in range(rules.sides)],
-        broken=broken_nils(rules, bids, won)), rules)
+    progress = [_progress(rules, side, bids, won, said.contracts[side][0]) if playing else None
+                for side in range(rules.sides)]
+    return _TALLIES.keep(key, _Tally(bids=said.bids, contracts=said.contracts, progress=progress,
+                                     broken=broken_nils(rules, bids, won)), said)
 
 
 def _sheet_legend(rules: Rules) -> str:
