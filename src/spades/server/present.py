@@ -125,14 +125,15 @@ most hands are as they were a move ago."""
 
 
 def _sorted(spec: DeckSpec, mask: int) -> list[str]:
-    """A hand as a player arranges it: by suit, colours alternating, high cards first (a list of the
-    caller's own)."""
+    """A hand as a player arranges it: by suit, colours alternating, high cards first (kept: not to be
+    changed by the caller, and the same list while the cards are the same, which a partial state then
+    tells unchanged at a glance)."""
     key = (id(spec), mask)
     kept = _ARRANGED.get(key)
     if kept is not None:
-        return kept[0].copy()
+        return kept[0]
     cards = sorted(cards_of(mask), key=lambda c: (_SUIT_ORDER[spec.suit_of[c]], -spec.power[c]))
-    return _ARRANGED.keep(key, [str(c) for c in cards], spec).copy()
+    return _ARRANGED.keep(key, [str(c) for c in cards], spec)
 
 
 _PLAYED: dict[tuple[int, Card], PlayedCard] = {}
