@@ -32,7 +32,7 @@ from spades.game import Game
 from spades.record import dump_record
 from spades.rules import Rules
 from spades.server.run import BackgroundServer
-from spades.server.store import SCHEMA_VERSION, StoreBusy, StoreError, at_once, open_store
+from spades.server.store import SCHEMA_VERSION, StoreBusy, StoreError, at_once, base, open_store
 from spades.server.store.base import Tx
 from spades.server.store.sqlite import SQLiteStore
 from spades.server.tables.entries import entry_json
@@ -682,4 +682,37 @@ def test_a_faulty_write_of_a_loops_turn_fails_alone(tmp_path: Path) -> None:
     assert (first, last) == (1, 1)
     assert isinstance(failed, ValueError)
     assert query(str(store.path), "SELECT token FROM players ORDER BY token") == [("a",), ("b",)]
+    store.close()
+
+
+def test_a_loops_appends_that_find_the_lock_taken_try_again_there(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Appends whose turn finds another writer at the lock try again a moment later on the loop (which
+    serves the rest meanwhile): made there once it is free, without waking the store's writer thread."""
+    monkeypatch.setattr(base, "_TRIES", 10**6)  # however long the other writer takes here
+    store = SQLiteStore(tmp_path / "g.sqlite3")
+    store.check()
+    store.add_player(token="p")
+    row = store.add_game(token="p", deal=5, daily=None, level="normal", bots_bid_nil=True,
+                         header=dump_record(Game(Rules(), 5)))
+    taken, free = threading.Event(), threading.Event()
+
+    def hold_the_turn() -> None:
+        with store.write_turn():
+            taken.set()
+            free.wait()
+
+    async def main() -> bool:
+        holder = threading.Thread(target=hold_the_turn)
+        holder.start()
+        taken.wait()
+        append = asyncio.ensure_future(store.append_soon(game_id=row.id, version=0, entries=[None]))
+        await asyncio.sleep(0.01)  # it tried, found the turn taken, and tries again
+        assert not append.done()
+        free.set()
+        holder.join()
+        return await append
+
+    assert run_async(main()) is True
+    assert "_writer" not in store.__dict__  # the writer thread was never needed
     store.close()

@@ -721,8 +721,9 @@ class LoopWrites:
     together once it has: under load the moves of several connections are worked out in one turn of
     the loop, and their appends then share one transaction and one turn at the writers' lock (each
     alone, they cost several times as much CPU a move). The transaction is made on the loop itself while
-    no other writer has the lock (it waits for nothing), else it is handed to the store's ``Writer``;
-    either way each write is answered after the commit. If the shared transaction fails, each write is
+    no other writer has the lock (it waits for nothing; a lock taken is tried again a few times, a
+    millisecond apart), else it is handed to the store's ``Writer``; either way each write is answered
+    after the commit. If the shared transaction fails, each write is
     made again alone, so that only a faulty one fails."""
 
     def __init__(self, transaction: Callable[[], AbstractContextManager[Tx]],
@@ -742,28 +743,51 @@ class LoopWrites:
         waiting.append((write, future))
         return future
 
-    def _write_waiting(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Write what was gathered on ``loop`` (on the loop, once what was ready has run)."""
-        self._write(self._waiting.pop(loop))
+    def _write_waiting(self, loop: asyncio.AbstractEventLoop, held: Sequence[_Waiting] = (),
+                       tries: int = 0) -> None:
+        """Write what was gathered on ``loop`` (on the loop, once what was ready has run), with ``held``:
+        writes that found the lock taken ``tries`` times already. A lock taken is tried again a moment
+        later (another process's commit is soon over: waking the writer's thread costs more), the loop
+        serving the others meanwhile, and after ``_TRIES`` the writes go to the writer."""
+        batch = [*held, *self._waiting.pop(loop, ())]
+        if not batch or self._write(batch):
+            return
+        if tries < _TRIES:
+            loop.call_later(_PAUSE, self._write_waiting, loop, batch, tries + 1)
+        else:
+            self._hand_over(batch)
 
-    def _write(self, batch: list[_Waiting]) -> None:
-        """Write a batch in one transaction at once, or hand it to the writer if the lock is taken."""
+    def _write(self, batch: list[_Waiting]) -> bool:
+        """Write a batch in one transaction at once and settle its futures; False, nothing done, if the
+        lock is taken."""
         try:
             with at_once(0), self._transaction() as tx:
                 results = [write(tx) for write, _ in batch]
         except StoreBusy:
-            try:
-                self._writer().take(batch)
-            except StoreError as e:  # closed meanwhile
-                _settle([(future, None) for _, future in batch], e)
+            return False
         except Exception as e:
             if len(batch) == 1:
                 _settle([(batch[0][1], None)], e)
             else:
                 for one in batch:
-                    self._write([one])
+                    if not self._write([one]):
+                        self._hand_over([one])
         else:
             _settle([(future, result) for (_, future), result in zip(batch, results, strict=True)], None)
+        return True
+
+    def _hand_over(self, batch: list[_Waiting]) -> None:
+        """Have the store's writer make these writes (it waits for the lock in its own thread)."""
+        try:
+            self._writer().take(batch)
+        except StoreError as e:  # closed meanwhile
+            _settle([(future, None) for _, future in batch], e)
+
+
+_TRIES = 5
+"""Times a loop's writes try the writers' lock again before they go to the writer."""
+_PAUSE = 0.001
+"""Seconds between two tries."""
 
 
 def _settle(settled: list[tuple[asyncio.Future[Any], Any]], error: BaseException | None) -> None:
