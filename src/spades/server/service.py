@@ -188,6 +188,13 @@ class Service:
         saved = self.store.settings(token=token)
         return SettingsIn() if saved is None else SettingsIn.model_validate(saved)
 
+    def _auto_play(self, token: str) -> bool:
+        """The player's ``auto_play`` setting, read alone (a move may ask it: the settings were checked
+        as they were saved, and checking them all again cost more than the computer players' moves)."""
+        saved = self.store.settings(token=token)
+        value = None if saved is None else saved.get("auto_play")
+        return _AUTO_PLAY if value is None else bool(value)
+
     def save_settings(self, token: str, settings: SettingsIn) -> SettingsIn:
         """Check the rules the settings choose, then save them."""
         rules_of(settings)
@@ -425,7 +432,7 @@ class Service:
                 if game.phase is not Phase.PLAY or legal.bit_count() != 1:
                     break
                 if auto is None:
-                    auto = self.settings(token).auto_play
+                    auto = self._auto_play(token)
                 if not auto:
                     break
                 move: Move = Play(Card((legal & -legal).bit_length() - 1))
@@ -580,6 +587,10 @@ class Service:
         if len(self._tables) > _CACHE:
             self._tables.popitem(last=False)
         return kept
+
+
+_AUTO_PLAY: bool = SettingsIn.model_fields["auto_play"].default
+"""``auto_play`` where a player never saved it."""
 
 
 class SeededOnUse(random.Random):
