@@ -70,17 +70,22 @@ context into whatever work a call hands on (a callback, a task, a worker thread)
 inherit a wait meant for the call itself."""
 
 
-@contextmanager
-def at_once(wait: float = AT_ONCE_WAIT) -> Iterator[None]:
+class at_once:
     """Calls made within it, in this thread, wait for locks at most ``wait`` seconds in all (0: not at
     all), then raise ``StoreBusy`` having changed nothing: for work on the server's event loop, where a
-    long wait would stall everyone (nothing is awaited within it: the loop's other tasks would share it)."""
-    outer = getattr(_this_thread, "deadline", None)
-    _this_thread.deadline = time.monotonic() + wait
-    try:
-        yield
-    finally:
-        _this_thread.deadline = outer
+    long wait would stall everyone (nothing is awaited within it: the loop's other tasks would share it).
+    A class, not a generator: the solo socket enters one three times a message."""
+
+    def __init__(self, wait: float = AT_ONCE_WAIT) -> None:
+        self._wait = wait
+        self._outer: float | None = None
+
+    def __enter__(self) -> None:
+        self._outer = getattr(_this_thread, "deadline", None)
+        _this_thread.deadline = time.monotonic() + self._wait
+
+    def __exit__(self, *exc: object) -> None:
+        _this_thread.deadline = self._outer
 
 
 def lock_wait() -> float | None:
@@ -859,6 +864,12 @@ class Store(ABC):
     def _tx(self, *, write: bool) -> AbstractContextManager[Tx]:
         """A connection for one call: a write is one transaction, committed at the end."""
 
+    def _query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """Every row one read returns (``?`` placeholders), as ``_tx`` reads it: a store may read
+        more cheaply (the solo socket reads a credential a message)."""
+        with self._tx(write=False) as tx:
+            return tx.all(sql, params)
+
     @abstractmethod
     def _lock_schema(self, tx: Tx) -> None:
         """Keep other processes out of the schema until this write transaction ends."""
@@ -933,11 +944,10 @@ class Store(ABC):
 
     def settings(self, *, token: str) -> dict[str, Any] | None:
         """The player's saved settings, or None if they never saved any."""
-        with self._tx(write=False) as tx:
-            row = tx.one("SELECT settings FROM players WHERE token = ?", (token,))
-        if row is None or row[0] is None:
+        rows = self._query("SELECT settings FROM players WHERE token = ?", (token,))
+        if not rows or rows[0][0] is None:
             return None
-        value: dict[str, Any] = json.loads(row[0])
+        value: dict[str, Any] = json.loads(rows[0][0])
         return value
 
     def save_settings(self, *, token: str, settings: dict[str, Any]) -> None:
@@ -952,10 +962,9 @@ class Store(ABC):
         and the player of the session whose selector it starts with (if used ``since`` then), with that
         session's verifier (the hash the rest of it must have: ``spades.server.accounts.credentials``);
         each with when it was last used (the session's; "" for the player's own token)."""
-        with self._tx(write=False) as tx:
-            rows = tx.all("SELECT token, NULL, '' FROM players WHERE token = ? AND retired = 0"
-                          " UNION ALL SELECT player, verifier, COALESCE(used, created) FROM sessions"
-                          " WHERE selector = ? AND COALESCE(used, created) >= ?", (token, selector, since))
+        rows = self._query("SELECT token, NULL, '' FROM players WHERE token = ? AND retired = 0"
+                           " UNION ALL SELECT player, verifier, COALESCE(used, created) FROM sessions"
+                           " WHERE selector = ? AND COALESCE(used, created) >= ?", (token, selector, since))
         return [(str(player), None if verifier is None else str(verifier), str(used))
                 for player, verifier, used in rows]
 

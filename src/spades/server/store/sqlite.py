@@ -32,9 +32,10 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import Any
 
 from spades.server.store.base import Dialect, Store, StoreBusy, StoreError, Tx, at_once, holding, lock_wait
 
@@ -120,9 +121,22 @@ class SQLiteStore(Store):
                         conn.execute("ROLLBACK")
                     raise
         except sqlite3.Error as e:
-            code = getattr(e, "sqlite_errorcode", 0)  # none on the errors Python's module makes itself
-            busy = code & 0xFF == sqlite3.SQLITE_BUSY and lock_wait() is not None
-            raise (StoreBusy if busy else StoreError)(f"{self.describe()}: {e}") from e
+            raise self._failure(e) from e
+
+    def _query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """``_tx``'s read, made straight on this thread's connection."""
+        try:
+            rows: list[tuple[Any, ...]] = self._connection().execute(sql, params).fetchall()
+        except sqlite3.Error as e:
+            raise self._failure(e) from e
+        return rows
+
+    def _failure(self, e: sqlite3.Error) -> StoreError:
+        """A driver's error as the store's, naming the file (``StoreBusy`` for a lock still held when a
+        call made ``at_once`` has waited enough)."""
+        code = getattr(e, "sqlite_errorcode", 0)  # none on the errors Python's module makes itself
+        busy = code & 0xFF == sqlite3.SQLITE_BUSY and lock_wait() is not None
+        return (StoreBusy if busy else StoreError)(f"{self.describe()}: {e}")
 
     def write_turn(self) -> AbstractContextManager[None]:
         """The writers' turn (``_writing``), kept for this thread's writes within."""
