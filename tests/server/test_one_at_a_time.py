@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from server.tables_client import run_async
 from spades.server.one_at_a_time import OneAtATime
 
 
@@ -47,7 +48,7 @@ def test_the_requests_made_during_a_run_make_one_more() -> None:
         assert r.runs == ["a", "b"]
         r.gate.set()
         return await r.settled("a", "b")
-    assert asyncio.run(scenario()) == ["a", "b", "a"]
+    assert run_async(scenario()) == ["a", "b", "a"]
 
 
 def test_a_run_that_asks_again_runs_again_and_an_unwanted_request_runs_none() -> None:
@@ -58,7 +59,7 @@ def test_a_run_that_asks_again_runs_again_and_an_unwanted_request_runs_none() ->
         up_to_date.request("a")
         assert not up_to_date.busy("a")
         return await r.settled("a")
-    assert asyncio.run(scenario()) == ["a", "a", "a"]
+    assert run_async(scenario()) == ["a", "a", "a"]
 
 
 def test_a_held_turn_defers_the_requests_to_one_run_after_it() -> None:
@@ -74,4 +75,4 @@ def test_a_held_turn_defers_the_requests_to_one_run_after_it() -> None:
             pass  # nothing asked meanwhile: no run after
         await asyncio.sleep(0)
         return r.runs
-    assert asyncio.run(scenario()) == ["a"]
+    assert run_async(scenario()) == ["a"]

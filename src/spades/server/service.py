@@ -332,8 +332,8 @@ class Service:
                     raise _NotStored
             out = table.answer(events)
             coached = self._finished(table, start)
-        except _NotStored:  # another process moved first: the thread catches up and tells the refusal
-            return None
+        except (_NotStored, StoreBusy):  # another process moved first, or holds a lock: the thread catches
+            return None  # up (waiting for the lock) and tells any refusal, the game as it was
         finally:
             table.lock.release()
         if coached is not None:  # the coach's request reads the store
