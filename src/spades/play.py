@@ -163,13 +163,13 @@ def play_refusals(
     said: dict[bool, str] = {}  # a held card's reason is one of two: off the led suit, or not
     led = rules.deck_spec.suit_masks[rules.deck_spec.suit_of[trick[0][1]]] & hand if trick else 0
     for card in cards_of(refused):
-        off = bool(led) and not led >> card & 1
-        if not hand >> card & 1 or off not in said:
+        if not hand >> card & 1:
             reasons[card] = _refusal(rules, hand, card, trick, first_trick, opening_card)
-            if hand >> card & 1:
-                said[off] = reasons[card]
-        else:
-            reasons[card] = said[off]
+            continue
+        off = bool(led) and not led >> card & 1
+        if off not in said:
+            said[off] = _refusal(rules, hand, card, trick, first_trick, opening_card)
+        reasons[card] = said[off]
     return reasons
 
 
