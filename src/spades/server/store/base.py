@@ -728,8 +728,8 @@ class LoopWrites:
     alone, they cost several times as much CPU a move). The transaction is made on the loop itself while
     no other writer has the lock (it waits for nothing; a lock taken is tried again a few times, a
     millisecond apart), else it is handed to the store's ``Writer``; either way each write is answered
-    after the commit. If the shared transaction fails, each write is
-    made again alone, so that only a faulty one fails."""
+    after the commit. If the shared transaction fails, each write is made again alone, so that only a
+    faulty one fails."""
 
     def __init__(self, transaction: Callable[[], AbstractContextManager[Tx]],
                  writer: Callable[[], Writer]) -> None:
